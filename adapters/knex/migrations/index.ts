@@ -1,0 +1,18 @@
+import type { Knex } from "knex";
+import * as m0001 from "./0001-tenancy-and-api-keys.js";
+
+interface Migration {
+  readonly name: string;
+  up(knex: Knex): Promise<void>;
+  down(knex: Knex): Promise<void>;
+}
+
+/** Every migration, in order. A new one is a new file plus one line here. */
+const migrations: readonly Migration[] = [m0001];
+
+/** Migrations compiled into the package, so no directory scanning at run time. */
+export const migrationSource: Knex.MigrationSource<Migration> = {
+  getMigrations: async () => [...migrations],
+  getMigrationName: (migration) => migration.name,
+  getMigration: async (migration) => migration,
+};

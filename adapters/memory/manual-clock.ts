@@ -1,0 +1,23 @@
+import type { Clock } from "../../core/ports/clock.js";
+
+/** A clock that moves only when told: for tests and simulations. */
+export class ManualClock implements Clock {
+  private current: Date;
+
+  constructor(start: Date | string = "2026-01-01T00:00:00.000Z") {
+    this.current = new Date(start);
+  }
+
+  now(): Date {
+    return new Date(this.current);
+  }
+
+  set(to: Date | string): void {
+    this.current = new Date(to);
+  }
+
+  advance(ms: number): Date {
+    this.current = new Date(this.current.getTime() + ms);
+    return this.now();
+  }
+}

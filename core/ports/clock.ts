@@ -1,0 +1,5 @@
+/** The current time. Production reads the system clock; tests use a manual one. */
+export interface Clock {
+  now(): Date;
+}
+export const Clock = Symbol.for("lifecycle.Clock");

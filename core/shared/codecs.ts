@@ -1,0 +1,145 @@
+import * as t from "io-ts";
+import { isLeft } from "fp-ts/lib/Either.js";
+import { invalid, type FieldError } from "./errors.js";
+import { fail, ok, type Result } from "./result.js";
+
+/**
+ * Shared io-ts codecs and the 422 reporter. Every input (HTTP body, query, path, CLI flag,
+ * environment variable) is decoded through these, so one rule reads the same everywhere.
+ */
+
+const EMAIL_PATTERN = /^[^\s@<>(),;:"[\]]+@[^\s@<>(),;:"[\]]+\.[^\s@<>(),;:"[\]]+$/;
+
+export interface TrimmedNonEmptyBrand {
+  readonly TrimmedNonEmpty: unique symbol;
+}
+/** A string with surrounding white space removed that is not blank. */
+export const TrimmedNonEmpty = new t.Type<string & t.Branded<string, TrimmedNonEmptyBrand>, string, unknown>(
+  "TrimmedNonEmpty",
+  (u): u is string & t.Branded<string, TrimmedNonEmptyBrand> => typeof u === "string" && u.trim() === u && u.length > 0,
+  (u, c) => {
+    if (typeof u !== "string") return t.failure(u, c, "must be a string");
+    const trimmed = u.trim();
+    return trimmed.length > 0 ? t.success(trimmed as string & t.Branded<string, TrimmedNonEmptyBrand>) : t.failure(u, c, "must not be blank");
+  },
+  String,
+);
+
+/** A string of at most `max` characters after trimming, not blank. */
+export const boundedText = (max: number) =>
+  new t.Type<string, string, unknown>(
+    `Text(1..${max})`,
+    (u): u is string => typeof u === "string" && u.length > 0 && u.length <= max,
+    (u, c) => {
+      if (typeof u !== "string") return t.failure(u, c, "must be a string");
+      const trimmed = u.trim();
+      if (trimmed.length === 0) return t.failure(u, c, "must not be blank");
+      if (trimmed.length > max) return t.failure(u, c, `must be at most ${max} characters`);
+      return t.success(trimmed);
+    },
+    t.identity,
+  );
+
+/** An email address, trimmed and lower-cased. */
+export const Email = new t.Type<string, string, unknown>(
+  "Email",
+  (u): u is string => typeof u === "string" && EMAIL_PATTERN.test(u),
+  (u, c) => {
+    if (typeof u !== "string") return t.failure(u, c, "must be a string");
+    const normalised = u.trim().toLowerCase();
+    return normalised.length <= 254 && EMAIL_PATTERN.test(normalised)
+      ? t.success(normalised)
+      : t.failure(u, c, "must be a valid email address");
+  },
+  t.identity,
+);
+
+/** An integer given as a string (query strings, CLI flags, environment). */
+export const IntegerFromString = new t.Type<number, string, unknown>(
+  "IntegerFromString",
+  (u): u is number => Number.isInteger(u),
+  (u, c) => {
+    if (typeof u === "number" && Number.isInteger(u)) return t.success(u);
+    if (typeof u === "string" && /^-?\d+$/.test(u.trim())) return t.success(Number(u.trim()));
+    return t.failure(u, c, "must be an integer");
+  },
+  (n) => String(n),
+);
+
+/** `true`/`false` (also 1/0, yes/no) given as a string. */
+export const BooleanFromString = new t.Type<boolean, string, unknown>(
+  "BooleanFromString",
+  (u): u is boolean => typeof u === "boolean",
+  (u, c) => {
+    if (typeof u === "boolean") return t.success(u);
+    if (typeof u === "string") {
+      const v = u.trim().toLowerCase();
+      if (["true", "1", "yes"].includes(v)) return t.success(true);
+      if (["false", "0", "no", ""].includes(v)) return t.success(false);
+    }
+    return t.failure(u, c, "must be true or false");
+  },
+  (b) => String(b),
+);
+
+/** An ISO 8601 timestamp, decoded to a Date. */
+export const IsoDate = new t.Type<Date, string, unknown>(
+  "IsoDate",
+  (u): u is Date => u instanceof Date && !Number.isNaN(u.getTime()),
+  (u, c) => {
+    if (typeof u !== "string" || !/^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(u)) {
+      return t.failure(u, c, "must be an ISO 8601 timestamp");
+    }
+    const date = new Date(u);
+    return Number.isNaN(date.getTime()) ? t.failure(u, c, "must be an ISO 8601 timestamp") : t.success(date);
+  },
+  (d) => d.toISOString(),
+);
+
+/** Optional field: absent or undefined decodes to undefined; null is refused unless the codec allows it. */
+export const optional = <C extends t.Mixed>(codec: C) => t.union([codec, t.undefined]);
+
+/** The dotted path of a failure, skipping the entries io-ts adds for union and intersection members. */
+function pathOf(context: t.Context): string {
+  const keys: string[] = [];
+  for (let i = 1; i < context.length; i++) {
+    const parent = context[i - 1]?.type as { _tag?: string } | undefined;
+    if (parent?._tag === "UnionType" || parent?._tag === "IntersectionType") continue;
+    const key = context[i]?.key;
+    if (key) keys.push(key);
+  }
+  return keys.join(".");
+}
+
+function messageOf(error: t.ValidationError): string {
+  if (error.message) return error.message;
+  const expected = error.context[error.context.length - 1]?.type;
+  if (error.value === undefined) return "is required";
+  if (expected && "keys" in expected && typeof (expected as unknown as { keys: unknown }).keys === "object") {
+    const keys = Object.keys((expected as unknown as { keys: Record<string, unknown> }).keys);
+    return `must be one of: ${keys.join(", ")}`;
+  }
+  return `must be ${expected?.name ?? "valid"}`;
+}
+
+/** Turns io-ts errors into the spec's `errors: [{path, message}]`, one entry per path. */
+export function reportErrors(errors: t.Errors): FieldError[] {
+  const byPath = new Map<string, string>();
+  for (const error of errors) {
+    const path = pathOf(error.context) || "body";
+    if (!byPath.has(path)) byPath.set(path, messageOf(error));
+  }
+  return [...byPath].map(([path, message]) => ({ path, message }));
+}
+
+/** Decodes input with a codec; a failure becomes a 422 `Invalid` error with a readable sentence. */
+export function decode<A, O>(codec: t.Type<A, O, unknown>, input: unknown): Result<A> {
+  const result = codec.decode(input);
+  if (isLeft(result)) {
+    const errors = reportErrors(result.left);
+    const first = errors[0];
+    const sentence = first ? `Invalid request: ${first.path} ${first.message}` : "Invalid request";
+    return fail(invalid(errors.length > 1 ? `${sentence} (and ${errors.length - 1} more)` : sentence, errors));
+  }
+  return ok(result.right);
+}

@@ -1,0 +1,17 @@
+import * as t from "io-ts";
+import { boundedText, Email, optional } from "../shared/codecs.js";
+import { ROLES } from "./model.js";
+
+export const RoleCodec = t.keyof(Object.fromEntries(ROLES.map((role) => [role, null])) as Record<(typeof ROLES)[number], null>, "Role");
+
+export const CompanyName = boundedText(200);
+
+export const CreateCompanyCommand = t.exact(
+  t.type({
+    name: CompanyName,
+    ownerEmail: Email,
+    ownerName: optional(boundedText(200)),
+  }),
+  "CreateCompanyCommand",
+);
+export type CreateCompanyCommand = t.TypeOf<typeof CreateCompanyCommand>;

@@ -1,0 +1,37 @@
+import { once } from "node:events";
+import type { AddressInfo } from "node:net";
+import { createHttpApp } from "../http/app.js";
+import { loadConfig, type ConfigOverrides } from "../config.js";
+import { createLogger } from "../logger.js";
+import { startRuntime } from "../runtime.js";
+import { loadSecretKey } from "../secret-key.js";
+import { Worker } from "../worker/worker.js";
+import { onShutdown } from "./shutdown.js";
+
+export interface ServeOptions extends ConfigOverrides {
+  readonly worker: boolean;
+}
+
+/** `lifecycle serve`: the HTTP API, plus the worker in-process unless --no-worker. */
+export async function serve(options: ServeOptions): Promise<void> {
+  const config = loadConfig(process.env, options);
+  loadSecretKey(config.secretKey);
+  const logger = createLogger(config.logLevel);
+  const runtime = await startRuntime({ databaseUrl: config.databaseUrl, logger, baseUrl: config.baseUrl });
+  const server = createHttpApp(runtime.container).listen(config.port, config.host);
+  await once(server, "listening");
+  const { port } = server.address() as AddressInfo;
+  const worker = options.worker ? new Worker(logger, 1) : null;
+  worker?.start();
+  process.stdout.write(`listening on http://${config.host}:${port}\n`);
+  logger.info({ host: config.host, port, worker: Boolean(worker) }, "server started");
+
+  onShutdown(logger, async () => {
+    // close() stops accepting, closes idle keep-alive sockets and waits for in-flight requests.
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    const force = setTimeout(() => server.closeAllConnections(), 10_000);
+    await Promise.all([closed, worker?.stop()]);
+    clearTimeout(force);
+    await runtime.close();
+  });
+}

@@ -1,0 +1,73 @@
+import * as t from "io-ts";
+import { isLeft } from "fp-ts/lib/Either.js";
+import { BooleanFromString, IntegerFromString, reportErrors } from "../core/shared/codecs.js";
+
+/** The environment of shared/CONTRACTS.md, decoded once; flags of the same meaning override it. */
+export interface AppConfig {
+  readonly databaseUrl: string;
+  readonly port: number;
+  readonly host: string;
+  readonly baseUrl: string;
+  /** Base64 of 32 bytes, when given; otherwise it is generated into ./data/secret.key (hosts/secret-key.ts). */
+  readonly secretKey: string | undefined;
+  readonly mailUrl: string;
+  readonly redisUrl: string | undefined;
+  readonly allowPrivateDestinations: boolean;
+  readonly logLevel: string;
+}
+
+const Port = new t.Type<number, string, unknown>(
+  "Port",
+  (u): u is number => Number.isInteger(u) && (u as number) >= 0 && (u as number) <= 65535,
+  (u, c) => {
+    const decoded = IntegerFromString.validate(u, c);
+    if (isLeft(decoded)) return decoded;
+    return decoded.right >= 0 && decoded.right <= 65535 ? t.success(decoded.right) : t.failure(u, c, "must be a port number (0-65535)");
+  },
+  String,
+);
+
+const LogLevel = t.keyof({ fatal: null, error: null, warn: null, info: null, debug: null, trace: null, silent: null });
+
+const Environment = t.partial({
+  DATABASE_URL: t.string,
+  PORT: Port,
+  HOST: t.string,
+  BASE_URL: t.string,
+  SECRET_KEY: t.string,
+  MAIL_URL: t.string,
+  REDIS_URL: t.string,
+  ALLOW_PRIVATE_DESTINATIONS: BooleanFromString,
+  LOG_LEVEL: LogLevel,
+});
+
+export interface ConfigOverrides {
+  readonly databaseUrl?: string | undefined;
+  readonly port?: number | undefined;
+  readonly host?: string | undefined;
+}
+
+export class ConfigError extends Error {}
+
+/** Reads the environment (empty variables count as unset), then applies command-line overrides. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: ConfigOverrides = {}): AppConfig {
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ""));
+  const decoded = Environment.decode(present);
+  if (isLeft(decoded)) {
+    const problems = reportErrors(decoded.left).map((error) => `${error.path} ${error.message}`);
+    throw new ConfigError(`Invalid environment: ${problems.join("; ")}`);
+  }
+  const e = decoded.right;
+  const port = overrides.port ?? e.PORT ?? 3000;
+  return {
+    databaseUrl: overrides.databaseUrl ?? e.DATABASE_URL ?? "sqlite:./data/lifecycle.sqlite",
+    port,
+    host: overrides.host ?? e.HOST ?? "127.0.0.1",
+    baseUrl: (e.BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, ""),
+    secretKey: e.SECRET_KEY,
+    mailUrl: e.MAIL_URL ?? "file:./data/outbox",
+    redisUrl: e.REDIS_URL,
+    allowPrivateDestinations: e.ALLOW_PRIVATE_DESTINATIONS ?? false,
+    logLevel: e.LOG_LEVEL ?? "info",
+  };
+}

@@ -1,0 +1,83 @@
+import { Container, type ServiceIdentifier } from "inversify";
+import type { Knex } from "knex";
+import { AuthenticateApiKey } from "../core/api-keys/authenticate-api-key.js";
+import { CreateApiKey } from "../core/api-keys/create-api-key.js";
+import { CreateMemberApiKey } from "../core/api-keys/create-member-api-key.js";
+import { IssueApiKey } from "../core/api-keys/issue-api-key.js";
+import { ListApiKeys } from "../core/api-keys/list-api-keys.js";
+import { ApiKeyRepository, ApiKeySecrets, ApiKeyUsage } from "../core/api-keys/ports.js";
+import { RevokeApiKey } from "../core/api-keys/revoke-api-key.js";
+import { UpdateApiKey } from "../core/api-keys/update-api-key.js";
+import { Clock } from "../core/ports/clock.js";
+import { IdGenerator } from "../core/ports/id-generator.js";
+import { JobQueue } from "../core/ports/job-queue.js";
+import { CreateCompany } from "../core/tenancy/create-company.js";
+import { DescribeAccount } from "../core/tenancy/describe-account.js";
+import { TenancyRepository } from "../core/tenancy/ports.js";
+import { Sha256ApiKeySecrets } from "../adapters/crypto/api-key-secrets.js";
+import { KnexApiKeyRepository } from "../adapters/knex/repositories/api-key-repository.js";
+import { KnexTenancyRepository } from "../adapters/knex/repositories/tenancy-repository.js";
+import { ThrottledApiKeyUsage } from "../adapters/knex/throttled-api-key-usage.js";
+import { MemoryJobQueue } from "../adapters/memory/memory-job-queue.js";
+import { SystemClock } from "../adapters/system/system-clock.js";
+import { UlidIdGenerator } from "../adapters/system/ulid-id-generator.js";
+import type { Logger } from "./logger.js";
+
+/** Process-wide values the hosts share with the container. */
+export const Database = Symbol.for("lifecycle.Database");
+export const AppLogger = Symbol.for("lifecycle.Logger");
+export const BaseUrl = Symbol.for("lifecycle.BaseUrl");
+
+export interface ContainerParts {
+  readonly knex: Knex;
+  readonly logger: Logger;
+  readonly baseUrl: string;
+  /** Defaults to the system clock; tests pass a manual one. */
+  readonly clock?: Clock;
+}
+
+/** Binds a plain class (no decorators) to itself, built from the listed services in constructor order. */
+function bindClass<T, A extends unknown[]>(container: Container, Class: new (...args: A) => T, dependencies: { [K in keyof A]: ServiceIdentifier }): void {
+  container.bind<T>(Class).toResolvedValue((...args: unknown[]) => new Class(...(args as A)), dependencies as never);
+}
+
+/**
+ * Binds every adapter and use case. Adding a capability adds its lines here; the hosts only
+ * ever call `container.get`.
+ */
+export function buildContainer(parts: ContainerParts): Container {
+  const container = new Container({ defaultScope: "Singleton" });
+
+  container.bind<Knex>(Database).toConstantValue(parts.knex);
+  container.bind<Logger>(AppLogger).toConstantValue(parts.logger);
+  container.bind<string>(BaseUrl).toConstantValue(parts.baseUrl);
+  container.bind<Clock>(Clock).toConstantValue(parts.clock ?? new SystemClock());
+  container.bind<IdGenerator>(IdGenerator).toConstantValue(new UlidIdGenerator());
+  container.bind<ApiKeySecrets>(ApiKeySecrets).toConstantValue(new Sha256ApiKeySecrets());
+  container.bind<JobQueue>(JobQueue).toResolvedValue((ids: IdGenerator) => new MemoryJobQueue(ids), [IdGenerator]);
+
+  // Repositories (one knex implementation serves SQLite and Postgres).
+  container.bind(KnexApiKeyRepository).toResolvedValue((knex: Knex) => new KnexApiKeyRepository(knex), [Database]);
+  container.bind<ApiKeyRepository>(ApiKeyRepository).toService(KnexApiKeyRepository);
+  container.bind<TenancyRepository>(TenancyRepository).toResolvedValue((knex: Knex) => new KnexTenancyRepository(knex), [Database]);
+  container
+    .bind<ApiKeyUsage>(ApiKeyUsage)
+    .toResolvedValue(
+      (keys: KnexApiKeyRepository, logger: Logger) =>
+        new ThrottledApiKeyUsage(keys, (error) => logger.warn({ err: error }, "could not record API key use")),
+      [KnexApiKeyRepository, AppLogger],
+    );
+
+  // Tenancy and API keys.
+  bindClass(container, IssueApiKey, [ApiKeyRepository, ApiKeySecrets, IdGenerator, Clock]);
+  bindClass(container, AuthenticateApiKey, [ApiKeyRepository, TenancyRepository, ApiKeySecrets, ApiKeyUsage, Clock]);
+  bindClass(container, CreateApiKey, [TenancyRepository, IssueApiKey]);
+  bindClass(container, ListApiKeys, [ApiKeyRepository]);
+  bindClass(container, RevokeApiKey, [ApiKeyRepository, Clock]);
+  bindClass(container, UpdateApiKey, [ApiKeyRepository, Clock]);
+  bindClass(container, CreateCompany, [TenancyRepository, IssueApiKey, IdGenerator, Clock]);
+  bindClass(container, CreateMemberApiKey, [TenancyRepository, IssueApiKey, IdGenerator, Clock]);
+  bindClass(container, DescribeAccount, [TenancyRepository]);
+
+  return container;
+}

@@ -1,0 +1,45 @@
+import express, { type Express } from "express";
+import type { Container } from "inversify";
+import type { Knex } from "knex";
+import { AuthenticateApiKey } from "../../core/api-keys/authenticate-api-key.js";
+import { AppLogger, Database } from "../container.js";
+import type { Logger } from "../logger.js";
+import { authenticate } from "./middleware/authenticate.js";
+import { errorHandler, notFoundHandler } from "./middleware/errors.js";
+import { mountRoutes } from "./route.js";
+import { apiRoutes } from "./routes/index.js";
+
+/** Every route of the API is served under both prefixes, identically. */
+export const API_PREFIXES = ["/api/v1", "/v1"] as const;
+
+/**
+ * The Express application. Order of the API pipeline: authenticate -> parse JSON -> the
+ * route (which checks scopes) -> 404. Platform middleware (rate limits, outage handling)
+ * slots in after authentication.
+ */
+export function createHttpApp(container: Container): Express {
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("etag", false);
+  const logger = container.get<Logger>(AppLogger);
+
+  app.get("/health", async (_req, res) => {
+    try {
+      await container.get<Knex>(Database).raw("select 1");
+      res.json({ ok: true });
+    } catch {
+      res.status(503).json({ ok: false });
+    }
+  });
+
+  const api = express.Router();
+  api.use(authenticate(container.get(AuthenticateApiKey)));
+  api.use(express.json({ limit: "1mb" }));
+  mountRoutes(api, apiRoutes, container);
+  api.use(notFoundHandler);
+
+  app.use([...API_PREFIXES], api);
+  app.use(notFoundHandler);
+  app.use(errorHandler(logger));
+  return app;
+}

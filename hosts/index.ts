@@ -1,0 +1,142 @@
+/**
+ * The library entry for embedders: `import { createLifecycle } from "lifecycle-email"`.
+ * It builds the same container the server uses, over SQLite, Postgres or the in-memory
+ * profile, and hands out the use cases.
+ */
+import type { Express } from "express";
+import type { Container } from "inversify";
+import { AuthenticateApiKey } from "../core/api-keys/authenticate-api-key.js";
+import { CreateApiKey } from "../core/api-keys/create-api-key.js";
+import { CreateMemberApiKey } from "../core/api-keys/create-member-api-key.js";
+import { ListApiKeys } from "../core/api-keys/list-api-keys.js";
+import { RevokeApiKey } from "../core/api-keys/revoke-api-key.js";
+import { UpdateApiKey } from "../core/api-keys/update-api-key.js";
+import type { Clock } from "../core/ports/clock.js";
+import { JobQueue } from "../core/ports/job-queue.js";
+import type { Actor } from "../core/shared/actor.js";
+import { OPERATOR } from "../core/shared/actor.js";
+import { CreateCompany, type CreatedCompany } from "../core/tenancy/create-company.js";
+import { DescribeAccount } from "../core/tenancy/describe-account.js";
+import { ManualClock } from "../adapters/memory/manual-clock.js";
+import type { MemoryJobQueue } from "../adapters/memory/memory-job-queue.js";
+import { createHttpApp } from "./http/app.js";
+import { createLogger, type Logger } from "./logger.js";
+import { startRuntime } from "./runtime.js";
+
+export type { Actor, OperatorActor } from "../core/shared/actor.js";
+export { OPERATOR } from "../core/shared/actor.js";
+export type { DomainError, FieldError } from "../core/shared/errors.js";
+export type { Result } from "../core/shared/result.js";
+export { SCOPE_CATALOG, ALL_SCOPES, type Scope } from "../core/access/scopes.js";
+export { PRESET_NAMES, type PresetName } from "../core/access/presets.js";
+export { ROLES, type Role } from "../core/tenancy/model.js";
+export type { Clock } from "../core/ports/clock.js";
+export { ManualClock } from "../adapters/memory/manual-clock.js";
+
+export interface LifecycleOptions {
+  /** `memory` (SQLite in memory; the default), `sqlite` or `postgres`. */
+  readonly database?: "memory" | "sqlite" | "postgres";
+  /** `sqlite:<path>` or `postgres://...`; required for postgres, defaults to ./data/lifecycle.sqlite for sqlite. */
+  readonly url?: string;
+  /** Postgres schema to keep the tables in. */
+  readonly schema?: string;
+  readonly clock?: Clock;
+  /** Public origin used in URLs the API returns. */
+  readonly baseUrl?: string;
+  readonly logger?: Logger;
+}
+
+export interface Lifecycle {
+  readonly container: Container;
+  readonly useCases: {
+    readonly createCompany: CreateCompany;
+    readonly createMemberApiKey: CreateMemberApiKey;
+    readonly authenticate: AuthenticateApiKey;
+    readonly createApiKey: CreateApiKey;
+    readonly listApiKeys: ListApiKeys;
+    readonly updateApiKey: UpdateApiKey;
+    readonly revokeApiKey: RevokeApiKey;
+    readonly describeAccount: DescribeAccount;
+  };
+  /** The HTTP API as an Express application, to mount or listen on. */
+  httpApp(): Express;
+  close(): Promise<void>;
+}
+
+function databaseUrlOf(options: LifecycleOptions): string {
+  switch (options.database ?? "memory") {
+    case "memory":
+      return "sqlite::memory:";
+    case "sqlite":
+      return options.url ?? "sqlite:./data/lifecycle.sqlite";
+    case "postgres":
+      if (!options.url) throw new Error("createLifecycle: a postgres:// url is required for the postgres profile");
+      return options.url;
+  }
+}
+
+export async function createLifecycle(options: LifecycleOptions = {}): Promise<Lifecycle> {
+  const runtime = await startRuntime({
+    databaseUrl: databaseUrlOf(options),
+    logger: options.logger ?? createLogger("warn"),
+    baseUrl: options.baseUrl ?? "http://localhost:3000",
+    ...(options.schema ? { schema: options.schema } : {}),
+    ...(options.clock ? { clock: options.clock } : {}),
+  });
+  const { container } = runtime;
+  return {
+    container,
+    useCases: {
+      createCompany: container.get(CreateCompany),
+      createMemberApiKey: container.get(CreateMemberApiKey),
+      authenticate: container.get(AuthenticateApiKey),
+      createApiKey: container.get(CreateApiKey),
+      listApiKeys: container.get(ListApiKeys),
+      updateApiKey: container.get(UpdateApiKey),
+      revokeApiKey: container.get(RevokeApiKey),
+      describeAccount: container.get(DescribeAccount),
+    },
+    httpApp: () => createHttpApp(container),
+    close: () => runtime.close(),
+  };
+}
+
+export interface TestCompany extends CreatedCompany {
+  /** The owner acting through the company's owner key. */
+  readonly actor: Actor;
+}
+
+export interface TestKit {
+  readonly lifecycle: Lifecycle;
+  readonly clock: ManualClock;
+  /** Jobs the use cases enqueued, to inspect or drain by hand. */
+  readonly jobs: MemoryJobQueue;
+  /** A company with an owner and a full-access owner key. */
+  createCompany(name?: string, ownerEmail?: string): Promise<TestCompany>;
+  close(): Promise<void>;
+}
+
+/** The memory profile with a manual clock: for testing code built on the platform. */
+export async function createTestKit(options: { start?: Date | string } = {}): Promise<TestKit> {
+  const clock = new ManualClock(options.start);
+  const lifecycle = await createLifecycle({ database: "memory", clock, logger: createLogger("silent") });
+  let companies = 0;
+  return {
+    lifecycle,
+    clock,
+    jobs: lifecycle.container.get<MemoryJobQueue>(JobQueue),
+    async createCompany(name, ownerEmail) {
+      companies += 1;
+      const created = await lifecycle.useCases.createCompany.execute(OPERATOR, {
+        name: name ?? `Company ${companies}`,
+        ownerEmail: ownerEmail ?? `owner${companies}@example.com`,
+        ownerName: undefined,
+      });
+      if (created._tag === "Left") throw new Error(created.left.message);
+      const actor = await lifecycle.useCases.authenticate.execute(created.right.plainKey);
+      if (actor._tag === "Left") throw new Error(actor.left.message);
+      return { ...created.right, actor: actor.right };
+    },
+    close: () => lifecycle.close(),
+  };
+}

@@ -1,0 +1,50 @@
+import type { Container } from "inversify";
+import type { Knex } from "knex";
+import { ApiKeyUsage } from "../core/api-keys/ports.js";
+import type { Clock } from "../core/ports/clock.js";
+import { createKnex } from "../adapters/knex/connection.js";
+import { migrateToLatest } from "../adapters/knex/migrate.js";
+import { buildContainer } from "./container.js";
+import type { Logger } from "./logger.js";
+
+export interface RuntimeOptions {
+  readonly databaseUrl: string;
+  readonly logger: Logger;
+  readonly baseUrl: string;
+  /** Postgres schema to work in (tests and side-by-side installs). */
+  readonly schema?: string;
+  readonly clock?: Clock;
+}
+
+/** What every host runs on: one database pool, an up-to-date schema, and the container. */
+export interface Runtime {
+  readonly container: Container;
+  readonly knex: Knex;
+  readonly logger: Logger;
+  close(): Promise<void>;
+}
+
+export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
+  const knex = createKnex(options.databaseUrl, options.schema ? { schema: options.schema } : {});
+  try {
+    if (options.schema) await knex.raw("create schema if not exists ??", [options.schema]);
+    const applied = await migrateToLatest(knex);
+    if (applied.length > 0) options.logger.info({ migrations: applied }, "database schema updated");
+  } catch (error) {
+    await knex.destroy();
+    throw error;
+  }
+  const container = buildContainer({ knex, logger: options.logger, baseUrl: options.baseUrl, ...(options.clock ? { clock: options.clock } : {}) });
+  let closed = false;
+  return {
+    container,
+    knex,
+    logger: options.logger,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await container.get<ApiKeyUsage>(ApiKeyUsage).flush();
+      await knex.destroy();
+    },
+  };
+}
