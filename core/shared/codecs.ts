@@ -10,19 +10,16 @@ import { fail, ok, type Result } from "./result.js";
 
 const EMAIL_PATTERN = /^[^\s@<>(),;:"[\]]+@[^\s@<>(),;:"[\]]+\.[^\s@<>(),;:"[\]]+$/;
 
-export interface TrimmedNonEmptyBrand {
-  readonly TrimmedNonEmpty: unique symbol;
-}
 /** A string with surrounding white space removed that is not blank. */
-export const TrimmedNonEmpty = new t.Type<string & t.Branded<string, TrimmedNonEmptyBrand>, string, unknown>(
+export const TrimmedNonEmpty = new t.Type<string, string, unknown>(
   "TrimmedNonEmpty",
-  (u): u is string & t.Branded<string, TrimmedNonEmptyBrand> => typeof u === "string" && u.trim() === u && u.length > 0,
+  (u): u is string => typeof u === "string" && u.trim() === u && u.length > 0,
   (u, c) => {
     if (typeof u !== "string") return t.failure(u, c, "must be a string");
     const trimmed = u.trim();
-    return trimmed.length > 0 ? t.success(trimmed as string & t.Branded<string, TrimmedNonEmptyBrand>) : t.failure(u, c, "must not be blank");
+    return trimmed.length > 0 ? t.success(trimmed) : t.failure(u, c, "must not be blank");
   },
-  String,
+  t.identity,
 );
 
 /** A string of at most `max` characters after trimming, not blank. */
@@ -122,12 +119,25 @@ function messageOf(error: t.ValidationError): string {
   return `must be ${expected?.name ?? "valid"}`;
 }
 
-/** Turns io-ts errors into the spec's `errors: [{path, message}]`, one entry per path. */
+/** The alternative `optional`/nullable adds to a union: its failure says nothing useful. */
+const isFallbackBranch = (error: t.ValidationError): boolean => {
+  const tag = (error.context[error.context.length - 1]?.type as { _tag?: string } | undefined)?._tag;
+  return tag === "UndefinedType" || tag === "NullType";
+};
+
+/**
+ * Turns io-ts errors into the spec's `errors: [{path, message}]`: one entry per path, the
+ * deepest paths only (a failed union member inside `scopes.1` explains `scopes`), and the
+ * real member's message rather than "must be undefined".
+ */
 export function reportErrors(errors: t.Errors): FieldError[] {
+  const entries = errors
+    .map((error) => ({ path: pathOf(error.context) || "body", message: messageOf(error), fallback: isFallbackBranch(error) }))
+    .sort((a, b) => Number(a.fallback) - Number(b.fallback));
   const byPath = new Map<string, string>();
-  for (const error of errors) {
-    const path = pathOf(error.context) || "body";
-    if (!byPath.has(path)) byPath.set(path, messageOf(error));
+  for (const entry of entries) {
+    const explainedDeeper = entries.some((other) => other.path.startsWith(`${entry.path}.`));
+    if (!explainedDeeper && !byPath.has(entry.path)) byPath.set(entry.path, entry.message);
   }
   return [...byPath].map(([path, message]) => ({ path, message }));
 }

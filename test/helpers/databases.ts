@@ -1,0 +1,65 @@
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import knexFactory from "knex";
+
+/** A fresh, empty database for one test: its own SQLite file or its own Postgres schema. */
+export interface TestDatabase {
+  readonly url: string;
+  readonly schema?: string;
+  /** Environment for a child process using this database. */
+  readonly env: Record<string, string>;
+  drop(): Promise<void>;
+}
+
+export interface Dialect {
+  readonly name: "sqlite" | "postgres";
+  create(): Promise<TestDatabase>;
+}
+
+const sqlite: Dialect = {
+  name: "sqlite",
+  async create() {
+    const dir = mkdtempSync(join(tmpdir(), "lifecycle-test-"));
+    const url = `sqlite:${join(dir, "test.sqlite")}`;
+    return { url, env: { DATABASE_URL: url }, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+  },
+};
+
+/**
+ * Postgres through TEST_DATABASE_URL: each test gets a schema of its own, reached through
+ * `?options=-c search_path=...` so that child processes land in it too.
+ */
+const postgres = (baseUrl: string): Dialect => ({
+  name: "postgres",
+  async create() {
+    const schema = `t_${randomBytes(6).toString("hex")}`;
+    const admin = knexFactory({ client: "pg", connection: baseUrl, pool: { min: 0, max: 1 } });
+    await admin.raw("create schema ??", [schema]);
+    await admin.destroy();
+    const url = withSearchPath(baseUrl, schema);
+    return {
+      url,
+      schema,
+      env: { DATABASE_URL: url },
+      async drop() {
+        const cleaner = knexFactory({ client: "pg", connection: baseUrl, pool: { min: 0, max: 1 } });
+        await cleaner.raw("drop schema if exists ?? cascade", [schema]);
+        await cleaner.destroy();
+      },
+    };
+  },
+});
+
+export function withSearchPath(url: string, schema: string): string {
+  const parsed = new URL(url);
+  parsed.searchParams.set("options", `-c search_path=${schema}`);
+  return parsed.toString();
+}
+
+/** SQLite always; Postgres too when TEST_DATABASE_URL is set (CI always sets it). */
+export function dialects(): Dialect[] {
+  const url = process.env.TEST_DATABASE_URL;
+  return url ? [sqlite, postgres(url)] : [sqlite];
+}

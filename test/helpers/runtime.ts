@@ -1,0 +1,36 @@
+import { once } from "node:events";
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Clock } from "../../core/ports/clock.js";
+import { createHttpApp } from "../../hosts/http/app.js";
+import { createLogger } from "../../hosts/logger.js";
+import { startRuntime, type Runtime } from "../../hosts/runtime.js";
+import type { TestDatabase } from "./databases.js";
+
+export const BASE_URL = "http://lifecycle.test";
+
+export function startTestRuntime(database: TestDatabase, clock?: Clock): Promise<Runtime> {
+  return startRuntime({ databaseUrl: database.url, logger: createLogger("silent"), baseUrl: BASE_URL, ...(clock ? { clock } : {}) });
+}
+
+export interface TestServer {
+  readonly url: string;
+  readonly server: Server;
+  close(): Promise<void>;
+}
+
+/** The real Express app on an ephemeral loopback port. */
+export async function listen(runtime: Runtime): Promise<TestServer> {
+  const server = createHttpApp(runtime.container).listen(0, "127.0.0.1");
+  await once(server, "listening");
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    server,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((error) => (error ? reject(error) : resolve()));
+      }),
+  };
+}
