@@ -7,6 +7,8 @@ import type { Logger } from "../logger.js";
  */
 export class Worker {
   private running = false;
+  /** A daemon stays up until it is told to stop, even while it has nothing to do. */
+  private keepAlive: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly logger: Logger,
@@ -15,6 +17,7 @@ export class Worker {
 
   start(): void {
     this.running = true;
+    this.keepAlive = setInterval(() => undefined, 60_000);
     this.logger.info({ concurrency: this.concurrency, handlers: 0 }, "worker started");
   }
 
@@ -22,6 +25,7 @@ export class Worker {
   async stop(): Promise<void> {
     if (!this.running) return;
     this.running = false;
+    clearInterval(this.keepAlive);
     this.logger.info("worker stopped");
   }
 }

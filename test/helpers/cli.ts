@@ -1,0 +1,82 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { createInterface } from "node:readline";
+
+const root = fileURLToPath(new URL("../../../", import.meta.url));
+const manifest = JSON.parse(readFileSync(`${root}package.json`, "utf8")) as { bin: { lifecycle: string } };
+/** The installed binary, as package.json declares it. */
+export const BINARY = `${root}${manifest.bin.lifecycle}`;
+
+export interface CliRun {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Environment of a child: no inherited DATABASE_URL and friends, quiet logs unless asked. */
+function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
+  const clean = { ...process.env };
+  for (const name of ["DATABASE_URL", "PORT", "HOST", "BASE_URL", "SECRET_KEY", "MAIL_URL", "REDIS_URL", "LOG_LEVEL"]) delete clean[name];
+  return { ...clean, LOG_LEVEL: "warn", ...env };
+}
+
+export async function runCli(args: string[], options: { cwd: string; env?: Record<string, string> }): Promise<CliRun> {
+  const child = spawn(process.execPath, [BINARY, ...args], { cwd: options.cwd, env: childEnv(options.env ?? {}), stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk) => (stdout += chunk));
+  child.stderr.on("data", (chunk) => (stderr += chunk));
+  const [code] = (await once(child, "close")) as [number | null];
+  return { code, stdout, stderr };
+}
+
+export interface RunningServer {
+  readonly child: ChildProcess;
+  readonly url: string;
+  readonly firstLine: string;
+  /** Sends SIGTERM and resolves with the exit code. */
+  stop(): Promise<number | null>;
+}
+
+/**
+ * Starts a long-running command and waits for its first stdout line (`listening on ...`), or,
+ * with `readyOn: "stderr"`, for a log line matching `ready`.
+ */
+export async function startCli(
+  args: string[],
+  options: { cwd: string; env?: Record<string, string>; readyOn?: "stdout" | "stderr"; ready?: RegExp },
+): Promise<RunningServer> {
+  const child = spawn(process.execPath, [BINARY, ...args], { cwd: options.cwd, env: childEnv(options.env ?? {}), stdio: ["ignore", "pipe", "pipe"] });
+  let stderr = "";
+  child.stderr!.on("data", (chunk) => (stderr += chunk));
+  const lines = createInterface({ input: options.readyOn === "stderr" ? child.stderr! : child.stdout! });
+  const ready = options.ready ?? /./;
+  const firstLine = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`not ready within 20 s; stderr: ${stderr}`)), 20_000);
+    lines.on("line", (line) => {
+      if (!ready.test(line)) return;
+      clearTimeout(timer);
+      resolve(line);
+    });
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`exited with ${code} before printing; stderr: ${stderr}`));
+    });
+  });
+  const url = /^listening on (http:\/\/\S+)$/.exec(firstLine)?.[1] ?? "";
+  return {
+    child,
+    url,
+    firstLine,
+    async stop() {
+      if (child.exitCode !== null) return child.exitCode;
+      const exited = once(child, "exit") as Promise<[number | null, NodeJS.Signals | null]>;
+      child.kill("SIGTERM");
+      const [code, signal] = await exited;
+      if (code === null) throw new Error(`killed by ${signal}; stderr: ${stderr}`);
+      return code;
+    },
+  };
+}
