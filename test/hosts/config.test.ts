@@ -1,0 +1,50 @@
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import test from "ava";
+import { ConfigError, loadConfig } from "../../hosts/config.js";
+import { loadSecretKey } from "../../hosts/secret-key.js";
+
+test("defaults follow the contract, flags override variables", (t) => {
+  t.deepEqual(loadConfig({}), {
+    databaseUrl: "sqlite:./data/lifecycle.sqlite",
+    port: 3000,
+    host: "127.0.0.1",
+    baseUrl: "http://localhost:3000",
+    secretKey: undefined,
+    mailUrl: "file:./data/outbox",
+    redisUrl: undefined,
+    allowPrivateDestinations: false,
+    logLevel: "info",
+  });
+  const config = loadConfig(
+    { DATABASE_URL: "postgres://db/x", PORT: "8080", ALLOW_PRIVATE_DESTINATIONS: "true", BASE_URL: "https://mail.example.com/", HOST: "" },
+    { port: 9090 },
+  );
+  t.is(config.databaseUrl, "postgres://db/x");
+  t.is(config.port, 9090);
+  t.is(config.host, "127.0.0.1", "an empty variable counts as unset");
+  t.is(config.baseUrl, "https://mail.example.com");
+  t.true(config.allowPrivateDestinations);
+  t.is(loadConfig({ PORT: "4000" }).baseUrl, "http://localhost:4000");
+});
+
+test("a bad variable is a readable error", (t) => {
+  const error = t.throws(() => loadConfig({ PORT: "eighty", LOG_LEVEL: "loud" }), { instanceOf: ConfigError });
+  t.is(error!.message, "Invalid environment: PORT must be an integer; LOG_LEVEL must be one of: fatal, error, warn, info, debug, trace, silent");
+});
+
+test("the secret key is generated once with mode 0600, then read back; SECRET_KEY wins", (t) => {
+  const dir = mkdtempSync(join(tmpdir(), "lifecycle-secret-"));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const file = join(dir, "data", "secret.key");
+  const first = loadSecretKey(undefined, file);
+  t.is(first.length, 32);
+  t.is(statSync(file).mode & 0o777, 0o600);
+  t.deepEqual(loadSecretKey(undefined, file), first);
+  t.is(Buffer.from(readFileSync(file, "utf8").trim(), "base64").length, 32);
+
+  const given = Buffer.alloc(32, 7).toString("base64");
+  t.deepEqual(loadSecretKey(given, file), Buffer.alloc(32, 7));
+  t.throws(() => loadSecretKey("c2hvcnQ=", file), { message: "SECRET_KEY must be 32 bytes in base64 (got 5 bytes)" });
+});
