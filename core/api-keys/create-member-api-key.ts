@@ -15,13 +15,10 @@ import { resolveSelection } from "./key-selection.js";
 import type { ApiKeyRecord } from "./model.js";
 
 export const CreateMemberApiKeyCommand = t.exact(
-  t.type({
-    companyId: TrimmedNonEmpty,
-    role: optional(RoleCodec),
-    email: optional(Email),
-    scopes: optional(ScopeList),
-    name: optional(KeyName),
-  }),
+  t.intersection([
+    t.type({ companyId: TrimmedNonEmpty }),
+    t.partial({ role: optional(RoleCodec), email: optional(Email), scopes: optional(ScopeList), name: optional(KeyName) }),
+  ]),
   "CreateMemberApiKeyCommand",
 );
 export type CreateMemberApiKeyCommand = t.TypeOf<typeof CreateMemberApiKeyCommand>;

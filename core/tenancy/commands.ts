@@ -7,11 +7,7 @@ export const RoleCodec = t.keyof(Object.fromEntries(ROLES.map((role) => [role, n
 export const CompanyName = boundedText(200);
 
 export const CreateCompanyCommand = t.exact(
-  t.type({
-    name: CompanyName,
-    ownerEmail: Email,
-    ownerName: optional(boundedText(200)),
-  }),
+  t.intersection([t.type({ name: CompanyName, ownerEmail: Email }), t.partial({ ownerName: optional(boundedText(200)) })]),
   "CreateCompanyCommand",
 );
 export type CreateCompanyCommand = t.TypeOf<typeof CreateCompanyCommand>;

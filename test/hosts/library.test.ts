@@ -31,7 +31,7 @@ for (const dialect of dialects()) {
     t.teardown(() => database.drop());
     const lifecycle = await createLifecycle({ database: dialect.name, url: database.url });
     t.teardown(() => lifecycle.close());
-    const created = await lifecycle.useCases.createCompany.execute(OPERATOR, { name: "Stored", ownerEmail: "ops@example.com", ownerName: undefined });
+    const created = await lifecycle.useCases.createCompany.execute(OPERATOR, { name: "Stored", ownerEmail: "ops@example.com" });
     if (created._tag === "Left") return t.fail(created.left.message);
     const server = lifecycle.httpApp().listen(0, "127.0.0.1");
     t.teardown(() => server.close());
