@@ -96,11 +96,23 @@ export const IsoDate = new t.Type<Date, string, unknown>(
 /** Optional field: absent or undefined decodes to undefined; null is refused unless the codec allows it. */
 export const optional = <C extends t.Mixed>(codec: C) => t.union([codec, t.undefined]);
 
+interface Wrapper {
+  readonly _tag?: string;
+  readonly type?: Wrapper;
+}
+
+/** `t.exact` and refinements validate their inner codec in the same context entry. */
+function unwrap(type: unknown): Wrapper | undefined {
+  let current = type as Wrapper | undefined;
+  while (current && (current._tag === "ExactType" || current._tag === "RefinementType" || current._tag === "ReadonlyType")) current = current.type;
+  return current;
+}
+
 /** The dotted path of a failure, skipping the entries io-ts adds for union and intersection members. */
 function pathOf(context: t.Context): string {
   const keys: string[] = [];
   for (let i = 1; i < context.length; i++) {
-    const parent = context[i - 1]?.type as { _tag?: string } | undefined;
+    const parent = unwrap(context[i - 1]?.type);
     if (parent?._tag === "UnionType" || parent?._tag === "IntersectionType") continue;
     const key = context[i]?.key;
     if (key) keys.push(key);

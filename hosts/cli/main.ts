@@ -44,11 +44,12 @@ program
     const logger = createLogger(config.logLevel);
     const runtime = await startRuntime({ databaseUrl: config.databaseUrl, logger, baseUrl: config.baseUrl });
     const worker = new Worker(logger, flags.concurrency);
-    worker.start();
+    // Before start() announces readiness: until a listener exists, SIGTERM kills outright.
     onShutdown(logger, async () => {
       await worker.stop();
       await runtime.close();
     });
+    worker.start();
   });
 
 program

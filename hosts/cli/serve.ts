@@ -22,10 +22,9 @@ export async function serve(options: ServeOptions): Promise<void> {
   await once(server, "listening");
   const { port } = server.address() as AddressInfo;
   const worker = options.worker ? new Worker(logger, 1) : null;
-  worker?.start();
-  process.stdout.write(`listening on http://${config.host}:${port}\n`);
-  logger.info({ host: config.host, port, worker: Boolean(worker) }, "server started");
 
+  // Handlers go in before anything announces readiness: until a listener exists, a SIGTERM
+  // would kill the process outright.
   onShutdown(logger, async () => {
     // close() stops accepting, closes idle keep-alive sockets and waits for in-flight requests.
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
@@ -34,4 +33,7 @@ export async function serve(options: ServeOptions): Promise<void> {
     clearTimeout(force);
     await runtime.close();
   });
+  worker?.start();
+  process.stdout.write(`listening on http://${config.host}:${port}\n`);
+  logger.info({ host: config.host, port, worker: Boolean(worker) }, "server started");
 }
