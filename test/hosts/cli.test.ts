@@ -122,6 +122,7 @@ for (const dialect of dialects()) {
       readyOn: "stderr",
       ready: /"msg":"worker started"/,
     });
+    t.teardown(() => worker.child.kill("SIGKILL"));
     t.is(JSON.parse(worker.firstLine).concurrency, 2);
     t.is(await worker.stop(), 0);
   });
