@@ -10,7 +10,7 @@ import { RevokeApiKey } from "../core/api-keys/revoke-api-key.js";
 import { UpdateApiKey } from "../core/api-keys/update-api-key.js";
 import { Clock } from "../core/ports/clock.js";
 import { IdGenerator } from "../core/ports/id-generator.js";
-import { JobQueue } from "../core/ports/job-queue.js";
+import { JobQueue, JobStore, ScheduleStore } from "../core/ports/job-queue.js";
 import { CreateCompany } from "../core/tenancy/create-company.js";
 import { DescribeAccount } from "../core/tenancy/describe-account.js";
 import { TenancyRepository } from "../core/tenancy/ports.js";
@@ -18,10 +18,12 @@ import { Sha256ApiKeySecrets } from "../adapters/crypto/api-key-secrets.js";
 import { KnexApiKeyRepository } from "../adapters/knex/repositories/api-key-repository.js";
 import { KnexTenancyRepository } from "../adapters/knex/repositories/tenancy-repository.js";
 import { ThrottledApiKeyUsage } from "../adapters/knex/throttled-api-key-usage.js";
-import { MemoryJobQueue } from "../adapters/memory/memory-job-queue.js";
+import { KnexJobQueue } from "../adapters/knex/knex-job-queue.js";
+import { KnexScheduleStore } from "../adapters/knex/knex-schedule-store.js";
 import { SystemClock } from "../adapters/system/system-clock.js";
 import { UlidIdGenerator } from "../adapters/system/ulid-id-generator.js";
 import type { Logger } from "./logger.js";
+import { JobHandlers } from "./worker/job-handlers.js";
 
 /** Process-wide values the hosts share with the container. */
 export const Database = Symbol.for("lifecycle.Database");
@@ -54,7 +56,14 @@ export function buildContainer(parts: ContainerParts): Container {
   container.bind<Clock>(Clock).toConstantValue(parts.clock ?? new SystemClock());
   container.bind<IdGenerator>(IdGenerator).toConstantValue(new UlidIdGenerator());
   container.bind<ApiKeySecrets>(ApiKeySecrets).toConstantValue(new Sha256ApiKeySecrets());
-  container.bind<JobQueue>(JobQueue).toResolvedValue((ids: IdGenerator) => new MemoryJobQueue(ids), [IdGenerator]);
+
+  // The durable job queue, its schedules, and the handlers capabilities register for the worker.
+  bindClass(container, KnexJobQueue, [Database, IdGenerator, Clock]);
+  container.bind<JobQueue>(JobQueue).toService(KnexJobQueue);
+  container.bind<JobStore>(JobStore).toService(KnexJobQueue);
+  bindClass(container, KnexScheduleStore, [Database, JobQueue]);
+  container.bind<ScheduleStore>(ScheduleStore).toService(KnexScheduleStore);
+  container.bind(JobHandlers).toConstantValue(new JobHandlers());
 
   // Repositories (one knex implementation serves SQLite and Postgres).
   container.bind(KnexApiKeyRepository).toResolvedValue((knex: Knex) => new KnexApiKeyRepository(knex), [Database]);

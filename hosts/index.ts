@@ -13,12 +13,13 @@ import { RevokeApiKey } from "../core/api-keys/revoke-api-key.js";
 import { UpdateApiKey } from "../core/api-keys/update-api-key.js";
 import type { Clock } from "../core/ports/clock.js";
 import { JobQueue } from "../core/ports/job-queue.js";
+import { JobHandlers } from "./worker/job-handlers.js";
+import { createWorker } from "./worker/create-worker.js";
 import type { Actor } from "../core/shared/actor.js";
 import { OPERATOR } from "../core/shared/actor.js";
 import { CreateCompany, type CreatedCompany } from "../core/tenancy/create-company.js";
 import { DescribeAccount } from "../core/tenancy/describe-account.js";
 import { ManualClock } from "../adapters/memory/manual-clock.js";
-import type { MemoryJobQueue } from "../adapters/memory/memory-job-queue.js";
 import { createHttpApp } from "./http/app.js";
 import { createLogger, type Logger } from "./logger.js";
 import { startRuntime } from "./runtime.js";
@@ -31,6 +32,8 @@ export { SCOPE_CATALOG, ALL_SCOPES, type Scope } from "../core/access/scopes.js"
 export { PRESET_NAMES, type PresetName } from "../core/access/presets.js";
 export { ROLES, type Role } from "../core/tenancy/model.js";
 export type { Clock } from "../core/ports/clock.js";
+export type { Job, JobQueue, JobRequest, RecurringSchedule } from "../core/ports/job-queue.js";
+export { JobHandlers, type JobHandler } from "./worker/job-handlers.js";
 export { ManualClock } from "../adapters/memory/manual-clock.js";
 
 export interface LifecycleOptions {
@@ -109,8 +112,12 @@ export interface TestCompany extends CreatedCompany {
 export interface TestKit {
   readonly lifecycle: Lifecycle;
   readonly clock: ManualClock;
-  /** Jobs the use cases enqueued, to inspect or drain by hand. */
-  readonly jobs: MemoryJobQueue;
+  /** The durable queue the use cases enqueue into. */
+  readonly jobs: JobQueue;
+  /** Register handlers here before running jobs. */
+  readonly handlers: JobHandlers;
+  /** Runs every job due at the manual clock's time, and resolves when they are settled. */
+  runDueJobs(): Promise<number>;
   /** A company with an owner and a full-access owner key. */
   createCompany(name?: string, ownerEmail?: string): Promise<TestCompany>;
   close(): Promise<void>;
@@ -120,11 +127,14 @@ export interface TestKit {
 export async function createTestKit(options: { start?: Date | string } = {}): Promise<TestKit> {
   const clock = new ManualClock(options.start);
   const lifecycle = await createLifecycle({ database: "memory", clock, logger: createLogger("silent") });
+  const worker = createWorker(lifecycle.container, { concurrency: 4 }, { push: false });
   let companies = 0;
   return {
     lifecycle,
     clock,
-    jobs: lifecycle.container.get<MemoryJobQueue>(JobQueue),
+    jobs: lifecycle.container.get<JobQueue>(JobQueue),
+    handlers: lifecycle.container.get(JobHandlers),
+    runDueJobs: () => worker.runDue(),
     async createCompany(name, ownerEmail) {
       companies += 1;
       const created = await lifecycle.useCases.createCompany.execute(OPERATOR, {

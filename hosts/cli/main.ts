@@ -4,7 +4,7 @@ import { Command, InvalidArgumentError } from "commander";
 import { loadConfig } from "../config.js";
 import { createLogger } from "../logger.js";
 import { startRuntime } from "../runtime.js";
-import { Worker } from "../worker/worker.js";
+import { createWorker } from "../worker/create-worker.js";
 import { registerAdminCommands } from "./admin.js";
 import { CliError } from "./cli-error.js";
 import { serve } from "./serve.js";
@@ -43,13 +43,13 @@ program
     const config = loadConfig(process.env, { databaseUrl: flags.database });
     const logger = createLogger(config.logLevel);
     const runtime = await startRuntime({ databaseUrl: config.databaseUrl, logger, baseUrl: config.baseUrl });
-    const worker = new Worker(logger, flags.concurrency);
+    const worker = createWorker(runtime.container, { concurrency: flags.concurrency });
     // Before start() announces readiness: until a listener exists, SIGTERM kills outright.
     onShutdown(logger, async () => {
       await worker.stop();
       await runtime.close();
     });
-    worker.start();
+    await worker.start();
   });
 
 program

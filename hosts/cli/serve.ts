@@ -5,7 +5,7 @@ import { loadConfig, type ConfigOverrides } from "../config.js";
 import { createLogger } from "../logger.js";
 import { startRuntime } from "../runtime.js";
 import { loadSecretKey } from "../secret-key.js";
-import { Worker } from "../worker/worker.js";
+import { createWorker } from "../worker/create-worker.js";
 import { onShutdown } from "./shutdown.js";
 
 export interface ServeOptions extends ConfigOverrides {
@@ -21,7 +21,7 @@ export async function serve(options: ServeOptions): Promise<void> {
   const server = createHttpApp(runtime.container).listen(config.port, config.host);
   await once(server, "listening");
   const { port } = server.address() as AddressInfo;
-  const worker = options.worker ? new Worker(logger, 1) : null;
+  const worker = options.worker ? createWorker(runtime.container, { concurrency: 1 }) : null;
 
   // Handlers go in before anything announces readiness: until a listener exists, a SIGTERM
   // would kill the process outright.
@@ -33,7 +33,7 @@ export async function serve(options: ServeOptions): Promise<void> {
     clearTimeout(force);
     await runtime.close();
   });
-  worker?.start();
+  await worker?.start();
   process.stdout.write(`listening on http://${config.host}:${port}\n`);
   logger.info({ host: config.host, port, worker: Boolean(worker) }, "server started");
 }

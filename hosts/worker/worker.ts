@@ -1,31 +1,169 @@
+import { randomBytes } from "node:crypto";
+import { hostname } from "node:os";
+import type { Clock } from "../../core/ports/clock.js";
+import type { Job, JobStore, RecurringSchedule, ScheduleStore } from "../../core/ports/job-queue.js";
 import type { Logger } from "../logger.js";
+import type { JobHandlers } from "./job-handlers.js";
+
+export interface WorkerOptions {
+  /** Jobs run at once. */
+  readonly concurrency: number;
+  /** How long a claimed job stays this worker's without a heartbeat. */
+  readonly leaseMs?: number;
+  /** How often to look for due jobs when nothing wakes the worker. */
+  readonly pollMs?: number;
+  /** How long stop() lets running jobs finish before releasing them. */
+  readonly drainMs?: number;
+  readonly schedules?: readonly RecurringSchedule[];
+}
+
+export interface WorkerPorts {
+  readonly store: JobStore;
+  readonly schedules: ScheduleStore;
+  readonly handlers: JobHandlers;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  /** Starts push notifications of new jobs; returns how to stop them. */
+  readonly listen?: (wake: () => void) => Promise<() => Promise<void>>;
+}
+
+export interface WorkerStats {
+  claimed: number;
+  completed: number;
+  failed: number;
+}
 
 /**
- * The background worker. Capabilities register job handlers; the worker claims due jobs from
- * the durable queue and runs up to `concurrency` at once. No capability has jobs yet, so a
- * running worker idles until the queue arrives (shared/ARCHITECTURE.md, Background work).
+ * Claims due jobs from the durable queue and runs up to `concurrency` at once, each under a
+ * lease kept alive by a heartbeat; a worker killed mid-job loses nothing, since the job is
+ * claimed again once its lease runs out.
  */
 export class Worker {
+  readonly owner = `${hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`;
+  readonly stats: WorkerStats = { claimed: 0, completed: 0, failed: 0 };
+  private readonly active = new Map<string, Promise<void>>();
   private running = false;
-  /** A daemon stays up until it is told to stop, even while it has nothing to do. */
-  private keepAlive: NodeJS.Timeout | undefined;
+  private loop: Promise<void> | undefined;
+  private wakeUp: (() => void) | undefined;
+  private stopListening: (() => Promise<void>) | undefined;
+  private readonly leaseMs: number;
+  private readonly pollMs: number;
+  private readonly drainMs: number;
 
   constructor(
-    private readonly logger: Logger,
-    private readonly concurrency: number,
-  ) {}
-
-  start(): void {
-    this.running = true;
-    this.keepAlive = setInterval(() => undefined, 60_000);
-    this.logger.info({ concurrency: this.concurrency, handlers: 0 }, "worker started");
+    private readonly ports: WorkerPorts,
+    private readonly options: WorkerOptions,
+  ) {
+    this.leaseMs = options.leaseMs ?? 30_000;
+    this.pollMs = options.pollMs ?? 1_000;
+    this.drainMs = options.drainMs ?? 20_000;
   }
 
-  /** Lets running jobs finish, then returns. */
+  async start(): Promise<void> {
+    const { schedules, logger, clock, listen } = this.ports;
+    await schedules.register(this.options.schedules ?? [], clock.now());
+    this.running = true;
+    this.stopListening = listen ? await listen(() => this.wake()) : undefined;
+    this.loop = this.run();
+    logger.info({ owner: this.owner, concurrency: this.options.concurrency, handlers: this.ports.handlers.types }, "worker started");
+  }
+
+  /** Stops claiming, lets running jobs finish for a while, then gives the rest back to the queue. */
   async stop(): Promise<void> {
     if (!this.running) return;
     this.running = false;
-    clearInterval(this.keepAlive);
-    this.logger.info("worker stopped");
+    this.wake();
+    await this.loop;
+    await this.stopListening?.();
+    const drained = await Promise.race([
+      Promise.all(this.active.values()).then(() => true),
+      new Promise<false>((resolve) => setTimeout(() => resolve(false), this.drainMs).unref()),
+    ]);
+    if (!drained) {
+      for (const jobId of this.active.keys()) await this.ports.store.release(jobId, this.owner, this.ports.clock.now());
+      this.ports.logger.warn({ released: [...this.active.keys()] }, "released unfinished jobs to the queue");
+    }
+    this.ports.logger.info({ ...this.stats }, "worker stopped");
+  }
+
+  /** Runs every job that is due now, and waits for them (tests and embedders drive time by hand). */
+  async runDue(): Promise<number> {
+    let ran = 0;
+    for (;;) {
+      await this.ports.schedules.enqueueDue(this.ports.clock.now());
+      const jobs = await this.ports.store.claim(this.owner, this.options.concurrency, this.ports.clock.now(), this.leaseMs);
+      if (jobs.length === 0) return ran;
+      await Promise.all(jobs.map((job) => this.execute(job)));
+      ran += jobs.length;
+    }
+  }
+
+  private wake(): void {
+    this.wakeUp?.();
+  }
+
+  private async run(): Promise<void> {
+    const { store, schedules, clock, logger } = this.ports;
+    while (this.running) {
+      let claimedAll = false;
+      try {
+        await schedules.enqueueDue(clock.now());
+        const free = this.options.concurrency - this.active.size;
+        if (free > 0) {
+          const jobs = await store.claim(this.owner, free, clock.now(), this.leaseMs);
+          for (const job of jobs) this.track(job);
+          claimedAll = jobs.length === free;
+        }
+      } catch (error) {
+        logger.error({ err: error }, "could not claim jobs");
+      }
+      if (!claimedAll) await this.sleep();
+    }
+  }
+
+  private sleep(): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, this.pollMs);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wakeUp = done;
+    });
+  }
+
+  private track(job: Job): void {
+    this.stats.claimed += 1;
+    const execution = this.execute(job).finally(() => {
+      this.active.delete(job.id);
+      this.wake(); // a slot is free
+    });
+    this.active.set(job.id, execution);
+  }
+
+  private async execute(job: Job): Promise<void> {
+    const { store, handlers, clock, logger } = this.ports;
+    const heartbeat = setInterval(() => {
+      store.heartbeat(job.id, this.owner, clock.now(), this.leaseMs).catch((error: unknown) => logger.warn({ err: error, jobId: job.id }, "heartbeat failed"));
+    }, Math.max(10, Math.floor(this.leaseMs / 3)));
+    const started = Date.now();
+    try {
+      const handler = handlers.get(job.type);
+      if (!handler) throw new Error(`no handler is registered for job type ${job.type}`);
+      await handler(job);
+      const settled = await store.complete(job.id, this.owner, clock.now());
+      this.stats.completed += 1;
+      logger.info({ jobId: job.id, type: job.type, attempt: job.attempts, ms: Date.now() - started, leaseLost: !settled }, "job completed");
+    } catch (error) {
+      this.stats.failed += 1;
+      const message = error instanceof Error ? error.message : String(error);
+      const outcome = await store.fail(job, this.owner, message, clock.now()).catch((failure: unknown) => {
+        logger.error({ err: failure, jobId: job.id }, "could not record job failure");
+        return "lost" as const;
+      });
+      logger.warn({ jobId: job.id, type: job.type, attempt: job.attempts, outcome, error: message }, "job failed");
+    } finally {
+      clearInterval(heartbeat);
+    }
   }
 }

@@ -19,7 +19,7 @@ for (const dialect of dialects()) {
       await knex.destroy();
       await database.drop();
     });
-    t.deepEqual(await migrateToLatest(knex), ["0001-tenancy-and-api-keys"]);
+    t.deepEqual(await migrateToLatest(knex), ["0001-tenancy-and-api-keys", "0002-jobs"]);
     t.deepEqual(await migrateToLatest(knex), [], "a second run applies nothing");
     return { knex, tenancy: new KnexTenancyRepository(knex), keys: new KnexApiKeyRepository(knex) };
   }

@@ -1,5 +1,6 @@
 import type { Knex } from "knex";
 import * as m0001 from "./0001-tenancy-and-api-keys.js";
+import * as m0002 from "./0002-jobs.js";
 
 interface Migration {
   readonly name: string;
@@ -8,7 +9,7 @@ interface Migration {
 }
 
 /** Every migration, in order. A new one is a new file plus one line here. */
-const migrations: readonly Migration[] = [m0001];
+const migrations: readonly Migration[] = [m0001, m0002];
 
 /** Migrations compiled into the package, so no directory scanning at run time. */
 export const migrationSource: Knex.MigrationSource<Migration> = {

@@ -1,0 +1,176 @@
+import * as t from "io-ts";
+import type { Knex } from "knex";
+import { retryDelayMs } from "../../core/jobs/retry-delay.js";
+import type { IdGenerator } from "../../core/ports/id-generator.js";
+import type { Job, JobQueue, JobRequest, JobStore } from "../../core/ports/job-queue.js";
+import type { Clock } from "../../core/ports/clock.js";
+import { isPostgres } from "./connection.js";
+import { DbDate, DbInteger, DbNullableDate, dbJson, decodeRow, toDbDate } from "./row-codecs.js";
+
+export const DEFAULT_MAX_ATTEMPTS = 10;
+/** Postgres channel that wakes idle workers when a job is enqueued. */
+export const JOBS_CHANNEL = "lifecycle_jobs";
+
+const JobRow = t.type({
+  id: t.string,
+  type: t.string,
+  payload: dbJson(t.record(t.string, t.unknown)),
+  company_id: t.union([t.string, t.null]),
+  status: t.keyof({ queued: null, running: null, completed: null, dead: null }),
+  priority: DbInteger,
+  run_at: DbDate,
+  attempts: DbInteger,
+  max_attempts: DbInteger,
+  last_error: t.union([t.string, t.null]),
+  singleton_key: t.union([t.string, t.null]),
+  lease_owner: t.union([t.string, t.null]),
+  lease_expires_at: DbNullableDate,
+  created_at: DbDate,
+  completed_at: DbNullableDate,
+});
+
+function toJob(row: unknown): Job {
+  const r = decodeRow(JobRow, row, "jobs");
+  return {
+    id: r.id,
+    type: r.type,
+    payload: r.payload,
+    companyId: r.company_id,
+    status: r.status,
+    priority: r.priority,
+    runAt: r.run_at,
+    attempts: r.attempts,
+    maxAttempts: r.max_attempts,
+    lastError: r.last_error,
+    singletonKey: r.singleton_key,
+    leaseOwner: r.lease_owner,
+    leaseExpiresAt: r.lease_expires_at,
+    createdAt: r.created_at,
+    completedAt: r.completed_at,
+  };
+}
+
+const isUniqueViolation = (error: unknown): boolean => /unique|duplicate key/i.test(String((error as Error)?.message ?? error));
+
+/**
+ * The `jobs` table as a queue. Claims are one UPDATE ... RETURNING over the due jobs: on
+ * Postgres the candidates are locked with FOR UPDATE SKIP LOCKED so concurrent workers never
+ * take the same job; on SQLite the single writer makes the conditional update atomic.
+ */
+export class KnexJobQueue implements JobQueue, JobStore {
+  private readonly postgres: boolean;
+
+  constructor(
+    private readonly knex: Knex,
+    private readonly ids: IdGenerator,
+    private readonly clock: Clock,
+  ) {
+    this.postgres = isPostgres(knex);
+  }
+
+  async enqueue(request: JobRequest): Promise<string> {
+    const now = this.clock.now();
+    const id = this.ids.next("job");
+    const row = {
+      id,
+      company_id: request.companyId ?? null,
+      type: request.type,
+      payload: JSON.stringify(request.payload ?? {}),
+      status: "queued",
+      priority: request.priority ?? 0,
+      run_at: toDbDate(request.runAt ?? now),
+      attempts: 0,
+      max_attempts: request.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
+      singleton_key: request.singletonKey ?? null,
+      created_at: toDbDate(now),
+      updated_at: toDbDate(now),
+    };
+    // A singleton key may be taken, or freed between our insert and our look-up: a few rounds settle it.
+    for (let round = 0; round < 5; round++) {
+      try {
+        await this.knex("jobs").insert(row);
+        if (this.postgres) await this.knex.raw("select pg_notify(?, ?)", [JOBS_CHANNEL, request.type]);
+        return id;
+      } catch (error) {
+        if (!request.singletonKey || !isUniqueViolation(error)) throw error;
+        const existing = await this.knex("jobs").where({ singleton_key: request.singletonKey }).whereIn("status", ["queued", "running"]).first("id");
+        if (existing) return existing.id as string;
+      }
+    }
+    throw new Error(`could not enqueue singleton job ${request.singletonKey}`);
+  }
+
+  async claim(owner: string, limit: number, now: Date, leaseMs: number): Promise<Job[]> {
+    const at = toDbDate(now);
+    // A job whose lease ran out on its last attempt is dead, not claimable.
+    await this.knex("jobs")
+      .where("status", "running")
+      .where("lease_expires_at", "<", at)
+      .whereRaw("attempts >= max_attempts")
+      .update({ status: "dead", last_error: "the worker running the last attempt stopped before finishing", lease_owner: null, lease_expires_at: null, updated_at: at });
+
+    const lock = this.postgres ? "for update skip locked" : "";
+    const rows = await this.knex.raw(
+      `update jobs set status = 'running', lease_owner = ?, lease_expires_at = ?, attempts = attempts + 1, updated_at = ?
+       where id in (
+         select id from jobs
+         where (status = 'queued' and run_at <= ?) or (status = 'running' and lease_expires_at < ?)
+         order by priority desc, run_at, id
+         limit ? ${lock}
+       )
+       returning *`,
+      [owner, toDbDate(new Date(now.getTime() + leaseMs)), at, at, at, limit],
+    );
+    const list: unknown[] = this.postgres ? (rows as { rows: unknown[] }).rows : (rows as unknown[]);
+    return list.map(toJob).sort((a, b) => b.priority - a.priority || a.runAt.getTime() - b.runAt.getTime() || a.id.localeCompare(b.id));
+  }
+
+  private owned(jobId: string, owner: string) {
+    return this.knex("jobs").where({ id: jobId, lease_owner: owner, status: "running" });
+  }
+
+  async heartbeat(jobId: string, owner: string, now: Date, leaseMs: number): Promise<boolean> {
+    const changed = await this.owned(jobId, owner).update({ lease_expires_at: toDbDate(new Date(now.getTime() + leaseMs)), updated_at: toDbDate(now) });
+    return changed > 0;
+  }
+
+  async complete(jobId: string, owner: string, now: Date): Promise<boolean> {
+    const changed = await this.owned(jobId, owner).update({
+      status: "completed",
+      completed_at: toDbDate(now),
+      lease_owner: null,
+      lease_expires_at: null,
+      updated_at: toDbDate(now),
+    });
+    return changed > 0;
+  }
+
+  async fail(job: Job, owner: string, error: string, now: Date): Promise<"retrying" | "dead" | "lost"> {
+    const dead = job.attempts >= job.maxAttempts;
+    const changed = await this.owned(job.id, owner).update({
+      status: dead ? "dead" : "queued",
+      run_at: dead ? toDbDate(job.runAt) : toDbDate(new Date(now.getTime() + retryDelayMs(job.attempts))),
+      last_error: error.slice(0, 4000),
+      lease_owner: null,
+      lease_expires_at: null,
+      updated_at: toDbDate(now),
+    });
+    if (changed === 0) return "lost";
+    return dead ? "dead" : "retrying";
+  }
+
+  async release(jobId: string, owner: string, now: Date): Promise<void> {
+    await this.owned(jobId, owner).update({
+      status: "queued",
+      attempts: this.knex.raw("attempts - 1"),
+      lease_owner: null,
+      lease_expires_at: null,
+      updated_at: toDbDate(now),
+    });
+  }
+
+  async find(jobId: string): Promise<Job | null> {
+    const row = await this.knex("jobs").where({ id: jobId }).first();
+    return row ? toJob(row) : null;
+  }
+}

@@ -1,0 +1,45 @@
+import type { Knex } from "knex";
+import { id, timestamp } from "./schema-helpers.js";
+
+/** The durable job queue and its recurring schedules. */
+export const name = "0002-jobs";
+
+export async function up(knex: Knex): Promise<void> {
+  await knex.schema.createTable("jobs", (table) => {
+    id(table).primary();
+    id(table, "company_id").references("id").inTable("companies").onDelete("CASCADE");
+    table.string("type", 100).notNullable();
+    table.json("payload").notNullable();
+    table.string("status", 20).notNullable();
+    table.integer("priority").notNullable().defaultTo(0);
+    timestamp(table, "run_at").notNullable();
+    table.integer("attempts").notNullable().defaultTo(0);
+    table.integer("max_attempts").notNullable();
+    table.text("last_error");
+    table.string("singleton_key", 200);
+    table.string("lease_owner", 100);
+    timestamp(table, "lease_expires_at");
+    timestamp(table, "created_at").notNullable();
+    timestamp(table, "updated_at").notNullable();
+    timestamp(table, "completed_at");
+    table.index(["status", "run_at"]);
+    table.index(["status", "lease_expires_at"]);
+  });
+  // One queued or running job per singleton key (a partial index: finished jobs do not count).
+  await knex.raw("create unique index jobs_singleton_active on jobs (singleton_key) where status in ('queued', 'running')");
+
+  await knex.schema.createTable("job_schedules", (table) => {
+    table.string("name", 100).primary();
+    table.string("type", 100).notNullable();
+    table.json("payload").notNullable();
+    table.string("cron", 100);
+    table.bigInteger("interval_ms");
+    timestamp(table, "next_run_at").notNullable();
+    timestamp(table, "updated_at").notNullable();
+  });
+}
+
+export async function down(knex: Knex): Promise<void> {
+  await knex.schema.dropTableIfExists("job_schedules");
+  await knex.schema.dropTableIfExists("jobs");
+}

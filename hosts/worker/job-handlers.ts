@@ -1,0 +1,23 @@
+import type { Job } from "../../core/ports/job-queue.js";
+
+/** Runs one job. Must be idempotent: after a crash the same job may run again. */
+export type JobHandler = (job: Job) => Promise<void>;
+
+/** Job types and their handlers, registered by each capability in hosts/container.ts. */
+export class JobHandlers {
+  private readonly handlers = new Map<string, JobHandler>();
+
+  register(type: string, handler: JobHandler): this {
+    if (this.handlers.has(type)) throw new Error(`a handler for job type ${type} is already registered`);
+    this.handlers.set(type, handler);
+    return this;
+  }
+
+  get(type: string): JobHandler | undefined {
+    return this.handlers.get(type);
+  }
+
+  get types(): string[] {
+    return [...this.handlers.keys()];
+  }
+}
