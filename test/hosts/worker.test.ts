@@ -1,0 +1,123 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
+import { fileURLToPath } from "node:url";
+import { setTimeout as sleep } from "node:timers/promises";
+import test, { type ExecutionContext } from "ava";
+import type { Knex } from "knex";
+import { createTestKit } from "../../hosts/index.js";
+import { createLogger } from "../../hosts/logger.js";
+import { startRuntime } from "../../hosts/runtime.js";
+import { JobQueue } from "../../core/ports/job-queue.js";
+import { dialects, type TestDatabase } from "../helpers/databases.js";
+
+const SCRIPT = fileURLToPath(new URL("../helpers/job-worker-process.js", import.meta.url));
+
+interface WorkerProcess {
+  readonly child: ChildProcess;
+  readonly logs: () => string;
+}
+
+async function startWorkerProcess(t: ExecutionContext, database: TestDatabase, env: Record<string, string> = {}): Promise<WorkerProcess> {
+  const child = spawn(process.execPath, [SCRIPT], { env: { ...process.env, ...database.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  t.teardown(() => child.kill("SIGKILL"));
+  let logs = "";
+  child.stderr!.on("data", (chunk) => (logs += chunk));
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.once("data", () => resolve());
+    child.once("exit", (code) => reject(new Error(`worker exited with ${code}: ${logs}`)));
+  });
+  return { child, logs: () => logs };
+}
+
+async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(50);
+  }
+}
+
+const runs = async (knex: Knex, phase: string) =>
+  (await knex("test_job_runs").where({ phase }).select("job_id", "owner")) as { job_id: string; owner: string }[];
+
+test("the test kit runs due jobs with the registered handlers, retrying failures on the manual clock", async (t) => {
+  const kit = await createTestKit();
+  t.teardown(() => kit.close());
+  const seen: string[] = [];
+  let failuresLeft = 1;
+  kit.handlers.register("greet", async (job) => {
+    if (failuresLeft-- > 0) throw new Error("not yet");
+    seen.push(String(job.payload.name));
+  });
+  await kit.jobs.enqueue({ type: "greet", payload: { name: "Ada" } });
+  t.is(await kit.runDueJobs(), 1);
+  t.deepEqual(seen, [], "the first attempt failed");
+  t.is(await kit.runDueJobs(), 0, "the retry waits for its back-off");
+  kit.clock.advance(1_000);
+  t.is(await kit.runDueJobs(), 1);
+  t.deepEqual(seen, ["Ada"]);
+});
+
+for (const dialect of dialects()) {
+  const name = (title: string) => `${dialect.name}: worker: ${title}`;
+
+  async function prepare(t: ExecutionContext) {
+    const database = await dialect.create();
+    const runtime = await startRuntime({ databaseUrl: database.url, logger: createLogger("silent"), baseUrl: "http://localhost" });
+    t.teardown(async () => {
+      await runtime.close();
+      await database.drop();
+    });
+    await runtime.knex.schema.createTable("test_job_runs", (table) => {
+      table.string("job_id");
+      table.string("owner");
+      table.string("phase");
+    });
+    return { database, runtime, knex: runtime.knex, queue: runtime.container.get<JobQueue>(JobQueue) };
+  }
+
+  test(name("a worker killed mid-job loses nothing: another finishes its jobs once the lease expires"), async (t) => {
+    const { database, knex, queue } = await prepare(t);
+    const ids: string[] = [];
+    for (let i = 0; i < 10; i++) ids.push(await queue.enqueue({ type: "test.slow", payload: { ms: 400 } }));
+
+    const first = await startWorkerProcess(t, database, { LEASE_MS: "1000" });
+    await waitFor("three jobs to start", async () => (await runs(knex, "start")).length >= 3);
+    first.child.kill("SIGKILL");
+    await once(first.child, "exit");
+    const startedByFirst = new Set((await runs(knex, "start")).map((run) => run.job_id));
+    const endedByFirst = new Set((await runs(knex, "end")).map((run) => run.job_id));
+    const interrupted = [...startedByFirst].filter((id) => !endedByFirst.has(id));
+    t.true(interrupted.length >= 1, "the kill interrupted at least one job");
+
+    const second = await startWorkerProcess(t, database, { LEASE_MS: "1000" });
+    await waitFor("every job to complete", async () => Number((await knex("jobs").where({ status: "completed" }).count({ n: "*" }))[0]!.n) === 10);
+
+    const jobs = await knex("jobs").whereIn("id", ids).select("id", "status", "attempts");
+    t.deepEqual(jobs.map((job) => job.status), Array(10).fill("completed"), "no job lost");
+    const ends = await runs(knex, "end");
+    for (const id of ids) t.true(ends.some((run) => run.job_id === id), `job ${id} ran to its end`);
+    for (const id of interrupted) {
+      const job = jobs.find((row) => row.id === id)!;
+      t.true(Number(job.attempts) >= 2, `interrupted job ${id} was attempted again`);
+    }
+    // Each job is completed exactly once in the queue, whoever ran it.
+    const completions = [...`${first.logs()}${second.logs()}`.matchAll(/"jobId":"(job_[^"]+)"[^\n]*"leaseLost":false[^\n]*"msg":"job completed"/g)].map((m) => m[1]);
+    t.is(completions.length, 10);
+    t.is(new Set(completions).size, 10);
+    t.true((await runs(knex, "start")).length > 10, "handler runs are counted: the interrupted ones ran twice");
+  });
+
+  test(name("SIGTERM lets a running job finish, then the worker exits 0"), async (t) => {
+    const { database, knex, queue } = await prepare(t);
+    const worker = await startWorkerProcess(t, database, { LEASE_MS: "5000" });
+    const id = await queue.enqueue({ type: "test.slow", payload: { ms: 1_500 } });
+    await waitFor("the job to start", async () => (await runs(knex, "start")).length === 1, 10_000);
+    const exited = once(worker.child, "exit") as Promise<[number | null]>;
+    worker.child.kill("SIGTERM");
+    const [code] = await exited;
+    t.is(code, 0);
+    t.is((await knex("jobs").where({ id }).first()).status, "completed");
+    t.is((await runs(knex, "end")).length, 1);
+  });
+}
