@@ -1,9 +1,10 @@
-import { pino, type Logger } from "pino";
+import { pino, type DestinationStream, type Logger } from "pino";
 
 export type { Logger };
 
 /**
  * Structured JSON logs on stderr, so stdout carries only what commands print
- * (`listening on ...`, `--json` objects).
+ * (`listening on ...`, `--json` objects). Tests may pass a destination of their own.
  */
-export const createLogger = (level = "info"): Logger => pino({ level, base: { service: "lifecycle" } }, pino.destination(2));
+export const createLogger = (level = "info", destination: DestinationStream = pino.destination(2)): Logger =>
+  pino({ level, base: { service: "lifecycle" } }, destination);

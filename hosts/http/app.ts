@@ -6,6 +6,7 @@ import { AppLogger, Database } from "../container.js";
 import type { Logger } from "../logger.js";
 import { authenticate } from "./middleware/authenticate.js";
 import { errorHandler, notFoundHandler } from "./middleware/errors.js";
+import { requestLog } from "./middleware/request-log.js";
 import { mountRoutes } from "./route.js";
 import { apiRoutes } from "./routes/index.js";
 
@@ -22,6 +23,7 @@ export function createHttpApp(container: Container): Express {
   app.disable("x-powered-by");
   app.set("etag", false);
   const logger = container.get<Logger>(AppLogger);
+  app.use(requestLog(logger));
 
   app.get("/health", async (_req, res) => {
     try {
