@@ -1,0 +1,25 @@
+import { apiAuthGet } from "./api-auth-get.js";
+
+/**
+ * Every benchmark, by name. Each resolves to its one summary line, which is printed on stdout
+ * (progress goes to stderr). Adding a benchmark is one file and one line here.
+ */
+const benchmarks: Record<string, () => Promise<string>> = {
+  "api-auth-get": apiAuthGet,
+};
+
+async function main(names: readonly string[]): Promise<void> {
+  const unknown = names.filter((name) => !Object.hasOwn(benchmarks, name));
+  if (unknown.length > 0) {
+    process.stderr.write(`unknown benchmark: ${unknown.join(", ")}\nknown benchmarks: ${Object.keys(benchmarks).join(", ")}\n`);
+    process.exit(2);
+  }
+  for (const name of names.length > 0 ? names : Object.keys(benchmarks)) {
+    process.stdout.write(`${await benchmarks[name]!()}\n`);
+  }
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});
