@@ -13,6 +13,7 @@ import { IdGenerator } from "../core/ports/id-generator.js";
 import { JobQueue, JobStore, ScheduleStore } from "../core/ports/job-queue.js";
 import { CreateCompany } from "../core/tenancy/create-company.js";
 import { DescribeAccount } from "../core/tenancy/describe-account.js";
+import { GetCurrentCompany } from "../core/tenancy/get-current-company.js";
 import { TenancyRepository } from "../core/tenancy/ports.js";
 import { Sha256ApiKeySecrets } from "../adapters/crypto/api-key-secrets.js";
 import { KnexApiKeyRepository } from "../adapters/knex/repositories/api-key-repository.js";
@@ -87,6 +88,7 @@ export function buildContainer(parts: ContainerParts): Container {
   bindClass(container, CreateCompany, [TenancyRepository, IssueApiKey, IdGenerator, Clock]);
   bindClass(container, CreateMemberApiKey, [TenancyRepository, IssueApiKey, IdGenerator, Clock]);
   bindClass(container, DescribeAccount, [TenancyRepository]);
+  bindClass(container, GetCurrentCompany, [TenancyRepository]);
 
   return container;
 }

@@ -11,16 +11,53 @@ export interface ConnectionOptions {
   readonly poolMax?: number;
 }
 
-interface SqliteHandle {
-  pragma(source: string): unknown;
+/** The parts of a better-sqlite3 connection this module touches. */
+export interface SqliteHandle {
+  pragma(source: string, options?: { simple: boolean }): unknown;
+  prepare(source: string): unknown;
 }
+
+interface SqliteStatement {
+  pluck(toggle?: boolean): SqliteStatement;
+  get(): unknown;
+}
+
+/**
+ * SQLite's count of commits by other connections: it moves whenever another process changed
+ * the file. Read through the cached prepared statement (pragma() would prepare it every time).
+ */
+export const sqliteDataVersion = (connection: SqliteHandle): unknown =>
+  (connection.prepare("PRAGMA data_version") as SqliteStatement).pluck(true).get();
+
+/** Prepared statements kept per connection: preparing costs more than running a lookup. */
+const STATEMENT_CACHE_SIZE = 500;
+
+function cacheStatements(connection: SqliteHandle): void {
+  const prepare = connection.prepare.bind(connection);
+  const statements = new Map<string, unknown>();
+  connection.prepare = (source: string) => {
+    let statement = statements.get(source);
+    if (statement === undefined) {
+      if (statements.size >= STATEMENT_CACHE_SIZE) statements.clear();
+      statement = prepare(source);
+      statements.set(source, statement);
+    }
+    return statement;
+  };
+}
+
+const sqliteConnections = new WeakMap<Knex, { connection?: SqliteHandle }>();
+
+/** The SQLite connection behind a knex instance (one per process), for cheap synchronous pragmas. */
+export const sqliteConnectionOf = (knex: Knex): SqliteHandle | undefined => sqliteConnections.get(knex)?.connection;
 
 /** One knex instance (one pool) per process, for SQLite or Postgres. */
 export function createKnex(url: string, options: ConnectionOptions = {}): Knex {
   const target = parseDatabaseUrl(url);
   if (target.dialect === "sqlite") {
     if (target.filename !== ":memory:") mkdirSync(dirname(target.filename), { recursive: true });
-    return knexFactory({
+    const holder: { connection?: SqliteHandle } = {};
+    const knex = knexFactory({
       client: "better-sqlite3",
       connection: { filename: target.filename },
       useNullAsDefault: true,
@@ -33,10 +70,14 @@ export function createKnex(url: string, options: ConnectionOptions = {}): Knex {
           connection.pragma("foreign_keys = ON");
           connection.pragma("busy_timeout = 10000");
           connection.pragma("synchronous = NORMAL");
+          cacheStatements(connection);
+          holder.connection = connection;
           done(null, connection);
         },
       },
     });
+    sqliteConnections.set(knex, holder);
+    return knex;
   }
   return knexFactory({
     client: "pg",

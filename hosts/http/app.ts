@@ -23,7 +23,8 @@ export function createHttpApp(container: Container): Express {
   app.disable("x-powered-by");
   app.set("etag", false);
   const logger = container.get<Logger>(AppLogger);
-  app.use(requestLog(logger));
+  // Request lines are info (error for 5xx): with logging off there is nothing to do per request.
+  if (logger.isLevelEnabled("error")) app.use(requestLog(logger));
 
   app.get("/health", async (_req, res) => {
     try {

@@ -4,6 +4,7 @@ import { PresetCodec, ScopeCodec } from "../../../core/api-keys/commands.js";
 import type { ApiKey, ApiKeyRecord, KeySelection } from "../../../core/api-keys/model.js";
 import type { ApiKeyRepository } from "../../../core/api-keys/ports.js";
 import { DbDate, DbNullableDate, dbJson, decodeRow, toDbDate } from "../row-codecs.js";
+import { SqliteReadCache } from "../sqlite-read-cache.js";
 import { teamMemberColumns, toTeamMember } from "./team-member-rows.js";
 
 const ApiKeyRow = t.type({
@@ -48,7 +49,11 @@ const selectionColumns = (selection: KeySelection) => ({
 });
 
 export class KnexApiKeyRepository implements ApiKeyRepository {
-  constructor(private readonly knex: Knex) {}
+  private readonly cache: SqliteReadCache;
+
+  constructor(private readonly knex: Knex) {
+    this.cache = SqliteReadCache.for(knex);
+  }
 
   /** Active keys joined with the member they act as. */
   private active() {
@@ -76,9 +81,12 @@ export class KnexApiKeyRepository implements ApiKeyRepository {
     });
   }
 
-  async findActiveByHash(keyHash: string): Promise<ApiKeyRecord | null> {
-    const row = await this.active().where("k.key_hash", keyHash).first();
-    return row ? toRecord(row) : null;
+  /** The hot path of every request: cached on SQLite, and without a bound LIMIT (the hash is unique). */
+  findActiveByHash(keyHash: string): Promise<ApiKeyRecord | null> {
+    return this.cache.read(`api_key:${keyHash}`, async () => {
+      const [row] = await this.active().where("k.key_hash", keyHash);
+      return row ? toRecord(row) : null;
+    });
   }
 
   async listActive(companyId: string): Promise<ApiKeyRecord[]> {

@@ -3,6 +3,7 @@ import type { Knex } from "knex";
 import type { Company, Membership, Role, TeamMember } from "../../../core/tenancy/model.js";
 import type { NewTeamMember, TenancyRepository } from "../../../core/tenancy/ports.js";
 import { DbDate, decodeRow, toDbDate } from "../row-codecs.js";
+import { SqliteReadCache } from "../sqlite-read-cache.js";
 import { selectTeamMembers, teamMemberColumns, toTeamMember } from "./team-member-rows.js";
 
 const CompanyRow = t.type({ id: t.string, name: t.string, created_at: DbDate });
@@ -13,7 +14,11 @@ const toCompany = (row: unknown): Company => {
 };
 
 export class KnexTenancyRepository implements TenancyRepository {
-  constructor(private readonly knex: Knex) {}
+  private readonly cache: SqliteReadCache;
+
+  constructor(private readonly knex: Knex) {
+    this.cache = SqliteReadCache.for(knex);
+  }
 
   async createCompany(company: Company, owner: NewTeamMember): Promise<TeamMember> {
     return this.knex.transaction(async (trx) => {
@@ -22,9 +27,11 @@ export class KnexTenancyRepository implements TenancyRepository {
     });
   }
 
-  async findCompany(companyId: string): Promise<Company | null> {
-    const row = await this.knex("companies").where({ id: companyId }).first();
-    return row ? toCompany(row) : null;
+  findCompany(companyId: string): Promise<Company | null> {
+    return this.cache.read(`company:${companyId}`, async () => {
+      const [row] = await this.knex("companies").where({ id: companyId });
+      return row ? toCompany(row) : null;
+    });
   }
 
   async addMember(member: NewTeamMember): Promise<TeamMember> {

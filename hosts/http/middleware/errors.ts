@@ -1,10 +1,16 @@
 import type { ErrorRequestHandler, RequestHandler } from "express";
+import { isDatabaseUnavailable } from "../../../adapters/knex/database-unavailable.js";
 import type { Logger } from "../../logger.js";
 import { INTERNAL_ERROR_MESSAGE } from "../route.js";
 
 export const notFoundHandler: RequestHandler = (_req, res) => {
   res.status(404).json({ success: false, error: "Not found" });
 };
+
+/** Seconds a client should wait before retrying while the database is unavailable. */
+export const RETRY_AFTER_SECONDS = 5;
+/** Retrying is advertised only for methods that are safe or idempotent (spec, Errors). */
+const RETRYABLE_METHODS = new Set(["GET", "HEAD", "OPTIONS", "PUT", "DELETE"]);
 
 interface HttpError {
   type?: string;
@@ -15,7 +21,8 @@ interface HttpError {
 
 /**
  * The last stop: malformed JSON is the caller's 400; other client errors raised by the body
- * parser keep their status; anything else is a 500 whose details go to the log only.
+ * parser keep their status; a database that does not answer is a 503 the client may retry;
+ * anything else is a 500 whose details go to the log only.
  */
 export const errorHandler =
   (logger: Logger): ErrorRequestHandler =>
@@ -29,7 +36,13 @@ export const errorHandler =
       res.status(httpError.status).json({ success: false, error: httpError.message ?? "Bad request" });
       return;
     }
-    logger.error({ err: error, method: req.method, url: req.originalUrl }, "request failed");
     if (res.headersSent) return;
+    if (isDatabaseUnavailable(error)) {
+      logger.warn({ err: error, method: req.method, path: req.path }, "database unavailable");
+      if (RETRYABLE_METHODS.has(req.method)) res.setHeader("Retry-After", String(RETRY_AFTER_SECONDS));
+      res.status(503).json({ success: false, error: "The service is temporarily unavailable. Please retry shortly.", code: "SERVICE_UNAVAILABLE" });
+      return;
+    }
+    logger.error({ err: error, method: req.method, path: req.path }, "request failed");
     res.status(500).json({ success: false, error: (res.locals.internalErrorMessage as string | undefined) ?? INTERNAL_ERROR_MESSAGE });
   };

@@ -1,5 +1,7 @@
 import { map } from "fp-ts/lib/Either.js";
 import { DescribeAccount, type AccountDescription } from "../../../core/tenancy/describe-account.js";
+import { GetCurrentCompany } from "../../../core/tenancy/get-current-company.js";
+import type { Company } from "../../../core/tenancy/model.js";
 import type { Actor } from "../../../core/shared/actor.js";
 import { BaseUrl } from "../../container.js";
 import type { Route } from "../route.js";
@@ -52,8 +54,8 @@ export const accountRoutes: readonly Route[] = [
     scopes: [],
     summary: "The company the key belongs to",
     handle: async ({ actor, container }) =>
-      map((account: AccountDescription) => ({
-        account: { companyId: account.company.id, companyName: account.company.name, apiKeyType: "company" },
-      }))(await container.get(DescribeAccount).execute(actor)),
+      map((company: Company) => ({
+        account: { companyId: company.id, companyName: company.name, apiKeyType: "company" },
+      }))(await container.get(GetCurrentCompany).execute(actor)),
   },
 ];

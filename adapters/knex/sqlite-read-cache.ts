@@ -1,0 +1,60 @@
+import type { Knex } from "knex";
+import { sqliteConnectionOf, sqliteDataVersion } from "./connection.js";
+
+const MAX_ENTRIES = 10_000;
+const READ_ONLY = /^\s*(select|pragma|with\s[^;]*\)\s*select)\b/i;
+
+/**
+ * Keeps hot reads (the key lookup behind every request) in memory on SQLite, and forgets them
+ * the moment the database may have changed: on any write through this process's knex, and
+ * when another process commits (SQLite's `PRAGMA data_version` moves). A revoked key is
+ * therefore refused on its very next request, as without the cache. On Postgres it reads
+ * through: every server must see every other's changes at once.
+ */
+export class SqliteReadCache {
+  private static readonly instances = new WeakMap<Knex, SqliteReadCache>();
+
+  /** One cache per knex instance (per process), shared by every repository. */
+  static for(knex: Knex): SqliteReadCache {
+    let cache = SqliteReadCache.instances.get(knex);
+    if (!cache) {
+      cache = new SqliteReadCache(knex);
+      SqliteReadCache.instances.set(knex, cache);
+    }
+    return cache;
+  }
+
+  private readonly entries = new Map<string, unknown>();
+  private dataVersion: unknown = undefined;
+  private writes = 0;
+
+  private constructor(private readonly knex: Knex) {
+    knex.on("query", (query: { sql?: string }) => {
+      if (!query.sql || !READ_ONLY.test(query.sql)) this.forget();
+    });
+  }
+
+  async read<T>(key: string, load: () => Promise<T>): Promise<T> {
+    const connection = sqliteConnectionOf(this.knex);
+    if (!connection) return load();
+    const version = sqliteDataVersion(connection);
+    if (version !== this.dataVersion) {
+      this.forget();
+      this.dataVersion = version;
+    }
+    if (this.entries.has(key)) return this.entries.get(key) as T;
+    const writesBefore = this.writes;
+    const value = await load();
+    // Only what was read with nothing changing meanwhile may be kept.
+    if (this.writes === writesBefore && this.dataVersion === version) {
+      if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
+      this.entries.set(key, value);
+    }
+    return value;
+  }
+
+  private forget(): void {
+    this.writes += 1;
+    this.entries.clear();
+  }
+}
