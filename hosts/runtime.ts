@@ -25,7 +25,10 @@ export interface Runtime {
 }
 
 export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
-  const knex = createKnex(options.databaseUrl, options.schema ? { schema: options.schema } : {});
+  const knex = createKnex(options.databaseUrl, {
+    ...(options.schema ? { schema: options.schema } : {}),
+    log: { warn: (message) => options.logger.warn({ source: "knex" }, message), error: (message) => options.logger.error({ source: "knex" }, message) },
+  });
   try {
     if (options.schema) await knex.raw("create schema if not exists ??", [options.schema]);
     const applied = await migrateToLatest(knex);

@@ -9,7 +9,21 @@ export interface ConnectionOptions {
   readonly schema?: string;
   /** Postgres pool size per process. */
   readonly poolMax?: number;
+  /** Where knex's own warnings go (it prints to the console otherwise). */
+  readonly log?: { warn(message: string): void; error(message: string): void };
 }
+
+const knexLog = (log: ConnectionOptions["log"]) =>
+  log
+    ? {
+        log: {
+          warn: (message: unknown) => log.warn(String(message)),
+          error: (message: unknown) => log.error(String(message)),
+          deprecate: (method: unknown, alternative: unknown) => log.warn(`${String(method)} is deprecated, use ${String(alternative)}`),
+          debug: () => undefined,
+        },
+      }
+    : {};
 
 /** The parts of a better-sqlite3 connection this module touches. */
 export interface SqliteHandle {
@@ -58,6 +72,7 @@ export function createKnex(url: string, options: ConnectionOptions = {}): Knex {
     if (target.filename !== ":memory:") mkdirSync(dirname(target.filename), { recursive: true });
     const holder: { connection?: SqliteHandle } = {};
     const knex = knexFactory({
+      ...knexLog(options.log),
       client: "better-sqlite3",
       connection: { filename: target.filename },
       useNullAsDefault: true,
@@ -80,6 +95,7 @@ export function createKnex(url: string, options: ConnectionOptions = {}): Knex {
     return knex;
   }
   return knexFactory({
+    ...knexLog(options.log),
     client: "pg",
     connection: { connectionString: target.connectionString },
     ...(options.schema ? { searchPath: [options.schema] } : {}),
