@@ -6,6 +6,7 @@ import { CreateMemberApiKey } from "../core/api-keys/create-member-api-key.js";
 import { IssueApiKey } from "../core/api-keys/issue-api-key.js";
 import { ListApiKeys } from "../core/api-keys/list-api-keys.js";
 import { ApiKeyRepository, ApiKeySecrets, ApiKeyUsage } from "../core/api-keys/ports.js";
+import { IdempotencyStore } from "../core/idempotency/ports.js";
 import { RevokeApiKey } from "../core/api-keys/revoke-api-key.js";
 import { UpdateApiKey } from "../core/api-keys/update-api-key.js";
 import { Clock } from "../core/ports/clock.js";
@@ -17,6 +18,7 @@ import { GetCurrentCompany } from "../core/tenancy/get-current-company.js";
 import { TenancyRepository } from "../core/tenancy/ports.js";
 import { Sha256ApiKeySecrets } from "../adapters/crypto/api-key-secrets.js";
 import { KnexApiKeyRepository } from "../adapters/knex/repositories/api-key-repository.js";
+import { KnexIdempotencyStore } from "../adapters/knex/repositories/idempotency-store.js";
 import { KnexTenancyRepository } from "../adapters/knex/repositories/tenancy-repository.js";
 import { ThrottledApiKeyUsage } from "../adapters/knex/throttled-api-key-usage.js";
 import { KnexJobQueue } from "../adapters/knex/knex-job-queue.js";
@@ -24,6 +26,14 @@ import { KnexScheduleStore } from "../adapters/knex/knex-schedule-store.js";
 import { SystemClock } from "../adapters/system/system-clock.js";
 import { UlidIdGenerator } from "../adapters/system/ulid-id-generator.js";
 import type { Logger } from "./logger.js";
+import { Redis } from "ioredis";
+import { RateLimiter } from "../core/ports/rate-limiter.js";
+import { isPostgres } from "../adapters/knex/connection.js";
+import { FlexibleRateLimiter, type RateStore } from "../adapters/rate-limit/flexible-rate-limiter.js";
+import { sweepExpiredRateLimits } from "../adapters/rate-limit/sweep-expired-rate-limits.js";
+
+const SWEEP_RATE_LIMITS = "platform.sweep_rate_limits";
+const SWEEP_IDEMPOTENCY_KEYS = "platform.sweep_idempotency_keys";
 import { JobHandlers } from "./worker/job-handlers.js";
 
 /** Process-wide values the hosts share with the container. */
@@ -31,8 +41,14 @@ export const Database = Symbol.for("lifecycle.Database");
 export const AppLogger = Symbol.for("lifecycle.Logger");
 export const BaseUrl = Symbol.for("lifecycle.BaseUrl");
 
+/** Clean-up of resources made on demand (connections), run when the runtime closes. */
+export const Disposables = Symbol.for("lifecycle.Disposables");
+export type Disposables = Array<() => Promise<void>>;
+
 export interface ContainerParts {
   readonly knex: Knex;
+  /** When set, rate-limit counters live in Redis. */
+  readonly redisUrl?: string | undefined;
   readonly logger: Logger;
   readonly baseUrl: string;
   /** Defaults to the system clock; tests pass a manual one. */
@@ -56,6 +72,8 @@ export function buildContainer(parts: ContainerParts): Container {
   container.bind<string>(BaseUrl).toConstantValue(parts.baseUrl);
   container.bind<Clock>(Clock).toConstantValue(parts.clock ?? new SystemClock());
   container.bind<IdGenerator>(IdGenerator).toConstantValue(new UlidIdGenerator());
+  const disposables: Disposables = [];
+  container.bind<Disposables>(Disposables).toConstantValue(disposables);
   container.bind<ApiKeySecrets>(ApiKeySecrets).toConstantValue(new Sha256ApiKeySecrets());
 
   // The durable job queue, its schedules, and the handlers capabilities register for the worker.
@@ -64,12 +82,35 @@ export function buildContainer(parts: ContainerParts): Container {
   container.bind<JobStore>(JobStore).toService(KnexJobQueue);
   bindClass(container, KnexScheduleStore, [Database, JobQueue]);
   container.bind<ScheduleStore>(ScheduleStore).toService(KnexScheduleStore);
-  container.bind(JobHandlers).toConstantValue(new JobHandlers());
+  const handlers = new JobHandlers();
+  container.bind(JobHandlers).toConstantValue(handlers);
+
+  // Rate limits: counters in Redis when configured, else in Postgres, else in this process (SQLite).
+  container.bind<RateLimiter>(RateLimiter).toResolvedValue(() => {
+    const store: RateStore = parts.redisUrl
+      ? { kind: "redis", redis: new Redis(parts.redisUrl, { maxRetriesPerRequest: 1 }) }
+      : isPostgres(parts.knex)
+        ? { kind: "postgres", knex: parts.knex }
+        : { kind: "memory" };
+    const limiter = new FlexibleRateLimiter(store);
+    disposables.push(() => limiter.close());
+    return limiter;
+  });
+  handlers.register(SWEEP_RATE_LIMITS, async () => {
+    await sweepExpiredRateLimits(parts.knex, container.get<Clock>(Clock).now());
+  });
+  handlers.schedule({ name: SWEEP_RATE_LIMITS, everyMs: 10 * 60_000, job: { type: SWEEP_RATE_LIMITS } });
 
   // Repositories (one knex implementation serves SQLite and Postgres).
   container.bind(KnexApiKeyRepository).toResolvedValue((knex: Knex) => new KnexApiKeyRepository(knex), [Database]);
   container.bind<ApiKeyRepository>(ApiKeyRepository).toService(KnexApiKeyRepository);
   container.bind<TenancyRepository>(TenancyRepository).toResolvedValue((knex: Knex) => new KnexTenancyRepository(knex), [Database]);
+  bindClass(container, KnexIdempotencyStore, [Database]);
+  container.bind<IdempotencyStore>(IdempotencyStore).toService(KnexIdempotencyStore);
+  handlers.register(SWEEP_IDEMPOTENCY_KEYS, async () => {
+    await container.get(KnexIdempotencyStore).sweepExpired(container.get<Clock>(Clock).now());
+  });
+  handlers.schedule({ name: SWEEP_IDEMPOTENCY_KEYS, everyMs: 60 * 60_000, job: { type: SWEEP_IDEMPOTENCY_KEYS } });
   container
     .bind<ApiKeyUsage>(ApiKeyUsage)
     .toResolvedValue(

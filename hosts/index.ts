@@ -46,6 +46,8 @@ export interface LifecycleOptions {
   readonly clock?: Clock;
   /** Public origin used in URLs the API returns. */
   readonly baseUrl?: string;
+  /** Keep rate-limit counters in Redis (shared by every server). */
+  readonly redisUrl?: string;
   readonly logger?: Logger;
 }
 
@@ -83,6 +85,7 @@ export async function createLifecycle(options: LifecycleOptions = {}): Promise<L
     databaseUrl: databaseUrlOf(options),
     logger: options.logger ?? createLogger("warn"),
     baseUrl: options.baseUrl ?? "http://localhost:3000",
+    redisUrl: options.redisUrl,
     ...(options.schema ? { schema: options.schema } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
   });

@@ -4,7 +4,7 @@ import { ApiKeyUsage } from "../core/api-keys/ports.js";
 import type { Clock } from "../core/ports/clock.js";
 import { createKnex } from "../adapters/knex/connection.js";
 import { migrateToLatest } from "../adapters/knex/migrate.js";
-import { buildContainer } from "./container.js";
+import { buildContainer, Disposables } from "./container.js";
 import type { Logger } from "./logger.js";
 
 export interface RuntimeOptions {
@@ -14,6 +14,7 @@ export interface RuntimeOptions {
   /** Postgres schema to work in (tests and side-by-side installs). */
   readonly schema?: string;
   readonly clock?: Clock;
+  readonly redisUrl?: string | undefined;
 }
 
 /** What every host runs on: one database pool, an up-to-date schema, and the container. */
@@ -37,7 +38,13 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     await knex.destroy();
     throw error;
   }
-  const container = buildContainer({ knex, logger: options.logger, baseUrl: options.baseUrl, ...(options.clock ? { clock: options.clock } : {}) });
+  const container = buildContainer({
+    knex,
+    logger: options.logger,
+    baseUrl: options.baseUrl,
+    redisUrl: options.redisUrl,
+    ...(options.clock ? { clock: options.clock } : {}),
+  });
   let closed = false;
   return {
     container,
@@ -47,6 +54,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       if (closed) return;
       closed = true;
       await container.get<ApiKeyUsage>(ApiKeyUsage).flush();
+      for (const dispose of container.get<Disposables>(Disposables)) await dispose();
       await knex.destroy();
     },
   };

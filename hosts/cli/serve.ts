@@ -17,7 +17,7 @@ export async function serve(options: ServeOptions): Promise<void> {
   const config = loadConfig(process.env, options);
   loadSecretKey(config.secretKey);
   const logger = createLogger(config.logLevel);
-  const runtime = await startRuntime({ databaseUrl: config.databaseUrl, logger, baseUrl: config.baseUrl });
+  const runtime = await startRuntime({ databaseUrl: config.databaseUrl, logger, baseUrl: config.baseUrl, redisUrl: config.redisUrl });
   const server = createHttpApp(runtime.container).listen(config.port, config.host);
   await once(server, "listening");
   const { port } = server.address() as AddressInfo;

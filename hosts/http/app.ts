@@ -7,6 +7,8 @@ import type { Logger } from "../logger.js";
 import { authenticate } from "./middleware/authenticate.js";
 import { errorHandler, notFoundHandler } from "./middleware/errors.js";
 import { requestLog } from "./middleware/request-log.js";
+import { rateLimit } from "./middleware/rate-limit.js";
+import { RateLimiter } from "../../core/ports/rate-limiter.js";
 import { mountRoutes } from "./route.js";
 import { apiRoutes } from "./routes/index.js";
 
@@ -14,9 +16,9 @@ import { apiRoutes } from "./routes/index.js";
 export const API_PREFIXES = ["/api/v1", "/v1"] as const;
 
 /**
- * The Express application. Order of the API pipeline: authenticate -> parse JSON -> the
- * route (which checks scopes) -> 404. Platform middleware (rate limits, outage handling)
- * slots in after authentication.
+ * The Express application. Order of the API pipeline: authenticate -> parse JSON -> rate
+ * limit (the standard budget, or the route's own) -> the route (which checks scopes) -> 404.
+ * A database that does not answer anywhere along it becomes a 503 in the error handler.
  */
 export function createHttpApp(container: Container): Express {
   const app = express();
@@ -38,7 +40,10 @@ export function createHttpApp(container: Container): Express {
   const api = express.Router();
   api.use(authenticate(container.get(AuthenticateApiKey)));
   api.use(express.json({ limit: "1mb" }));
-  mountRoutes(api, apiRoutes, container);
+  // Routes with a budget of their own come before the standard limiter, so they skip it.
+  mountRoutes(api, apiRoutes.filter((route) => route.rateLimit), container);
+  api.use(rateLimit(container.get<RateLimiter>(RateLimiter), "standard"));
+  mountRoutes(api, apiRoutes.filter((route) => !route.rateLimit), container);
   api.use(notFoundHandler);
 
   app.use([...API_PREFIXES], api);

@@ -2,10 +2,13 @@ import type { NextFunction, Request, Response, Router } from "express";
 import type { Container } from "inversify";
 import { missingScopeMessage, missingScopes } from "../../core/access/permissions.js";
 import type { Scope } from "../../core/access/scopes.js";
+import type { RateBudget } from "../../core/access/rate-budgets.js";
+import { RateLimiter } from "../../core/ports/rate-limiter.js";
 import type { Actor } from "../../core/shared/actor.js";
 import { forbidden } from "../../core/shared/errors.js";
 import type { Result } from "../../core/shared/result.js";
 import { errorBody, statusOf } from "./error-body.js";
+import { rateLimit } from "./middleware/rate-limit.js";
 
 export interface RouteContext {
   readonly req: Request;
@@ -27,6 +30,8 @@ export interface Route {
   readonly successStatus?: number;
   /** The message of a 500 on this route, where the spec names one. */
   readonly internalErrorMessage?: string;
+  /** A budget of its own instead of the standard one, and how many units a request spends. */
+  readonly rateLimit?: { readonly budget: RateBudget; readonly units?: (req: Request) => number };
   handle(context: RouteContext): Promise<Result<Record<string, unknown>>>;
 }
 
@@ -44,7 +49,8 @@ export function sendResult(res: Response, result: Result<Record<string, unknown>
 
 export function mountRoutes(router: Router, routes: readonly Route[], container: Container): void {
   for (const route of routes) {
-    router[route.method](route.path, async (req: Request, res: Response, next: NextFunction) => {
+    const own = route.rateLimit ? [rateLimit(container.get<RateLimiter>(RateLimiter), route.rateLimit.budget, route.rateLimit.units)] : [];
+    router[route.method](route.path, ...own, async (req: Request, res: Response, next: NextFunction) => {
       const actor = actorOf(res);
       const missing = missingScopes(route.scopes, actor.scopes);
       if (missing.length > 0) {

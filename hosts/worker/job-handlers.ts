@@ -1,11 +1,21 @@
-import type { Job } from "../../core/ports/job-queue.js";
+import type { Job, RecurringSchedule } from "../../core/ports/job-queue.js";
 
 /** Runs one job. Must be idempotent: after a crash the same job may run again. */
 export type JobHandler = (job: Job) => Promise<void>;
 
-/** Job types and their handlers, registered by each capability in hosts/container.ts. */
+/** Job types, their handlers and recurring schedules, registered by each capability in hosts/container.ts. */
 export class JobHandlers {
   private readonly handlers = new Map<string, JobHandler>();
+  private readonly recurring: RecurringSchedule[] = [];
+
+  schedule(schedule: RecurringSchedule): this {
+    this.recurring.push(schedule);
+    return this;
+  }
+
+  get schedules(): readonly RecurringSchedule[] {
+    return this.recurring;
+  }
 
   register(type: string, handler: JobHandler): this {
     if (this.handlers.has(type)) throw new Error(`a handler for job type ${type} is already registered`);

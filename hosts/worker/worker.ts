@@ -59,9 +59,14 @@ export class Worker {
     this.drainMs = options.drainMs ?? 20_000;
   }
 
+  private registerSchedules(): Promise<void> {
+    const { schedules, handlers, clock } = this.ports;
+    return schedules.register([...handlers.schedules, ...(this.options.schedules ?? [])], clock.now());
+  }
+
   async start(): Promise<void> {
-    const { schedules, logger, clock, listen } = this.ports;
-    await schedules.register(this.options.schedules ?? [], clock.now());
+    const { logger, listen } = this.ports;
+    await this.registerSchedules();
     this.running = true;
     this.stopListening = listen ? await listen(() => this.wake()) : undefined;
     this.loop = this.run();
@@ -88,6 +93,7 @@ export class Worker {
 
   /** Runs every job that is due now, and waits for them (tests and embedders drive time by hand). */
   async runDue(): Promise<number> {
+    await this.registerSchedules();
     let ran = 0;
     for (;;) {
       await this.ports.schedules.enqueueDue(this.ports.clock.now());

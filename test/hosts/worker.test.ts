@@ -58,6 +58,37 @@ test("the test kit runs due jobs with the registered handlers, retrying failures
   t.deepEqual(seen, ["Ada"]);
 });
 
+test("scheduled platform sweeps remove expired rate-limit counters and idempotency records", async (t) => {
+  const kit = await createTestKit({ start: "2026-11-22T10:00:00.000Z" });
+  t.teardown(() => kit.close());
+  const acme = await kit.createCompany();
+  const knex = kit.lifecycle.container.get<Knex>(Symbol.for("lifecycle.Database"));
+  const now = kit.clock.now().getTime();
+  await knex("rate_limits").insert([
+    { key: "rl:standard:1s:old", points: 3, expire: now - 1 },
+    { key: "rl:standard:60s:live", points: 3, expire: now + 2 * 3_600_000 },
+  ]);
+  const record = (key: string, expiresAt: string) => ({
+    company_id: acme.company.id,
+    idempotency_key: key,
+    method: "POST",
+    path: "/x",
+    request_hash: "h",
+    status: "completed",
+    response_status: 200,
+    response_body: "{}",
+    created_at: "2026-11-21T10:00:00.000Z",
+    expires_at: expiresAt,
+  });
+  await knex("idempotency_keys").insert([record("old", "2026-11-22T09:00:00.000Z"), record("live", "2026-11-23T10:00:00.000Z")]);
+
+  t.is(await kit.runDueJobs(), 0, "nothing is due at first");
+  kit.clock.advance(3_600_000);
+  t.is(await kit.runDueJobs(), 2);
+  t.deepEqual((await knex("rate_limits").select("key")).map((row) => row.key), ["rl:standard:60s:live"]);
+  t.deepEqual((await knex("idempotency_keys").select("idempotency_key")).map((row) => row.idempotency_key), ["live"]);
+});
+
 for (const dialect of dialects()) {
   const name = (title: string) => `${dialect.name}: worker: ${title}`;
 
