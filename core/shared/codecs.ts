@@ -1,6 +1,7 @@
 import * as t from "io-ts";
 import { isLeft } from "fp-ts/lib/Either.js";
 import { invalid, type FieldError } from "./errors.js";
+import { withSchema } from "./json-schema.js";
 import { fail, ok, type Result } from "./result.js";
 
 /**
@@ -11,7 +12,7 @@ import { fail, ok, type Result } from "./result.js";
 const EMAIL_PATTERN = /^[^\s@<>(),;:"[\]]+@[^\s@<>(),;:"[\]]+\.[^\s@<>(),;:"[\]]+$/;
 
 /** A string with surrounding white space removed that is not blank. */
-export const TrimmedNonEmpty = new t.Type<string, string, unknown>(
+export const TrimmedNonEmpty = withSchema(new t.Type<string, string, unknown>(
   "TrimmedNonEmpty",
   (u): u is string => typeof u === "string" && u.trim() === u && u.length > 0,
   (u, c) => {
@@ -20,11 +21,11 @@ export const TrimmedNonEmpty = new t.Type<string, string, unknown>(
     return trimmed.length > 0 ? t.success(trimmed) : t.failure(u, c, "must not be blank");
   },
   t.identity,
-);
+), { type: "string", minLength: 1 });
 
 /** A string of at most `max` characters after trimming, not blank. */
 export const boundedText = (max: number) =>
-  new t.Type<string, string, unknown>(
+  withSchema(new t.Type<string, string, unknown>(
     `Text(1..${max})`,
     (u): u is string => typeof u === "string" && u.length > 0 && u.length <= max,
     (u, c) => {
@@ -35,10 +36,10 @@ export const boundedText = (max: number) =>
       return t.success(trimmed);
     },
     t.identity,
-  );
+  ), { type: "string", minLength: 1, maxLength: max });
 
 /** An email address, trimmed and lower-cased. */
-export const Email = new t.Type<string, string, unknown>(
+export const Email = withSchema(new t.Type<string, string, unknown>(
   "Email",
   (u): u is string => typeof u === "string" && EMAIL_PATTERN.test(u),
   (u, c) => {
@@ -49,10 +50,10 @@ export const Email = new t.Type<string, string, unknown>(
       : t.failure(u, c, "must be a valid email address");
   },
   t.identity,
-);
+), { type: "string", format: "email", maxLength: 254 });
 
 /** An integer given as a string (query strings, CLI flags, environment). */
-export const IntegerFromString = new t.Type<number, string, unknown>(
+export const IntegerFromString = withSchema(new t.Type<number, string, unknown>(
   "IntegerFromString",
   (u): u is number => Number.isInteger(u),
   (u, c) => {
@@ -61,10 +62,10 @@ export const IntegerFromString = new t.Type<number, string, unknown>(
     return t.failure(u, c, "must be an integer");
   },
   (n) => String(n),
-);
+), { type: "integer" });
 
 /** `true`/`false` (also 1/0, yes/no) given as a string. */
-export const BooleanFromString = new t.Type<boolean, string, unknown>(
+export const BooleanFromString = withSchema(new t.Type<boolean, string, unknown>(
   "BooleanFromString",
   (u): u is boolean => typeof u === "boolean",
   (u, c) => {
@@ -77,10 +78,10 @@ export const BooleanFromString = new t.Type<boolean, string, unknown>(
     return t.failure(u, c, "must be true or false");
   },
   (b) => String(b),
-);
+), { type: "boolean" });
 
 /** An ISO 8601 timestamp, decoded to a Date. */
-export const IsoDate = new t.Type<Date, string, unknown>(
+export const IsoDate = withSchema(new t.Type<Date, string, unknown>(
   "IsoDate",
   (u): u is Date => u instanceof Date && !Number.isNaN(u.getTime()),
   (u, c) => {
@@ -91,7 +92,7 @@ export const IsoDate = new t.Type<Date, string, unknown>(
     return Number.isNaN(date.getTime()) ? t.failure(u, c, "must be an ISO 8601 timestamp") : t.success(date);
   },
   (d) => d.toISOString(),
-);
+), { type: "string", format: "date-time" });
 
 /** Optional field: absent or undefined decodes to undefined; null is refused unless the codec allows it. */
 export const optional = <C extends t.Mixed>(codec: C) => t.union([codec, t.undefined]);

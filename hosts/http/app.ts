@@ -2,7 +2,8 @@ import express, { type Express } from "express";
 import type { Container } from "inversify";
 import type { Knex } from "knex";
 import { AuthenticateApiKey } from "../../core/api-keys/authenticate-api-key.js";
-import { AppLogger, Database } from "../container.js";
+import { AppLogger, BaseUrl, Database } from "../container.js";
+import { buildOpenApi } from "./openapi.js";
 import type { Logger } from "../logger.js";
 import { authenticate } from "./middleware/authenticate.js";
 import { errorHandler, notFoundHandler } from "./middleware/errors.js";
@@ -35,6 +36,11 @@ export function createHttpApp(container: Container): Express {
     } catch {
       res.status(503).json({ ok: false });
     }
+  });
+
+  const openApi = buildOpenApi(apiRoutes, container.get<string>(BaseUrl));
+  app.get(API_PREFIXES.map((prefix) => `${prefix}/openapi.json`), (_req, res) => {
+    res.json(openApi);
   });
 
   const api = express.Router();

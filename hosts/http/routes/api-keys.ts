@@ -1,34 +1,66 @@
+import * as t from "io-ts";
 import { map } from "fp-ts/lib/Either.js";
+import { PRESET_NAMES } from "../../../core/access/presets.js";
 import { CreateApiKeyCommand, UpdateApiKeyCommand } from "../../../core/api-keys/commands.js";
 import { CreateApiKey } from "../../../core/api-keys/create-api-key.js";
 import { ListApiKeys } from "../../../core/api-keys/list-api-keys.js";
 import { RevokeApiKey } from "../../../core/api-keys/revoke-api-key.js";
 import { UpdateApiKey } from "../../../core/api-keys/update-api-key.js";
-import { decode } from "../../../core/shared/codecs.js";
-import { isLeft } from "../../../core/shared/result.js";
+import { TrimmedNonEmpty } from "../../../core/shared/codecs.js";
 import { BaseUrl } from "../../container.js";
-import type { Route } from "../route.js";
+import { defineRoute, type Route } from "../route.js";
+import { Id, NullableString, NullableTimestamp, Timestamp } from "../schemas.js";
 
 /** The variable Sequenzy's official clients read their key from. */
 const CLIENT_KEY_VARIABLE = "SEQUENZY_API_KEY";
 
+const ApiKeyResource = t.type({
+  id: Id,
+  name: t.string,
+  prefix: t.string,
+  type: t.literal("company"),
+  scopes: t.array(t.string),
+  permissions: t.type({
+    preset: t.keyof(Object.fromEntries(PRESET_NAMES.map((name) => [name, null])) as Record<(typeof PRESET_NAMES)[number], null>),
+    fullAccess: t.boolean,
+    selectedScopeCount: t.number,
+    currentScopeCount: t.number,
+    description: t.string,
+  }),
+  deviceName: NullableString,
+  lastUsedAt: NullableTimestamp,
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+  isCurrent: t.boolean,
+});
+
+const KeyPath = t.type({ apiKeyId: TrimmedNonEmpty });
+
 export const apiKeyRoutes: readonly Route[] = [
-  {
+  defineRoute({
     method: "get",
     path: "/api-keys",
+    tag: "API keys",
     scopes: ["api_keys:read"],
     summary: "List the company's API keys (metadata only)",
+    response: t.type({ apiKeys: t.array(ApiKeyResource) }),
     handle: async ({ actor, container }) => map((apiKeys) => ({ apiKeys }))(await container.get(ListApiKeys).execute(actor)),
-  },
-  {
+  }),
+  defineRoute({
     method: "post",
     path: "/api-keys",
+    tag: "API keys",
     scopes: ["api_keys:manage"],
     summary: "Create an API key; the plain key is returned once",
+    body: CreateApiKeyCommand,
+    response: t.type({
+      apiKey: t.intersection([ApiKeyResource, t.type({ key: t.string })]),
+      message: t.string,
+      instructions: t.type({ envVariable: t.string, example: t.string, note: t.string }),
+    }),
+    errors: [403, 422],
     internalErrorMessage: "Failed to create API key",
-    handle: async ({ req, actor, container }) => {
-      const input = decode(CreateApiKeyCommand, req.body ?? {});
-      if (isLeft(input)) return input;
+    handle: async ({ input, actor, container }) => {
       const baseUrl = container.get<string>(BaseUrl);
       return map((apiKey: { key: string }) => ({
         apiKey,
@@ -38,29 +70,34 @@ export const apiKeyRoutes: readonly Route[] = [
           example: `export ${CLIENT_KEY_VARIABLE}=${apiKey.key}`,
           note: `Send it as "Authorization: Bearer <key>" (or "x-api-key") to ${baseUrl}/api/v1. Official clients also need SEQUENZY_API_URL=${baseUrl}.`,
         },
-      }))(await container.get(CreateApiKey).execute(actor, input.right));
+      }))(await container.get(CreateApiKey).execute(actor, input.body));
     },
-  },
-  {
+  }),
+  defineRoute({
     method: "patch",
     path: "/api-keys/:apiKeyId",
+    tag: "API keys",
     scopes: ["api_keys:manage"],
     summary: "Rename a key or replace its scopes",
-    handle: async ({ req, actor, container }) => {
-      const input = decode(UpdateApiKeyCommand, req.body ?? {});
-      if (isLeft(input)) return input;
-      const keyId = String(req.params.apiKeyId);
-      return map((apiKey) => ({ apiKey }))(await container.get(UpdateApiKey).execute(actor, keyId, input.right));
-    },
-  },
-  {
+    params: KeyPath,
+    body: UpdateApiKeyCommand,
+    response: t.type({ apiKey: ApiKeyResource }),
+    errors: [400, 403, 404, 422],
+    handle: async ({ input, actor, container }) =>
+      map((apiKey) => ({ apiKey }))(await container.get(UpdateApiKey).execute(actor, input.params.apiKeyId, input.body)),
+  }),
+  defineRoute({
     method: "delete",
     path: "/api-keys/:apiKeyId",
+    tag: "API keys",
     scopes: ["api_keys:manage"],
     summary: "Revoke an API key permanently",
-    handle: async ({ req, actor, container }) =>
+    params: KeyPath,
+    response: t.type({ apiKey: ApiKeyResource, message: t.string }),
+    errors: [403, 404],
+    handle: async ({ input, actor, container }) =>
       map((apiKey) => ({ apiKey, message: "API key revoked. It can no longer be used." }))(
-        await container.get(RevokeApiKey).execute(actor, String(req.params.apiKeyId)),
+        await container.get(RevokeApiKey).execute(actor, input.params.apiKeyId),
       ),
-  },
+  }),
 ];

@@ -1,4 +1,5 @@
 import test from "ava";
+import * as io from "io-ts";
 import express from "express";
 import { createCompanyFixture } from "../../../fixtures/companies.js";
 import { AuthenticateApiKey } from "../../../core/api-keys/authenticate-api-key.js";
@@ -61,6 +62,8 @@ test("a route needing several scopes lists every missing one, comma-separated; c
       path: "/exports",
       scopes: ["data_exports:write", "subscribers:read", "analytics:read"],
       summary: "test route",
+      tag: "Test",
+      response: io.type({ done: io.boolean }),
       handle: async () => ok({ done: true }),
     },
     {
@@ -68,6 +71,8 @@ test("a route needing several scopes lists every missing one, comma-separated; c
       path: "/crash",
       scopes: [],
       summary: "test route",
+      tag: "Test",
+      response: io.type({}),
       handle: async () => {
         throw new Error("connection string postgres://admin:hunter2@db");
       },
