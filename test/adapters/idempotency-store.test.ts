@@ -1,9 +1,8 @@
 import test, { type ExecutionContext } from "ava";
-import { createKnex } from "../../adapters/knex/connection.js";
 import { migrateToLatest } from "../../adapters/knex/migrate.js";
 import { KnexIdempotencyStore } from "../../adapters/knex/repositories/idempotency-store.js";
 import type { RequestFingerprint } from "../../core/idempotency/ports.js";
-import { dialects } from "../helpers/databases.js";
+import { dialects, openTestKnex } from "../helpers/databases.js";
 
 const HOUR = 60 * 60 * 1000;
 const now = new Date("2026-03-01T12:00:00.000Z");
@@ -14,12 +13,7 @@ for (const dialect of dialects()) {
   const name = (title: string) => `${dialect.name}: idempotency store ${title}`;
 
   async function store(t: ExecutionContext) {
-    const database = await dialect.create();
-    const knex = createKnex(database.url);
-    t.teardown(async () => {
-      await knex.destroy();
-      await database.drop();
-    });
+    const knex = await openTestKnex(t, dialect);
     await migrateToLatest(knex);
     await knex("companies").insert([
       { id: "co_a", name: "A", created_at: now.toISOString() },

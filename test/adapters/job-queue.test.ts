@@ -5,7 +5,7 @@ import { KnexScheduleStore, nextRunAfter } from "../../adapters/knex/knex-schedu
 import { migrateToLatest } from "../../adapters/knex/migrate.js";
 import { ManualClock } from "../../adapters/memory/manual-clock.js";
 import { UlidIdGenerator } from "../../adapters/system/ulid-id-generator.js";
-import { dialects } from "../helpers/databases.js";
+import { dialects, openTestKnex } from "../helpers/databases.js";
 
 const LEASE = 30_000;
 
@@ -13,12 +13,7 @@ for (const dialect of dialects()) {
   const name = (title: string) => `${dialect.name}: jobs: ${title}`;
 
   async function queue(t: ExecutionContext) {
-    const database = await dialect.create();
-    const knex = createKnex(database.url);
-    t.teardown(async () => {
-      await knex.destroy();
-      await database.drop();
-    });
+    const knex = await openTestKnex(t, dialect);
     await migrateToLatest(knex);
     const clock = new ManualClock("2026-11-22T10:00:00.000Z");
     const ids = new UlidIdGenerator();

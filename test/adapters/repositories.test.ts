@@ -1,12 +1,11 @@
 import test from "ava";
 import { KnexApiKeyRepository } from "../../adapters/knex/repositories/api-key-repository.js";
 import { KnexTenancyRepository } from "../../adapters/knex/repositories/tenancy-repository.js";
-import { createKnex } from "../../adapters/knex/connection.js";
 import { migrateToLatest } from "../../adapters/knex/migrate.js";
 import { migrationSource } from "../../adapters/knex/migrations/index.js";
 import type { ApiKey } from "../../core/api-keys/model.js";
 import type { TeamMember } from "../../core/tenancy/model.js";
-import { dialects } from "../helpers/databases.js";
+import { dialects, openTestKnex } from "../helpers/databases.js";
 
 const at = (iso: string) => new Date(iso);
 
@@ -14,12 +13,7 @@ for (const dialect of dialects()) {
   const name = (title: string) => `${dialect.name}: ${title}`;
 
   async function repositories(t: import("ava").ExecutionContext) {
-    const database = await dialect.create();
-    const knex = createKnex(database.url);
-    t.teardown(async () => {
-      await knex.destroy();
-      await database.drop();
-    });
+    const knex = await openTestKnex(t, dialect);
     const all = (await migrationSource.getMigrations([])).map((migration) => migrationSource.getMigrationName(migration));
     t.is(all[0], "0001-tenancy-and-api-keys");
     t.deepEqual(await migrateToLatest(knex), all, "a new database gets every migration, in order");

@@ -2,7 +2,8 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import knexFactory from "knex";
+import knexFactory, { type Knex } from "knex";
+import { createKnex } from "../../adapters/knex/connection.js";
 
 /** A fresh, empty database for one test: its own SQLite file or its own Postgres schema. */
 export interface TestDatabase {
@@ -62,4 +63,15 @@ export function withSearchPath(url: string, schema: string): string {
 export function dialects(): Dialect[] {
   const url = process.env.TEST_DATABASE_URL;
   return url ? [sqlite, postgres(url)] : [sqlite];
+}
+
+/** A fresh database of `dialect` with its own knex pool, dropped after the test. */
+export async function openTestKnex(t: { teardown(fn: () => Promise<void>): void }, dialect: Dialect): Promise<Knex> {
+  const database = await dialect.create();
+  const knex = createKnex(database.url);
+  t.teardown(async () => {
+    await knex.destroy();
+    await database.drop();
+  });
+  return knex;
 }
