@@ -2,6 +2,14 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import test from "ava";
+import express from "express";
+import * as io from "io-ts";
+import { AuthenticateApiKey } from "../../../core/api-keys/authenticate-api-key.js";
+import { RateLimiter } from "../../../core/ports/rate-limiter.js";
+import { ok } from "../../../core/shared/result.js";
+import { authenticate } from "../../../hosts/http/middleware/authenticate.js";
+import { rateLimit } from "../../../hosts/http/middleware/rate-limit.js";
+import { defineRoute, mountRoutes, type Route } from "../../../hosts/http/route.js";
 import { createCompanyFixture, createMemberKeyFixture } from "../../../fixtures/companies.js";
 import { apiFixture } from "../../helpers/api-fixture.js";
 import { dialects } from "../../helpers/databases.js";
@@ -94,3 +102,44 @@ if (postgres) {
     });
   }
 }
+
+test("a route with its own budget spends units per recipient there, and not the standard budget", async (t) => {
+  const api = await apiFixture(t, dialects()[0]!);
+  const acme = await createCompanyFixture(api.runtime.container);
+  const routes: Route[] = [
+    defineRoute({
+      method: "post",
+      path: "/send",
+      tag: "Test",
+      scopes: [],
+      summary: "test route",
+      body: io.type({ to: io.array(io.string) }),
+      response: io.type({ queued: io.number }),
+      rateLimit: { budget: "transactional", units: (req) => (Array.isArray(req.body?.to) ? req.body.to.length : 1) },
+      handle: async ({ input }) => ok({ queued: input.body.to.length }),
+    }),
+  ];
+  const app = express();
+  const router = express.Router();
+  router.use(authenticate(api.runtime.container.get(AuthenticateApiKey)));
+  router.use(express.json());
+  mountRoutes(router, routes, api.runtime.container);
+  router.use(rateLimit(api.runtime.container.get<RateLimiter>(RateLimiter), "standard"));
+  app.use("/api/v1", router);
+  const server = app.listen(0, "127.0.0.1");
+  t.teardown(() => server.close());
+  await new Promise((resolve) => server.once("listening", resolve));
+  const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+
+  const thirty = Array.from({ length: 30 }, (_, i) => `r${i}@example.com`);
+  const first = await call(url, "POST", "/api/v1/send", { key: acme.ownerKey, body: { to: thirty } });
+  t.is(first.status, 200);
+  t.is(first.headers.get("ratelimit-policy"), "50;w=1, 1000;w=60");
+  t.is(first.headers.get("ratelimit-remaining"), "20");
+  const second = await call(url, "POST", "/api/v1/send", { key: acme.ownerKey, body: { to: thirty } });
+  t.is(second.status, 429);
+  t.is(second.body.error, "Rate limit exceeded: 50 requests per second per API key. Retry after 1 second.");
+  // The standard budget of the same key is untouched.
+  const standard = await api.call("GET", "/api/v1/subscribers/me", { key: acme.ownerKey });
+  t.is(standard.headers.get("ratelimit-remaining"), "19");
+});
