@@ -1,4 +1,5 @@
 import { apiAuthGet } from "./api-auth-get.js";
+import { jobsPostgres, jobsSqlite } from "./jobs.js";
 
 /**
  * Every benchmark, by name. Each resolves to its one summary line, which is printed on stdout
@@ -6,6 +7,8 @@ import { apiAuthGet } from "./api-auth-get.js";
  */
 const benchmarks: Record<string, () => Promise<string>> = {
   "api-auth-get": apiAuthGet,
+  "jobs-sqlite": jobsSqlite,
+  "jobs-postgres": jobsPostgres,
 };
 
 async function main(names: readonly string[]): Promise<void> {

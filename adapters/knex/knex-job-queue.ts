@@ -100,21 +100,23 @@ export class KnexJobQueue implements JobQueue, JobStore {
     throw new Error(`could not enqueue singleton job ${request.singletonKey}`);
   }
 
-  async claim(owner: string, limit: number, now: Date, leaseMs: number): Promise<Job[]> {
+  async buryExpired(now: Date): Promise<number> {
     const at = toDbDate(now);
-    // A job whose lease ran out on its last attempt is dead, not claimable.
-    await this.knex("jobs")
+    return this.knex("jobs")
       .where("status", "running")
       .where("lease_expires_at", "<", at)
       .whereRaw("attempts >= max_attempts")
       .update({ status: "dead", last_error: "the worker running the last attempt stopped before finishing", lease_owner: null, lease_expires_at: null, updated_at: at });
+  }
 
+  async claim(owner: string, limit: number, now: Date, leaseMs: number): Promise<Job[]> {
+    const at = toDbDate(now);
     const lock = this.postgres ? "for update skip locked" : "";
     const rows = await this.knex.raw(
       `update jobs set status = 'running', lease_owner = ?, lease_expires_at = ?, attempts = attempts + 1, updated_at = ?
        where id in (
          select id from jobs
-         where (status = 'queued' and run_at <= ?) or (status = 'running' and lease_expires_at < ?)
+         where (status = 'queued' and run_at <= ?) or (status = 'running' and lease_expires_at < ? and attempts < max_attempts)
          order by priority desc, run_at, id
          limit ? ${lock}
        )

@@ -45,6 +45,8 @@ export interface Job {
 
 /** What a worker does with the queue: claim due jobs under a lease, and settle them. */
 export interface JobStore {
+  /** Marks dead the jobs whose lease ran out on their last attempt; returns how many. */
+  buryExpired(now: Date): Promise<number>;
   /** Leases up to `limit` due jobs (queued and due, or running with an expired lease) to `owner`. */
   claim(owner: string, limit: number, now: Date, leaseMs: number): Promise<Job[]>;
   /** Extends the lease; false when the job is no longer this owner's. */

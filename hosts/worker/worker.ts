@@ -96,7 +96,7 @@ export class Worker {
     await this.registerSchedules();
     let ran = 0;
     for (;;) {
-      await this.ports.schedules.enqueueDue(this.ports.clock.now());
+      await this.housekeeping(true);
       const jobs = await this.ports.store.claim(this.owner, this.options.concurrency, this.ports.clock.now(), this.leaseMs);
       if (jobs.length === 0) return ran;
       await Promise.all(jobs.map((job) => this.execute(job)));
@@ -104,16 +104,29 @@ export class Worker {
     }
   }
 
+  /** Wakes the loop on the next turn, so slots freed together are refilled by one claim. */
   private wake(): void {
-    this.wakeUp?.();
+    const wakeUp = this.wakeUp;
+    if (wakeUp) setImmediate(wakeUp);
+  }
+
+  /** Schedules and dead leases are looked at once per poll interval, not once per claim. */
+  private lastHousekeeping = 0;
+
+  private async housekeeping(force = false): Promise<void> {
+    const { store, schedules, clock } = this.ports;
+    if (!force && Date.now() - this.lastHousekeeping < this.pollMs) return;
+    this.lastHousekeeping = Date.now();
+    await store.buryExpired(clock.now());
+    await schedules.enqueueDue(clock.now());
   }
 
   private async run(): Promise<void> {
-    const { store, schedules, clock, logger } = this.ports;
+    const { store, clock, logger } = this.ports;
     while (this.running) {
       let claimedAll = false;
       try {
-        await schedules.enqueueDue(clock.now());
+        await this.housekeeping();
         const free = this.options.concurrency - this.active.size;
         if (free > 0) {
           const jobs = await store.claim(this.owner, free, clock.now(), this.leaseMs);

@@ -110,7 +110,8 @@ for (const dialect of dialects()) {
     const last = await jobs.enqueue({ type: "x", maxAttempts: 1 });
     await jobs.claim("w1", 1, clock.now(), LEASE);
     clock.advance(LEASE + 1);
-    t.deepEqual(await jobs.claim("w2", 1, clock.now(), LEASE), []);
+    t.deepEqual(await jobs.claim("w2", 1, clock.now(), LEASE), [], "not claimed for an attempt beyond its last");
+    t.is(await jobs.buryExpired(clock.now()), 1);
     t.is((await jobs.find(last))!.status, "dead");
 
     const kept = await jobs.enqueue({ type: "y" });
