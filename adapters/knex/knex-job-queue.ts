@@ -111,20 +111,23 @@ export class KnexJobQueue implements JobQueue, JobStore {
 
   async claim(owner: string, limit: number, now: Date, leaseMs: number): Promise<Job[]> {
     const at = toDbDate(now);
+    const leaseUntil = toDbDate(new Date(now.getTime() + leaseMs));
+    // Jobs whose worker stopped (lease ran out) first, then queued jobs in claim order.
+    const expired = await this.claimWhere(owner, leaseUntil, at, limit, "status = 'running' and lease_expires_at < ? and attempts < max_attempts", "lease_expires_at, id");
+    const queued = expired.length < limit ? await this.claimWhere(owner, leaseUntil, at, limit - expired.length, "status = 'queued' and run_at <= ?", "priority desc, run_at, id") : [];
+    return [...expired, ...queued].map(toJob).sort((a, b) => b.priority - a.priority || a.runAt.getTime() - b.runAt.getTime() || a.id.localeCompare(b.id));
+  }
+
+  /** One atomic claim: SKIP LOCKED on Postgres keeps concurrent workers apart; SQLite has one writer. */
+  private async claimWhere(owner: string, leaseUntil: string | null, at: string | null, limit: number, condition: string, order: string): Promise<unknown[]> {
     const lock = this.postgres ? "for update skip locked" : "";
-    const rows = await this.knex.raw(
+    const result = await this.knex.raw(
       `update jobs set status = 'running', lease_owner = ?, lease_expires_at = ?, attempts = attempts + 1, updated_at = ?
-       where id in (
-         select id from jobs
-         where (status = 'queued' and run_at <= ?) or (status = 'running' and lease_expires_at < ? and attempts < max_attempts)
-         order by priority desc, run_at, id
-         limit ? ${lock}
-       )
+       where id in (select id from jobs where ${condition} order by ${order} limit ? ${lock})
        returning *`,
-      [owner, toDbDate(new Date(now.getTime() + leaseMs)), at, at, at, limit],
+      [owner, leaseUntil, at, at, limit],
     );
-    const list: unknown[] = this.postgres ? (rows as { rows: unknown[] }).rows : (rows as unknown[]);
-    return list.map(toJob).sort((a, b) => b.priority - a.priority || a.runAt.getTime() - b.runAt.getTime() || a.id.localeCompare(b.id));
+    return this.postgres ? (result as { rows: unknown[] }).rows : (result as unknown[]);
   }
 
   private owned(jobId: string, owner: string) {

@@ -22,9 +22,10 @@ export async function up(knex: Knex): Promise<void> {
     timestamp(table, "created_at").notNullable();
     timestamp(table, "updated_at").notNullable();
     timestamp(table, "completed_at");
-    table.index(["status", "run_at"]);
     table.index(["status", "lease_expires_at"]);
   });
+  // Claims walk queued jobs in claim order straight from this index (no sort per claim).
+  await knex.raw("create index jobs_claim_order on jobs (status, priority desc, run_at, id)");
   // One queued or running job per singleton key (a partial index: finished jobs do not count).
   await knex.raw("create unique index jobs_singleton_active on jobs (singleton_key) where status in ('queued', 'running')");
 
