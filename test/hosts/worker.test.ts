@@ -8,6 +8,8 @@ import { createTestKit } from "../../hosts/index.js";
 import { createLogger } from "../../hosts/logger.js";
 import { startRuntime } from "../../hosts/runtime.js";
 import { JobQueue } from "../../core/ports/job-queue.js";
+import { createWorker } from "../../hosts/worker/create-worker.js";
+import { JobHandlers } from "../../hosts/worker/job-handlers.js";
 import { dialects, type TestDatabase } from "../helpers/databases.js";
 
 const SCRIPT = fileURLToPath(new URL("../helpers/job-worker-process.js", import.meta.url));
@@ -151,4 +153,21 @@ for (const dialect of dialects()) {
     t.is((await knex("jobs").where({ id }).first()).status, "completed");
     t.is((await runs(knex, "end")).length, 1);
   });
+
+  if (dialect.name === "postgres") {
+    test(name("an idle worker is woken by LISTEN/NOTIFY, long before its next poll"), async (t) => {
+      const { runtime, queue } = await prepare(t);
+      const done: string[] = [];
+      runtime.container.get(JobHandlers).register("test.ping", async (job) => {
+        done.push(job.id);
+      });
+      const worker = createWorker(runtime.container, { concurrency: 1, pollMs: 60_000 });
+      await worker.start();
+      t.teardown(() => worker.stop());
+      await sleep(200); // the worker is now asleep until its next poll, a minute away
+      const id = await queue.enqueue({ type: "test.ping" });
+      await waitFor("the job to run", async () => done.includes(id), 3_000);
+      t.deepEqual(done, [id]);
+    });
+  }
 }
