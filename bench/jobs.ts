@@ -69,6 +69,9 @@ async function postgresTarget(baseUrl: string): Promise<Target> {
   const creator = admin();
   try {
     await creator.raw("create schema ??", [schema]);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(`bench jobs-postgres: cannot create a schema at ${baseUrl.replace(/(\/\/[^:/@]+:)[^@]*@/, "$1***@")} (set BENCH_DATABASE_URL): ${reason}`);
   } finally {
     await creator.destroy();
   }

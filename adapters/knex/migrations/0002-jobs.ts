@@ -22,12 +22,13 @@ export async function up(knex: Knex): Promise<void> {
     timestamp(table, "created_at").notNullable();
     timestamp(table, "updated_at").notNullable();
     timestamp(table, "completed_at");
-    table.index(["status", "lease_expires_at"]);
   });
-  // Claims walk queued jobs in claim order straight from this index (no sort per claim).
-  await knex.raw("create index jobs_claim_order on jobs (status, priority desc, run_at, id)");
-  // One queued or running job per singleton key (a partial index: finished jobs do not count).
-  await knex.raw("create unique index jobs_singleton_active on jobs (singleton_key) where status in ('queued', 'running')");
+  // Partial indexes: completed jobs pile up, but only queued and running ones are ever looked up.
+  // Claims walk queued jobs in claim order straight from the first (no sort per claim).
+  await knex.raw("create index jobs_claim_order on jobs (priority desc, run_at, id) where status = 'queued'");
+  await knex.raw("create index jobs_running_lease on jobs (lease_expires_at, id) where status = 'running'");
+  // One queued or running job per singleton key.
+  await knex.raw("create unique index jobs_singleton_active on jobs (singleton_key) where singleton_key is not null and status in ('queued', 'running')");
 
   await knex.schema.createTable("job_schedules", (table) => {
     table.string("name", 100).primary();
