@@ -25,13 +25,19 @@ export class SqliteReadCache {
   }
 
   private readonly entries = new Map<string, unknown>();
+  private readonly harmless: RegExp[] = [];
   private dataVersion: unknown = undefined;
   private writes = 0;
 
   private constructor(private readonly knex: Knex) {
     knex.on("query", (query: { sql?: string }) => {
-      if (!query.sql || !READ_ONLY.test(query.sql)) this.forget();
+      if (!query.sql || (!READ_ONLY.test(query.sql) && !this.harmless.some((pattern) => pattern.test(query.sql!)))) this.forget();
     });
+  }
+
+  /** Writes matching `pattern` change nothing any cached read depends on, so they keep the cache. */
+  ignoreWrites(pattern: RegExp): void {
+    if (!this.harmless.some((known) => known.source === pattern.source)) this.harmless.push(pattern);
   }
 
   async read<T>(key: string, load: () => Promise<T>): Promise<T> {

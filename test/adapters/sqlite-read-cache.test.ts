@@ -42,6 +42,18 @@ test("cached reads last until this process writes or another process commits", a
   t.is(loads, 3);
   t.is(await read(), "third");
   t.is(loads, 3);
+
+  // A write declared harmless keeps what is cached; any other write still forgets it.
+  cache.ignoreWrites(/^update `things` set `seen_at`/);
+  await ours.schema.alterTable("things", (table) => table.string("seen_at"));
+  t.is(await read(), "third");
+  t.is(loads, 4, "the schema change forgot the cache");
+  await ours("things").where({ id: "1" }).update({ seen_at: "now" });
+  t.is(await read(), "third");
+  t.is(loads, 4);
+  await ours("things").where({ id: "1" }).update({ name: "fourth" });
+  t.is(await read(), "fourth");
+  t.is(loads, 5);
 });
 
 const postgresUrl = process.env.TEST_DATABASE_URL;

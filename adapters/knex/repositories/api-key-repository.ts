@@ -53,6 +53,9 @@ export class KnexApiKeyRepository implements ApiKeyRepository {
 
   constructor(private readonly knex: Knex) {
     this.cache = SqliteReadCache.for(knex);
+    // Recording a key's last use (once a minute per key) must not throw away every cached key:
+    // nothing reads last_used_at on the request path (the usage throttle keeps its own times).
+    this.cache.ignoreWrites(/^update `api_keys` set `last_used_at` = \? where/);
   }
 
   /** Active keys joined with the member they act as. */
