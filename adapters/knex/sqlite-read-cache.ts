@@ -27,6 +27,8 @@ export class SqliteReadCache {
   private readonly entries = new Map<string, unknown>();
   private readonly harmless: RegExp[] = [];
   private dataVersion: unknown = undefined;
+  /** True until the end of this event-loop turn once the version has been read in it. */
+  private versionChecked = false;
   private writes = 0;
 
   private constructor(private readonly knex: Knex) {
@@ -43,11 +45,8 @@ export class SqliteReadCache {
   async read<T>(key: string, load: () => Promise<T>): Promise<T> {
     const connection = sqliteConnectionOf(this.knex);
     if (!connection) return load();
-    const version = sqliteDataVersion(connection);
-    if (version !== this.dataVersion) {
-      this.forget();
-      this.dataVersion = version;
-    }
+    this.checkDataVersion(connection);
+    const version = this.dataVersion;
     if (this.entries.has(key)) return this.entries.get(key) as T;
     const writesBefore = this.writes;
     const value = await load();
@@ -57,6 +56,24 @@ export class SqliteReadCache {
       this.entries.set(key, value);
     }
     return value;
+  }
+
+  /**
+   * Another process's commit shows as a new data_version. Reading it once per event-loop turn
+   * is enough: requests handled in the same turn run concurrently with that commit anyway, and
+   * under load a turn serves many requests.
+   */
+  private checkDataVersion(connection: Parameters<typeof sqliteDataVersion>[0]): void {
+    if (this.versionChecked) return;
+    this.versionChecked = true;
+    setImmediate(() => {
+      this.versionChecked = false;
+    });
+    const version = sqliteDataVersion(connection);
+    if (version !== this.dataVersion) {
+      this.forget();
+      this.dataVersion = version;
+    }
   }
 
   private forget(): void {

@@ -17,8 +17,9 @@ import { apiRoutes } from "./routes/index.js";
 export const API_PREFIXES = ["/api/v1", "/v1"] as const;
 
 /**
- * The Express application. Order of the API pipeline: authenticate -> parse JSON -> rate
- * limit (the standard budget, or the route's own) -> the route (which checks scopes) -> 404.
+ * The Express application. Order of the API pipeline: authenticate -> rate limit (the standard
+ * budget, or the route's own) -> the route (which parses a JSON body if it takes one, then
+ * checks scopes) -> 404.
  * A database that does not answer anywhere along it becomes a 503 in the error handler.
  */
 export function createHttpApp(container: Container): Express {
@@ -45,7 +46,6 @@ export function createHttpApp(container: Container): Express {
 
   const api = express.Router();
   api.use(authenticate(container.get(AuthenticateApiKey)));
-  api.use(express.json({ limit: "1mb" }));
   // Routes with a budget of their own come before the standard limiter, so they skip it.
   mountRoutes(api, apiRoutes.filter((route) => route.rateLimit), container);
   api.use(rateLimit(container.get<RateLimiter>(RateLimiter), "standard"));

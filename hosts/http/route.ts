@@ -1,4 +1,4 @@
-import type { NextFunction, Request, Response, Router } from "express";
+import express, { type NextFunction, type Request, type Response, type Router } from "express";
 import type { Container } from "inversify";
 import type * as t from "io-ts";
 import { missingScopeMessage, missingScopes } from "../../core/access/permissions.js";
@@ -78,10 +78,14 @@ function decodeInput(route: Route, req: Request): Result<RouteInput<unknown, unk
   return { _tag: "Right", right: { body: body.right, query: query.right, params: params.right } };
 }
 
+/** Only routes that take a body parse one: a GET pays nothing for JSON. */
+const parseJson = express.json({ limit: "1mb" });
+
 export function mountRoutes(router: Router, routes: readonly Route[], container: Container): void {
   for (const route of routes) {
     const own = route.rateLimit ? [rateLimit(container.get<RateLimiter>(RateLimiter), route.rateLimit.budget, route.rateLimit.units)] : [];
-    router[route.method](route.path, ...own, async (req: Request, res: Response, next: NextFunction) => {
+    const body = route.body ? [parseJson] : [];
+    router[route.method](route.path, ...body, ...own, async (req: Request, res: Response, next: NextFunction) => {
       const actor = actorOf(res);
       const missing = missingScopes(route.scopes, actor.scopes);
       if (missing.length > 0) {

@@ -38,6 +38,8 @@ test("cached reads last until this process writes or another process commits", a
   t.is(loads, 2);
 
   await theirs("things").where({ id: "1" }).update({ name: "third" });
+  // Another process's commit is noticed from the next event-loop turn: the next request.
+  await new Promise((resolve) => setImmediate(resolve));
   t.is(await read(), "third", "a commit by another connection forgets it too");
   t.is(loads, 3);
   t.is(await read(), "third");
