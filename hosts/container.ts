@@ -1,4 +1,6 @@
-import { Container, type ServiceIdentifier } from "inversify";
+import { Container } from "inversify";
+import { bindClass } from "./bind-class.js";
+import { capabilities } from "./capabilities/index.js";
 import type { Knex } from "knex";
 import { AuthenticateApiKey } from "../core/api-keys/authenticate-api-key.js";
 import { CreateApiKey } from "../core/api-keys/create-api-key.js";
@@ -55,10 +57,6 @@ export interface ContainerParts {
   readonly clock?: Clock;
 }
 
-/** Binds a plain class (no decorators) to itself, built from the listed services in constructor order. */
-function bindClass<T, A extends unknown[]>(container: Container, Class: new (...args: A) => T, dependencies: { [K in keyof A]: ServiceIdentifier }): void {
-  container.bind<T>(Class).toResolvedValue((...args: unknown[]) => new Class(...(args as A)), dependencies as never);
-}
 
 /**
  * Binds every adapter and use case. Adding a capability adds its lines here; the hosts only
@@ -131,5 +129,6 @@ export function buildContainer(parts: ContainerParts): Container {
   bindClass(container, DescribeAccount, [TenancyRepository]);
   bindClass(container, GetCurrentCompany, [TenancyRepository]);
 
+  for (const bindCapability of capabilities) bindCapability(container, handlers);
   return container;
 }

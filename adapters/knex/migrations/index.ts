@@ -3,6 +3,7 @@ import * as m0001 from "./0001-tenancy-and-api-keys.js";
 import * as m0002 from "./0002-jobs.js";
 import * as m0003 from "./0003-idempotency-keys.js";
 import * as m0004 from "./0004-rate-limits.js";
+import * as m0005 from "./0005-contacts.js";
 
 interface Migration {
   readonly name: string;
@@ -11,7 +12,7 @@ interface Migration {
 }
 
 /** Every migration, in order. A new one is a new file plus one line here. */
-const migrations: readonly Migration[] = [m0001, m0002, m0003, m0004];
+const migrations: readonly Migration[] = [m0001, m0002, m0003, m0004, m0005];
 
 /** Migrations compiled into the package, so no directory scanning at run time. */
 export const migrationSource: Knex.MigrationSource<Migration> = {

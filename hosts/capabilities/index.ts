@@ -1,0 +1,23 @@
+import type { Container } from "inversify";
+import type { JobHandlers } from "../worker/job-handlers.js";
+import { bindSubscribers } from "./subscribers.js";
+import { bindSubscriberImports } from "./subscriber-imports.js";
+import { bindSubscriberOperations } from "./subscriber-operations.js";
+import { bindTagsAndLists } from "./tags-and-lists.js";
+import { bindCustomEvents } from "./custom-events.js";
+import { bindSegments } from "./segments.js";
+import { bindAccounts } from "./accounts.js";
+
+/** Binds one capability's adapters, use cases and job handlers. */
+export type Capability = (container: Container, handlers: JobHandlers) => void;
+
+/** Every capability, bound after the platform services they build on. */
+export const capabilities: readonly Capability[] = [
+  bindSubscribers,
+  bindSubscriberImports,
+  bindSubscriberOperations,
+  bindTagsAndLists,
+  bindCustomEvents,
+  bindSegments,
+  bindAccounts,
+];

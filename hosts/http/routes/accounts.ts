@@ -1,0 +1,4 @@
+import type { Route } from "../route.js";
+
+/** Accounts. */
+export const accountsRoutes: readonly Route[] = [];

@@ -1,0 +1,4 @@
+import type { Route } from "../route.js";
+
+/** Lists. */
+export const listsRoutes: readonly Route[] = [];

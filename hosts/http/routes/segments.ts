@@ -1,0 +1,4 @@
+import type { Route } from "../route.js";
+
+/** Segments. */
+export const segmentsRoutes: readonly Route[] = [];

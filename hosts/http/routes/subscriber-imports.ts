@@ -1,0 +1,4 @@
+import type { Route } from "../route.js";
+
+/** Subscriber imports. */
+export const subscriberImportsRoutes: readonly Route[] = [];

@@ -1,0 +1,4 @@
+import type { Route } from "../route.js";
+
+/** Bulk tags and subscriber operations. */
+export const subscriberOperationsRoutes: readonly Route[] = [];

@@ -1,0 +1,4 @@
+import type { Route } from "../route.js";
+
+/** Subscribers. */
+export const subscribersRoutes: readonly Route[] = [];

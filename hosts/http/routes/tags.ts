@@ -1,0 +1,4 @@
+import type { Route } from "../route.js";
+
+/** Tags. */
+export const tagsRoutes: readonly Route[] = [];
