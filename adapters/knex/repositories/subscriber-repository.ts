@@ -1,0 +1,202 @@
+import * as t from "io-ts";
+import type { Knex } from "knex";
+import { SMS_STATUSES, SUBSCRIBER_STATUSES, type Attributes, type Subscriber, type TaggedSubscriber } from "../../../core/subscribers/model.js";
+import type { ContactChanges, ResolvedLists, SubscriberRepository } from "../../../core/subscribers/ports.js";
+import type { IdGenerator } from "../../../core/ports/id-generator.js";
+import { DbDate, DbNullableDate, dbJson, decodeRow, toDbDate } from "../row-codecs.js";
+
+const keysOf = <T extends string>(values: readonly T[]) => t.keyof(Object.fromEntries(values.map((v) => [v, null])) as Record<T, null>);
+
+export const SubscriberRow = t.type({
+  id: t.string,
+  company_id: t.string,
+  email: t.string,
+  external_id: t.union([t.string, t.null]),
+  first_name: t.union([t.string, t.null]),
+  last_name: t.union([t.string, t.null]),
+  phone: t.union([t.string, t.null]),
+  sms_status: keysOf(SMS_STATUSES),
+  status: keysOf(SUBSCRIBER_STATUSES),
+  email_provider: t.union([t.string, t.null]),
+  timezone: t.union([t.string, t.null]),
+  custom_attributes: dbJson(t.record(t.string, t.unknown)),
+  unsubscribed_at: DbNullableDate,
+  created_at: DbDate,
+  updated_at: DbDate,
+});
+
+export function toSubscriber(row: unknown): Subscriber {
+  const r = decodeRow(SubscriberRow, row, "subscribers");
+  return {
+    id: r.id,
+    companyId: r.company_id,
+    email: r.email,
+    externalId: r.external_id,
+    firstName: r.first_name,
+    lastName: r.last_name,
+    phone: r.phone,
+    smsStatus: r.sms_status,
+    status: r.status,
+    emailProvider: r.email_provider,
+    timezone: r.timezone,
+    customAttributes: r.custom_attributes as Attributes,
+    unsubscribedAt: r.unsubscribed_at,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
+}
+
+export function subscriberColumns(s: Subscriber) {
+  return {
+    id: s.id,
+    company_id: s.companyId,
+    email: s.email,
+    external_id: s.externalId,
+    first_name: s.firstName,
+    last_name: s.lastName,
+    phone: s.phone,
+    sms_status: s.smsStatus,
+    status: s.status,
+    email_provider: s.emailProvider,
+    timezone: s.timezone,
+    custom_attributes: JSON.stringify(s.customAttributes),
+    unsubscribed_at: toDbDate(s.unsubscribedAt),
+    created_at: toDbDate(s.createdAt),
+    updated_at: toDbDate(s.updatedAt),
+  };
+}
+
+/** Tag names per subscriber, alphabetical. */
+export async function tagNamesOf(db: Knex | Knex.Transaction, companyId: string, subscriberIds: readonly string[]): Promise<Map<string, string[]>> {
+  const names = new Map<string, string[]>(subscriberIds.map((id) => [id, []]));
+  if (subscriberIds.length === 0) return names;
+  const rows: Array<{ subscriber_id: string; name: string }> = await db("subscriber_tags")
+    .join("tags", "tags.id", "subscriber_tags.tag_id")
+    .where("subscriber_tags.company_id", companyId)
+    .whereIn("subscriber_tags.subscriber_id", subscriberIds)
+    .orderBy("tags.name")
+    .select("subscriber_tags.subscriber_id", "tags.name");
+  for (const row of rows) names.get(row.subscriber_id)?.push(row.name);
+  return names;
+}
+
+/** Rows to tagged subscribers, in the same order, reading every tag in one query. */
+export async function withTags(db: Knex | Knex.Transaction, companyId: string, rows: readonly unknown[]): Promise<TaggedSubscriber[]> {
+  const subscribers = rows.map(toSubscriber);
+  const tags = await tagNamesOf(db, companyId, subscribers.map((s) => s.id));
+  return subscribers.map((s) => ({ ...s, tags: tags.get(s.id) ?? [] }));
+}
+
+/** Tag IDs for normalised names, creating the missing tags. */
+export async function ensureTags(db: Knex | Knex.Transaction, ids: IdGenerator, companyId: string, names: readonly string[], now: Date): Promise<string[]> {
+  if (names.length === 0) return [];
+  const at = toDbDate(now);
+  await db("tags")
+    .insert(names.map((name) => ({ id: ids.next("tag"), company_id: companyId, name, color: "gray", is_system: false, created_at: at, updated_at: at })))
+    .onConflict(["company_id", "name"])
+    .ignore();
+  const rows: Array<{ id: string }> = await db("tags").where({ company_id: companyId }).whereIn("name", names).select("id");
+  return rows.map((row) => row.id);
+}
+
+const LIST_ID = /^list_[0-9A-Za-z]+$/;
+
+export class KnexSubscriberRepository implements SubscriberRepository {
+  constructor(
+    private readonly knex: Knex,
+    private readonly ids: IdGenerator,
+  ) {}
+
+  findById(companyId: string, id: string): Promise<TaggedSubscriber | null> {
+    return this.findOne(companyId, { id });
+  }
+
+  findByEmail(companyId: string, email: string): Promise<TaggedSubscriber | null> {
+    return this.findOne(companyId, { email: email.toLowerCase() });
+  }
+
+  findByExternalId(companyId: string, externalId: string): Promise<TaggedSubscriber | null> {
+    return this.findOne(companyId, { external_id: externalId });
+  }
+
+  async insert(subscriber: Subscriber, changes: ContactChanges): Promise<TaggedSubscriber | null> {
+    return this.knex.transaction(async (trx) => {
+      const inserted = await trx("subscribers").insert(subscriberColumns(subscriber)).onConflict().ignore().returning("id");
+      if (inserted.length === 0) return null;
+      await this.applyChanges(trx, subscriber.companyId, subscriber.id, changes, subscriber.updatedAt);
+      return this.findOne(subscriber.companyId, { id: subscriber.id }, trx);
+    });
+  }
+
+  async update(subscriber: Subscriber, changes: ContactChanges): Promise<TaggedSubscriber> {
+    return this.knex.transaction(async (trx) => {
+      const { id, company_id, ...fields } = subscriberColumns(subscriber);
+      await trx("subscribers").where({ company_id, id }).update(fields);
+      await this.applyChanges(trx, subscriber.companyId, subscriber.id, changes, subscriber.updatedAt);
+      const saved = await this.findOne(subscriber.companyId, { id: subscriber.id }, trx);
+      if (!saved) throw new Error(`subscriber ${subscriber.id} vanished while being updated`);
+      return saved;
+    });
+  }
+
+  async delete(companyId: string, id: string): Promise<boolean> {
+    return (await this.knex("subscribers").where({ company_id: companyId, id }).delete()) > 0;
+  }
+
+  async resolveLists(companyId: string, references: readonly string[], now: Date): Promise<ResolvedLists> {
+    const byId = [...new Set(references.filter((ref) => LIST_ID.test(ref)))];
+    const names = [...new Set(references.filter((ref) => !LIST_ID.test(ref)).map((ref) => ref.trim()).filter(Boolean))];
+    const found: Array<{ id: string }> = byId.length ? await this.knex("lists").where({ company_id: companyId }).whereIn("id", byId).select("id") : [];
+    const known = new Set(found.map((row) => row.id));
+    let named: string[] = [];
+    if (names.length > 0) {
+      const at = toDbDate(now);
+      await this.knex("lists")
+        .insert(names.map((name) => ({ id: this.ids.next("list"), company_id: companyId, name, is_private: false, allow_member_unsubscribe: true, created_at: at, updated_at: at })))
+        .onConflict(["company_id", "name"])
+        .ignore();
+      const rows: Array<{ id: string }> = await this.knex("lists").where({ company_id: companyId }).whereIn("name", names).select("id");
+      named = rows.map((row) => row.id);
+    }
+    return { ids: [...known, ...named], unknownIds: byId.filter((id) => !known.has(id)) };
+  }
+
+  private async findOne(companyId: string, where: Record<string, string>, db: Knex | Knex.Transaction = this.knex): Promise<TaggedSubscriber | null> {
+    const [row] = await db("subscribers").where({ company_id: companyId, ...where });
+    if (!row) return null;
+    const [subscriber] = await withTags(db, companyId, [row]);
+    return subscriber ?? null;
+  }
+
+  private async applyChanges(trx: Knex.Transaction, companyId: string, subscriberId: string, changes: ContactChanges, now: Date): Promise<void> {
+    const at = toDbDate(now);
+    if (changes.replaceTags) {
+      const keep = await ensureTags(trx, this.ids, companyId, changes.replaceTags, now);
+      await trx("subscriber_tags").where({ company_id: companyId, subscriber_id: subscriberId }).whereNotIn("tag_id", keep).delete();
+      await this.addTags(trx, companyId, subscriberId, keep, at);
+    }
+    if (changes.addTags?.length) {
+      await this.addTags(trx, companyId, subscriberId, await ensureTags(trx, this.ids, companyId, changes.addTags, now), at);
+    }
+    if (changes.removeTags?.length) {
+      await trx("subscriber_tags")
+        .where({ company_id: companyId, subscriber_id: subscriberId })
+        .whereIn("tag_id", trx("tags").where({ company_id: companyId }).whereIn("name", changes.removeTags).select("id"))
+        .delete();
+    }
+    if (changes.addLists?.length) {
+      await trx("list_memberships")
+        .insert(changes.addLists.map((listId) => ({ company_id: companyId, list_id: listId, subscriber_id: subscriberId, subscribed_at: at })))
+        .onConflict(["list_id", "subscriber_id"])
+        .ignore();
+    }
+  }
+
+  private async addTags(trx: Knex.Transaction, companyId: string, subscriberId: string, tagIds: readonly string[], at: string | null): Promise<void> {
+    if (tagIds.length === 0) return;
+    await trx("subscriber_tags")
+      .insert(tagIds.map((tagId) => ({ company_id: companyId, subscriber_id: subscriberId, tag_id: tagId, created_at: at })))
+      .onConflict(["subscriber_id", "tag_id"])
+      .ignore();
+  }
+}

@@ -1,0 +1,34 @@
+import type { Subscriber, TaggedSubscriber } from "./model.js";
+
+/** Tag and list changes applied together with a contact's fields, in one transaction. */
+export interface ContactChanges {
+  /** Normalised tag names to add; tags missing in the company are created. */
+  readonly addTags?: readonly string[];
+  /** Normalised tag names the contact should have exactly (replaces the set). */
+  readonly replaceTags?: readonly string[];
+  readonly removeTags?: readonly string[];
+  /** List IDs (already resolved with `resolveLists`) the contact joins. */
+  readonly addLists?: readonly string[];
+}
+
+export interface ResolvedLists {
+  readonly ids: readonly string[];
+  /** References that look like list IDs but name no list of the company. */
+  readonly unknownIds: readonly string[];
+}
+
+/** Contacts of a company, with their tags and list memberships. Every method names the company. */
+export interface SubscriberRepository {
+  findById(companyId: string, id: string): Promise<TaggedSubscriber | null>;
+  findByEmail(companyId: string, email: string): Promise<TaggedSubscriber | null>;
+  findByExternalId(companyId: string, externalId: string): Promise<TaggedSubscriber | null>;
+  /** Inserts the contact; null when its email or externalId was taken meanwhile (a concurrent create). */
+  insert(subscriber: Subscriber, changes: ContactChanges): Promise<TaggedSubscriber | null>;
+  /** Saves every field of the contact and applies the changes. */
+  update(subscriber: Subscriber, changes: ContactChanges): Promise<TaggedSubscriber>;
+  /** Hard delete (notes, memberships and events go with it). False when there was nothing to delete. */
+  delete(companyId: string, id: string): Promise<boolean>;
+  /** List IDs for references given as IDs or names; lists named but missing are created. */
+  resolveLists(companyId: string, references: readonly string[], now: Date): Promise<ResolvedLists>;
+}
+export const SubscriberRepository = Symbol.for("lifecycle.SubscriberRepository");

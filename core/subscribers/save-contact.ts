@@ -1,0 +1,160 @@
+import type { Clock } from "../ports/clock.js";
+import type { IdGenerator } from "../ports/id-generator.js";
+import { badRequest, conflict, notFound } from "../shared/errors.js";
+import { fail, ok, type Result } from "../shared/result.js";
+import { normalizeTagName } from "../tags/model.js";
+import {
+  emailProviderOf,
+  RESERVED_ATTRIBUTE,
+  type Attributes,
+  type DuplicateStrategy,
+  type Subscriber,
+  type SubscriberStatus,
+  type TaggedSubscriber,
+} from "./model.js";
+import type { ContactChanges, SubscriberRepository } from "./ports.js";
+
+/** A contact as callers describe it: only what they give is applied. */
+export interface ContactInput {
+  /** Already validated and lower-cased (the Email codec). */
+  readonly email?: string | undefined;
+  readonly externalId?: string | null | undefined;
+  readonly firstName?: string | null | undefined;
+  readonly lastName?: string | null | undefined;
+  readonly phone?: string | null | undefined;
+  readonly timezone?: string | null | undefined;
+  /** Applies on creation only. */
+  readonly status?: SubscriberStatus | undefined;
+  readonly customAttributes?: Attributes | undefined;
+  /** Tag names as given; normalised here. */
+  readonly tags?: readonly string[] | undefined;
+  /** List IDs or names. */
+  readonly lists?: readonly string[] | undefined;
+  /** Backdates the signup; only ever earlier than now. */
+  readonly createdAt?: Date | undefined;
+}
+
+export interface SavedContact {
+  readonly subscriber: TaggedSubscriber;
+  readonly created: boolean;
+  readonly updated: boolean;
+  readonly skipped: boolean;
+}
+
+export const reservedAttributeError = () => badRequest(`The custom attribute name '${RESERVED_ATTRIBUTE}' is reserved for accounts`);
+
+/** Normalised, distinct tag names; a name with nothing usable left is refused. */
+export function normalizeTags(names: readonly string[]): Result<string[]> {
+  const normalised: string[] = [];
+  for (const name of names) {
+    const tag = normalizeTagName(name);
+    if (!tag) return fail(badRequest(`Tag name '${name}' must contain a letter or a digit`));
+    if (!normalised.includes(tag)) normalised.push(tag);
+  }
+  return ok(normalised);
+}
+
+/**
+ * Creates a contact or matches an existing one (by email, then externalId) and applies the
+ * duplicate strategy: `skip` leaves it as it is, `merge` applies what is given and adds tags,
+ * lists and attributes, `overwrite` replaces the fields, attributes and tags. Nothing ever
+ * reactivates an unsubscribed contact. The one path every contact write goes through: the API,
+ * events, list membership, imports and accounts.
+ */
+export class SaveContact {
+  constructor(
+    private readonly subscribers: SubscriberRepository,
+    private readonly ids: IdGenerator,
+    private readonly clock: Clock,
+  ) {}
+
+  execute = async (companyId: string, input: ContactInput, strategy: DuplicateStrategy): Promise<Result<SavedContact>> => {
+    if (input.customAttributes && Object.hasOwn(input.customAttributes, RESERVED_ATTRIBUTE)) return fail(reservedAttributeError());
+    const tags = normalizeTags(input.tags ?? []);
+    if (tags._tag === "Left") return tags;
+    const now = this.clock.now();
+
+    const existing = await this.findExisting(companyId, input);
+    if (existing._tag === "Left") return existing;
+    if (existing.right && strategy === "skip") return ok({ subscriber: existing.right, created: false, updated: false, skipped: true });
+
+    const lists = input.lists?.length ? await this.subscribers.resolveLists(companyId, input.lists, now) : { ids: [], unknownIds: [] };
+    if (lists.unknownIds.length > 0) return fail(notFound(`List not found: ${lists.unknownIds.join(", ")}`));
+
+    if (!existing.right) {
+      if (!input.email) return fail(badRequest("email is required to create a subscriber"));
+      const created = await this.subscribers.insert(this.newContact(companyId, input.email, input, now), { addTags: tags.right, addLists: lists.ids });
+      if (created) return ok({ subscriber: created, created: true, updated: false, skipped: false });
+      // Someone created it meanwhile: it is an existing contact after all.
+      return this.execute(companyId, input, strategy);
+    }
+
+    const contact = existing.right;
+    const changes: ContactChanges =
+      strategy === "overwrite" && input.tags !== undefined ? { replaceTags: tags.right, addLists: lists.ids } : { addTags: tags.right, addLists: lists.ids };
+    const updated = await this.subscribers.update(strategy === "overwrite" ? overwrite(contact, input, now) : merge(contact, input, now), changes);
+    return ok({ subscriber: updated, created: false, updated: true, skipped: false });
+  };
+
+  private async findExisting(companyId: string, input: ContactInput): Promise<Result<TaggedSubscriber | null>> {
+    const byEmail = input.email ? await this.subscribers.findByEmail(companyId, input.email) : null;
+    if (!input.externalId) return ok(byEmail);
+    const byExternalId = await this.subscribers.findByExternalId(companyId, input.externalId);
+    if (byEmail && byExternalId && byEmail.id !== byExternalId.id) return fail(conflict("externalId is already used by another subscriber"));
+    return ok(byEmail ?? byExternalId);
+  }
+
+  private newContact(companyId: string, email: string, input: ContactInput, now: Date): Subscriber {
+    const status = input.status ?? "active";
+    const createdAt = input.createdAt && input.createdAt < now ? input.createdAt : now;
+    return {
+      id: this.ids.next("sub"),
+      companyId,
+      email,
+      externalId: input.externalId ?? null,
+      firstName: blankToNull(input.firstName),
+      lastName: blankToNull(input.lastName),
+      phone: blankToNull(input.phone),
+      smsStatus: "not_subscribed",
+      status,
+      emailProvider: emailProviderOf(email),
+      timezone: input.timezone ?? null,
+      customAttributes: input.customAttributes ?? {},
+      unsubscribedAt: status === "unsubscribed" ? now : null,
+      createdAt,
+      updatedAt: now,
+    };
+  }
+}
+
+const blankToNull = (value: string | null | undefined): string | null => (value === undefined || value === null || value === "" ? null : value);
+
+/** Given fields win; attributes are merged key by key. */
+function merge(contact: Subscriber, input: ContactInput, now: Date): Subscriber {
+  return {
+    ...contact,
+    externalId: input.externalId ?? contact.externalId,
+    firstName: input.firstName === undefined ? contact.firstName : blankToNull(input.firstName),
+    lastName: input.lastName === undefined ? contact.lastName : blankToNull(input.lastName),
+    phone: input.phone === undefined ? contact.phone : blankToNull(input.phone),
+    timezone: input.timezone === undefined ? contact.timezone : input.timezone,
+    customAttributes: input.customAttributes ? { ...contact.customAttributes, ...input.customAttributes } : contact.customAttributes,
+    createdAt: input.createdAt && input.createdAt < contact.createdAt ? input.createdAt : contact.createdAt,
+    updatedAt: now,
+  };
+}
+
+/** The contact becomes what is given: fields not given are cleared, attributes replaced. */
+function overwrite(contact: Subscriber, input: ContactInput, now: Date): Subscriber {
+  return {
+    ...contact,
+    externalId: input.externalId ?? contact.externalId,
+    firstName: blankToNull(input.firstName),
+    lastName: blankToNull(input.lastName),
+    phone: blankToNull(input.phone),
+    timezone: input.timezone ?? null,
+    customAttributes: input.customAttributes ?? {},
+    createdAt: input.createdAt && input.createdAt < contact.createdAt ? input.createdAt : contact.createdAt,
+    updatedAt: now,
+  };
+}
