@@ -1,5 +1,7 @@
 import type { Container } from "inversify";
+import { InProcessContactEvents } from "../../adapters/memory/in-process-contact-events.js";
 import { KnexSubscriberRepository } from "../../adapters/knex/repositories/subscriber-repository.js";
+import { ContactEvents } from "../../core/events/contact-events.js";
 import { Clock } from "../../core/ports/clock.js";
 import { IdGenerator } from "../../core/ports/id-generator.js";
 import { SubscriberRepository } from "../../core/subscribers/ports.js";
@@ -14,4 +16,5 @@ export function bindSubscribers(container: Container, handlers: JobHandlers): vo
   bindClass(container, KnexSubscriberRepository, [Database, IdGenerator]);
   container.bind<SubscriberRepository>(SubscriberRepository).toService(KnexSubscriberRepository);
   bindClass(container, SaveContact, [SubscriberRepository, IdGenerator, Clock]);
+  container.bind<ContactEvents>(ContactEvents).toConstantValue(new InProcessContactEvents());
 }

@@ -1,0 +1,30 @@
+/** A custom event accepted for one contact: what automations will react to. */
+export interface ContactEvent {
+  readonly companyId: string;
+  readonly subscriberId: string;
+  readonly email: string;
+  readonly name: string;
+  readonly properties: Readonly<Record<string, unknown>>;
+  readonly occurredAt: Date;
+  /** The stored custom_events row. */
+  readonly customEventId: string;
+  /** Over an hour old when received: stored and segmentable, but it triggers nothing. */
+  readonly historical: boolean;
+  /** Where it came from: the events API, an account event delivered to a member, an import. */
+  readonly source: "api" | "account" | "import";
+}
+
+export type ContactEventListener = (event: ContactEvent) => Promise<void> | void;
+
+/**
+ * In-process domain events: every accepted custom event is published here after it is stored.
+ * Automations subscribe later; a listener that throws is reported, never fails the publisher's
+ * request twice (the publisher decides what a listener failure means, see `sideEffectFailures`).
+ */
+export interface ContactEvents {
+  /** Runs every listener; returns the messages of those that failed. */
+  publish(event: ContactEvent): Promise<string[]>;
+  /** Returns a function that removes the listener. */
+  subscribe(listener: ContactEventListener): () => void;
+}
+export const ContactEvents = Symbol.for("lifecycle.ContactEvents");
