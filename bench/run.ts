@@ -1,5 +1,6 @@
 import { apiAuthGet } from "./api-auth-get.js";
 import { jobsPostgres, jobsSqlite } from "./jobs.js";
+import { segmentCount } from "./segment-count.js";
 
 /**
  * Every benchmark, by name. Each resolves to its one summary line, which is printed on stdout
@@ -9,6 +10,7 @@ const benchmarks: Record<string, () => Promise<string>> = {
   "api-auth-get": apiAuthGet,
   "jobs-sqlite": jobsSqlite,
   "jobs-postgres": jobsPostgres,
+  "segment-count": segmentCount,
 };
 
 async function main(names: readonly string[]): Promise<void> {

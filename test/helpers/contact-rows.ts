@@ -1,0 +1,88 @@
+import type { Knex } from "knex";
+import { toDbDate } from "../../adapters/knex/row-codecs.js";
+
+/**
+ * Contacts written straight into the tables, for tests of queries over them (segments): the
+ * shape of the rows, not the rules of creating contacts.
+ */
+export interface ContactRow {
+  readonly id: string;
+  readonly email: string;
+  readonly status?: string;
+  readonly smsStatus?: string;
+  readonly firstName?: string | null;
+  readonly lastName?: string | null;
+  readonly phone?: string | null;
+  readonly emailProvider?: string | null;
+  readonly attributes?: Record<string, unknown>;
+  readonly createdAt: Date;
+  /** Tag names (created in the company when missing). */
+  readonly tags?: readonly string[];
+  /** List IDs (the lists must exist); `unsubscribed` keeps a former membership. */
+  readonly lists?: ReadonlyArray<{ readonly listId: string; readonly unsubscribed?: boolean }>;
+  readonly events?: ReadonlyArray<{ readonly name: string; readonly occurredAt: Date }>;
+}
+
+export async function insertCompanyRow(knex: Knex, companyId: string): Promise<void> {
+  await knex("companies").insert({ id: companyId, name: `Company ${companyId}`, created_at: toDbDate(new Date("2026-01-01T00:00:00.000Z")) });
+}
+
+export async function insertListRow(knex: Knex, companyId: string, listId: string, name = listId): Promise<void> {
+  const now = toDbDate(new Date("2026-01-01T00:00:00.000Z"));
+  await knex("lists").insert({ id: listId, company_id: companyId, name, created_at: now, updated_at: now });
+}
+
+let eventSequence = 0;
+
+export async function insertContactRows(knex: Knex, companyId: string, contacts: readonly ContactRow[]): Promise<void> {
+  const tagIds = new Map<string, string>(
+    (await knex("tags").where({ company_id: companyId }).select("id", "name")).map((row: { id: string; name: string }) => [row.name, row.id]),
+  );
+  for (const contact of contacts) {
+    const created = toDbDate(contact.createdAt);
+    await knex("subscribers").insert({
+      id: contact.id,
+      company_id: companyId,
+      email: contact.email,
+      first_name: contact.firstName ?? null,
+      last_name: contact.lastName ?? null,
+      phone: contact.phone ?? null,
+      sms_status: contact.smsStatus ?? "not_subscribed",
+      status: contact.status ?? "active",
+      email_provider: contact.emailProvider ?? null,
+      custom_attributes: JSON.stringify(contact.attributes ?? {}),
+      created_at: created,
+      updated_at: created,
+    });
+    for (const tag of contact.tags ?? []) {
+      let tagId = tagIds.get(tag);
+      if (!tagId) {
+        tagId = `tag_${companyId}_${tag}`;
+        tagIds.set(tag, tagId);
+        await knex("tags").insert({ id: tagId, company_id: companyId, name: tag, created_at: created, updated_at: created });
+      }
+      await knex("subscriber_tags").insert({ company_id: companyId, subscriber_id: contact.id, tag_id: tagId, created_at: created });
+    }
+    for (const membership of contact.lists ?? []) {
+      await knex("list_memberships").insert({
+        company_id: companyId,
+        list_id: membership.listId,
+        subscriber_id: contact.id,
+        subscribed_at: created,
+        unsubscribed_at: membership.unsubscribed ? created : null,
+      });
+    }
+    for (const event of contact.events ?? []) {
+      eventSequence += 1;
+      await knex("custom_events").insert({
+        id: `evt_${contact.id}_${eventSequence}`,
+        company_id: companyId,
+        subscriber_id: contact.id,
+        name: event.name,
+        properties: "{}",
+        occurred_at: toDbDate(event.occurredAt),
+        received_at: toDbDate(event.occurredAt),
+      });
+    }
+  }
+}
