@@ -6,8 +6,22 @@ import { Clock } from "../../core/ports/clock.js";
 import { IdGenerator } from "../../core/ports/id-generator.js";
 import { SubscriberRepository } from "../../core/subscribers/ports.js";
 import { SaveContact } from "../../core/subscribers/save-contact.js";
+import { KnexNoteRepository } from "../../adapters/knex/repositories/note-repository.js";
+import { KnexSubscriberQueries } from "../../adapters/knex/repositories/subscriber-queries.js";
+import { AddNote } from "../../core/notes/add-note.js";
+import { DeleteNote } from "../../core/notes/delete-note.js";
+import { ListNotes } from "../../core/notes/list-notes.js";
+import { NoteRepository } from "../../core/notes/ports.js";
+import { SegmentRepository } from "../../core/segments/ports.js";
+import { CreateSubscriber } from "../../core/subscribers/create-subscriber.js";
+import { DeleteSubscriber } from "../../core/subscribers/delete-subscriber.js";
+import { GetSubscriber } from "../../core/subscribers/get-subscriber.js";
+import { ListSubscribers } from "../../core/subscribers/list-subscribers.js";
+import { SubscriberQueries } from "../../core/subscribers/queries.js";
+import { UpdateSubscriber } from "../../core/subscribers/update-subscriber.js";
 import { bindClass } from "../bind-class.js";
-import { Database } from "../container.js";
+import { BaseUrl, Database } from "../container.js";
+import { segmentDocsUrl } from "./segments.js";
 import type { JobHandlers } from "../worker/job-handlers.js";
 
 /** Subscribers, their tags and lists, and notes: repositories, use cases, job handlers. */
@@ -17,4 +31,29 @@ export function bindSubscribers(container: Container, handlers: JobHandlers): vo
   container.bind<SubscriberRepository>(SubscriberRepository).toService(KnexSubscriberRepository);
   bindClass(container, SaveContact, [SubscriberRepository, IdGenerator, Clock]);
   container.bind<ContactEvents>(ContactEvents).toConstantValue(new InProcessContactEvents());
+
+  bindSubscriberRoutes(container);
+}
+
+/** The subscriber and note routes' use cases. */
+function bindSubscriberRoutes(container: Container): void {
+  bindClass(container, KnexSubscriberQueries, [Database]);
+  container.bind<SubscriberQueries>(SubscriberQueries).toService(KnexSubscriberQueries);
+  bindClass(container, KnexNoteRepository, [Database]);
+  container.bind<NoteRepository>(NoteRepository).toService(KnexNoteRepository);
+
+  bindClass(container, CreateSubscriber, [SaveContact]);
+  bindClass(container, GetSubscriber, [SubscriberRepository, SubscriberQueries, NoteRepository]);
+  bindClass(container, UpdateSubscriber, [SubscriberRepository, SubscriberQueries, Clock]);
+  bindClass(container, DeleteSubscriber, [SubscriberRepository]);
+  container
+    .bind(ListSubscribers)
+    .toResolvedValue(
+      (queries: SubscriberQueries, segments: SegmentRepository, clock: Clock, baseUrl: string) => new ListSubscribers(queries, segments, clock, segmentDocsUrl(baseUrl)),
+      [SubscriberQueries, SegmentRepository, Clock, BaseUrl],
+    );
+
+  bindClass(container, AddNote, [SubscriberRepository, NoteRepository, IdGenerator, Clock]);
+  bindClass(container, ListNotes, [SubscriberRepository, NoteRepository]);
+  bindClass(container, DeleteNote, [NoteRepository]);
 }

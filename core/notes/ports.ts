@@ -1,0 +1,12 @@
+import type { AuthoredNote, Note } from "./model.js";
+
+/** Notes on a company's contacts, read with their author. Every method names the company. */
+export interface NoteRepository {
+  insert(note: Note): Promise<void>;
+  find(companyId: string, noteId: string): Promise<AuthoredNote | null>;
+  /** Newest first. */
+  listForSubscriber(companyId: string, subscriberId: string): Promise<AuthoredNote[]>;
+  /** False when the company has no such note. */
+  delete(companyId: string, noteId: string): Promise<boolean>;
+}
+export const NoteRepository = Symbol.for("lifecycle.NoteRepository");
