@@ -1,3 +1,5 @@
+import { notFound } from "../shared/errors.js";
+
 /** Tag colours the product offers (compat-reference, Tags). */
 export const TAG_COLORS = [
   "gray", "red", "orange", "amber", "yellow", "lime", "green", "emerald", "teal",
@@ -33,3 +35,12 @@ export function normalizeTagName(raw: string): string {
     .replace(/^-+|-+$/g, "")
     .slice(0, MAX_TAG_NAME_LENGTH);
 }
+
+export const isTagColor = (value: string): value is TagColor => (TAG_COLORS as readonly string[]).includes(value);
+
+/** A tag with the number of contacts carrying it. */
+export interface TagWithUsage extends Tag {
+  readonly subscriberCount: number;
+}
+
+export const TAG_NOT_FOUND = notFound("Tag not found");

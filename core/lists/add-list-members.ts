@@ -1,0 +1,60 @@
+import type { Clock } from "../ports/clock.js";
+import type { Actor } from "../shared/actor.js";
+import { fail, ok, type Result } from "../shared/result.js";
+import { OPT_IN_NOT_SENT } from "../subscribers/create-subscriber.js";
+import type { SaveContact } from "../subscribers/save-contact.js";
+import type { AddListMembersCommand } from "./commands.js";
+import { LIST_NOT_FOUND } from "./model.js";
+import type { ListRepository } from "./ports.js";
+import { toListView, type ListView } from "./view.js";
+
+export interface AddedMembers {
+  readonly list: ListView;
+  /** Contacts that joined the list. */
+  readonly added: number;
+  /** Emails that were members already (or repeated in the request): added + skipped = emails given. */
+  readonly skipped: number;
+  /** Contacts created for unknown emails (they are among `added`). */
+  readonly created: number;
+  readonly warnings?: readonly string[];
+}
+
+/**
+ * POST /lists/{listId}/subscribers: up to 500 emails. Known contacts are found in one query and
+ * joined in one insert; each unknown email is created through SaveContact, the one path for new
+ * contacts. A membership the contact left stays as it is: nothing re-subscribes a contact.
+ */
+export class AddListMembers {
+  constructor(
+    private readonly lists: ListRepository,
+    private readonly saveContact: SaveContact,
+    private readonly clock: Clock,
+  ) {}
+
+  execute = async (actor: Actor, listId: string, input: AddListMembersCommand): Promise<Result<AddedMembers>> => {
+    const { companyId } = actor;
+    const list = await this.lists.find(companyId, listId);
+    if (!list) return fail(LIST_NOT_FOUND);
+
+    const emails = [...new Set(input.emails)];
+    const contacts = await this.lists.contactIdsByEmail(companyId, emails);
+    let created = 0;
+    for (const email of emails.filter((email) => !contacts.has(email))) {
+      const saved = await this.saveContact.execute(companyId, { email }, "skip");
+      if (saved._tag === "Left") return saved;
+      contacts.set(email, saved.right.subscriber.id);
+      if (saved.right.created) created += 1;
+    }
+
+    const added = await this.lists.addMembers(companyId, listId, [...new Set(contacts.values())], this.clock.now());
+    const counted = (await this.lists.find(companyId, listId)) ?? list;
+    const optInPending = input.optInMode === "double_opt_in" && created > 0;
+    return ok({
+      list: toListView(counted),
+      added,
+      skipped: input.emails.length - added,
+      created,
+      ...(optInPending ? { warnings: [OPT_IN_NOT_SENT] } : {}),
+    });
+  };
+}

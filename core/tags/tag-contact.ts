@@ -1,0 +1,77 @@
+import type { Actor } from "../shared/actor.js";
+import { badRequest } from "../shared/errors.js";
+import { fail, ok, type Result } from "../shared/result.js";
+import type { Attributes } from "../subscribers/model.js";
+import type { SubscriberRepository } from "../subscribers/ports.js";
+import { normalizeTags, type SaveContact } from "../subscribers/save-contact.js";
+import { findReferencedContact, requireReference, type ContactReference } from "./contact-reference.js";
+import type { TagRepository } from "./ports.js";
+import { toContactTagsView, type ContactTagsView } from "./view.js";
+
+/** Tags one call may put on a contact. */
+export const MAX_TAGS_PER_CONTACT_CALL = 100;
+
+export interface TagContactInput extends ContactReference {
+  /** Names as given; normalised here. */
+  readonly tags: readonly string[];
+  readonly customAttributes?: Attributes | undefined;
+}
+
+/** One requested tag after the call. */
+export interface AppliedTag {
+  readonly id: string;
+  /** Normalised. */
+  readonly name: string;
+  /** The company had no tag of that name before this call. */
+  readonly created: boolean;
+  /** The contact did not carry it before this call. */
+  readonly added: boolean;
+}
+
+export interface TaggedContact {
+  readonly subscriber: ContactTagsView;
+  /** In the order requested, without repeats. */
+  readonly tags: readonly AppliedTag[];
+}
+
+/**
+ * POST /subscribers/tags and /subscribers/tags/bulk: puts tags on one contact, creating the
+ * contact (an email is needed) and the tags when missing. The contact goes through SaveContact
+ * with `merge`, so given custom attributes are merged into an existing contact.
+ */
+export class TagContact {
+  constructor(
+    private readonly subscribers: SubscriberRepository,
+    private readonly tags: TagRepository,
+    private readonly saveContact: SaveContact,
+  ) {}
+
+  execute = async (actor: Actor, input: TagContactInput): Promise<Result<TaggedContact>> => {
+    const reference = requireReference(input);
+    if (reference._tag === "Left") return reference;
+    if (input.tags.length === 0) return fail(badRequest("Provide at least one tag in tags"));
+    if (input.tags.length > MAX_TAGS_PER_CONTACT_CALL) {
+      return fail(badRequest(`At most ${MAX_TAGS_PER_CONTACT_CALL} tags can be added per request (got ${input.tags.length})`));
+    }
+    const names = normalizeTags(input.tags);
+    if (names._tag === "Left") return names;
+    const { companyId } = actor;
+
+    // What existed before, to tell which tags are new to the company and to the contact.
+    const existingTags = new Set((await this.tags.findByNames(companyId, names.right)).map((tag) => tag.name));
+    const before = await findReferencedContact(this.subscribers, companyId, input);
+
+    const saved = await this.saveContact.execute(
+      companyId,
+      { email: input.email, externalId: input.externalId, customAttributes: input.customAttributes, tags: names.right },
+      "merge",
+    );
+    if (saved._tag === "Left") return saved;
+    const { subscriber, created } = saved.right;
+    const carried = new Set(before?.id === subscriber.id ? before.tags : []);
+
+    const ids = new Map((await this.tags.findByNames(companyId, names.right)).map((tag) => [tag.name, tag.id]));
+    const tags = names.right.map((name) => ({ id: ids.get(name) ?? "", name, created: !existingTags.has(name), added: !carried.has(name) }));
+    return ok({ subscriber: toContactTagsView(subscriber, created), tags });
+  };
+}
