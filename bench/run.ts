@@ -1,4 +1,6 @@
 import { apiAuthGet } from "./api-auth-get.js";
+import { eventsIngest } from "./events-ingest.js";
+import { import100k } from "./import-100k.js";
 import { jobsPostgres, jobsSqlite } from "./jobs.js";
 import { segmentCount } from "./segment-count.js";
 
@@ -11,6 +13,8 @@ const benchmarks: Record<string, () => Promise<string>> = {
   "jobs-sqlite": jobsSqlite,
   "jobs-postgres": jobsPostgres,
   "segment-count": segmentCount,
+  "events-ingest": eventsIngest,
+  "import-100k": import100k,
 };
 
 async function main(names: readonly string[]): Promise<void> {

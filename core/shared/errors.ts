@@ -24,7 +24,8 @@ export type DomainError =
   | (ErrorBase & { readonly _tag: "Forbidden" })
   | (ErrorBase & { readonly _tag: "NotFound" })
   | (ErrorBase & { readonly _tag: "Conflict" })
-  | (ErrorBase & { readonly _tag: "InvalidState" });
+  | (ErrorBase & { readonly _tag: "InvalidState" })
+  | (ErrorBase & { readonly _tag: "Failed" });
 
 export type DomainErrorTag = DomainError["_tag"];
 
@@ -45,3 +46,5 @@ export const notFound = (message: string, options: Options = {}): DomainError =>
 export const conflict = (message: string, options: Options = {}): DomainError => ({ _tag: "Conflict", message, ...options });
 /** 400: the entity's current state does not allow the operation. */
 export const invalidState = (message: string, options: Options = {}): DomainError => ({ _tag: "InvalidState", message, ...options });
+/** 500: the operation ran but part of it failed; the body says which part (spec: account event deliveries). */
+export const failed = (message: string, options: Options = {}): DomainError => ({ _tag: "Failed", message, ...options });

@@ -1,8 +1,47 @@
 import type { Container } from "inversify";
+import {
+  KnexAccountEventRepository,
+  KnexAccountRepository,
+  KnexAccountSuggestionRepository,
+} from "../../adapters/knex/repositories/account-repository.js";
+import { AddAccountMember } from "../../core/accounts/add-account-member.js";
+import { GetAccount } from "../../core/accounts/get-account.js";
+import { GetSuggestionJob } from "../../core/accounts/get-suggestion-job.js";
+import { AccountEventRepository, AccountRepository, AccountSuggestionRepository } from "../../core/accounts/ports.js";
+import { RecordAccountEvent } from "../../core/accounts/record-account-event.js";
+import { RunOrganizationIdSuggestion } from "../../core/accounts/run-organization-id-suggestion.js";
+import { SUGGESTION_JOB_TYPE, SuggestOrganizationIds } from "../../core/accounts/suggest-organization-ids.js";
+import { UpsertAccount } from "../../core/accounts/upsert-account.js";
+import { RecordCustomEvent } from "../../core/events/record-custom-event.js";
+import { Clock } from "../../core/ports/clock.js";
+import { IdGenerator } from "../../core/ports/id-generator.js";
+import { JobQueue } from "../../core/ports/job-queue.js";
+import { SubscriberRepository } from "../../core/subscribers/ports.js";
+import { SaveContact } from "../../core/subscribers/save-contact.js";
+import { bindClass } from "../bind-class.js";
+import { Database } from "../container.js";
 import type { JobHandlers } from "../worker/job-handlers.js";
 
 /** Accounts, account events and organization-ID suggestions: repositories, use cases, job handlers. */
 export function bindAccounts(container: Container, handlers: JobHandlers): void {
-  void container;
-  void handlers;
+  bindClass(container, KnexAccountRepository, [Database]);
+  container.bind<AccountRepository>(AccountRepository).toService(KnexAccountRepository);
+  bindClass(container, KnexAccountEventRepository, [Database]);
+  container.bind<AccountEventRepository>(AccountEventRepository).toService(KnexAccountEventRepository);
+  bindClass(container, KnexAccountSuggestionRepository, [Database]);
+  container.bind<AccountSuggestionRepository>(AccountSuggestionRepository).toService(KnexAccountSuggestionRepository);
+
+  bindClass(container, UpsertAccount, [AccountRepository, IdGenerator, Clock]);
+  bindClass(container, GetAccount, [AccountRepository]);
+  bindClass(container, AddAccountMember, [AccountRepository, SubscriberRepository, SaveContact, Clock]);
+  bindClass(container, RecordAccountEvent, [AccountRepository, AccountEventRepository, SubscriberRepository, RecordCustomEvent, IdGenerator, Clock]);
+  bindClass(container, SuggestOrganizationIds, [AccountSuggestionRepository, JobQueue, IdGenerator, Clock]);
+  bindClass(container, GetSuggestionJob, [AccountSuggestionRepository]);
+  bindClass(container, RunOrganizationIdSuggestion, [AccountSuggestionRepository, AccountRepository, IdGenerator, Clock]);
+
+  handlers.register(SUGGESTION_JOB_TYPE, async (job) => {
+    const suggestionJobId = job.payload.suggestionJobId;
+    if (typeof suggestionJobId !== "string" || !job.companyId) throw new Error(`${SUGGESTION_JOB_TYPE} job ${job.id} names no suggestion run`);
+    await container.get(RunOrganizationIdSuggestion).execute({ companyId: job.companyId, suggestionJobId, finalAttempt: job.attempts >= job.maxAttempts });
+  });
 }

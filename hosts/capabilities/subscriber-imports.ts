@@ -1,8 +1,28 @@
 import type { Container } from "inversify";
+import { KnexSubscriberImportRepository } from "../../adapters/knex/repositories/subscriber-import-repository.js";
+import { Clock } from "../../core/ports/clock.js";
+import { IdGenerator } from "../../core/ports/id-generator.js";
+import { JobQueue } from "../../core/ports/job-queue.js";
+import { ADVANCE_IMPORT_JOB, AdvanceImport } from "../../core/subscriber-imports/advance-import.js";
+import { CreateImport } from "../../core/subscriber-imports/create-import.js";
+import { DirectImport } from "../../core/subscriber-imports/direct-import.js";
+import { GetImport } from "../../core/subscriber-imports/get-import.js";
+import { SubscriberImportRepository } from "../../core/subscriber-imports/ports.js";
+import { SubscriberRepository } from "../../core/subscribers/ports.js";
+import { TenancyRepository } from "../../core/tenancy/ports.js";
+import { bindClass } from "../bind-class.js";
+import { Database } from "../container.js";
 import type { JobHandlers } from "../worker/job-handlers.js";
 
 /** Subscriber imports (API, job and CLI): repositories, use cases, job handlers. */
 export function bindSubscriberImports(container: Container, handlers: JobHandlers): void {
-  void container;
-  void handlers;
+  bindClass(container, KnexSubscriberImportRepository, [Database, IdGenerator]);
+  container.bind<SubscriberImportRepository>(SubscriberImportRepository).toService(KnexSubscriberImportRepository);
+
+  bindClass(container, CreateImport, [SubscriberImportRepository, SubscriberRepository, JobQueue, IdGenerator, Clock]);
+  bindClass(container, GetImport, [SubscriberImportRepository]);
+  bindClass(container, AdvanceImport, [SubscriberImportRepository, JobQueue, IdGenerator, Clock]);
+  bindClass(container, DirectImport, [SubscriberImportRepository, SubscriberRepository, TenancyRepository, IdGenerator, Clock]);
+
+  handlers.register(ADVANCE_IMPORT_JOB, (job) => container.get(AdvanceImport).handle(job));
 }

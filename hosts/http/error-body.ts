@@ -8,6 +8,7 @@ const STATUS: Record<DomainErrorTag, number> = {
   NotFound: 404,
   Conflict: 409,
   InvalidState: 400,
+  Failed: 500,
 };
 
 export const statusOf = (error: DomainError): number => STATUS[error._tag];

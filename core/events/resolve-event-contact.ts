@@ -1,0 +1,62 @@
+import type { Attributes } from "../subscribers/model.js";
+import type { SaveContact } from "../subscribers/save-contact.js";
+import { badRequest, notFound } from "../shared/errors.js";
+import { fail, ok, type Result } from "../shared/result.js";
+import type { CustomEventRepository } from "./ports.js";
+
+/** Who an event is for, and what to record about them (applied with the `merge` strategy). */
+export interface EventIdentity {
+  readonly email?: string | undefined;
+  readonly externalId?: string | undefined;
+  readonly firstName?: string | null | undefined;
+  readonly lastName?: string | null | undefined;
+  readonly customAttributes?: Readonly<Record<string, unknown>> | undefined;
+}
+
+export interface EventSubscriber {
+  readonly companyId: string;
+  readonly id: string;
+  readonly email: string;
+  /** The event created the contact. */
+  readonly created: boolean;
+}
+
+export const subscriberNotFound = () => notFound("Subscriber not found");
+
+/**
+ * Finds the contact events are sent for, creating it when new (an email is needed for that).
+ * An event that names a known contact and nothing else about it costs one indexed lookup;
+ * anything that changes or creates the contact goes through SaveContact.
+ */
+export class ResolveEventContact {
+  constructor(
+    private readonly events: CustomEventRepository,
+    private readonly saveContact: SaveContact,
+  ) {}
+
+  execute = async (companyId: string, identity: EventIdentity): Promise<Result<EventSubscriber>> => {
+    const { email, externalId } = identity;
+    if (!email && !externalId) return fail(badRequest("email or externalId is required"));
+    const changesContact = identity.firstName !== undefined || identity.lastName !== undefined || identity.customAttributes !== undefined;
+    const linksExternalId = Boolean(email && externalId);
+    if (!changesContact || !email) {
+      const found = await this.events.findContact(companyId, email ? { email } : { externalId: externalId! });
+      if (!found && !email) return fail(subscriberNotFound());
+      if (found && !changesContact && (!linksExternalId || found.externalId === externalId)) return ok({ companyId, id: found.id, email: found.email, created: false });
+    }
+    const saved = await this.saveContact.execute(
+      companyId,
+      {
+        email,
+        externalId,
+        firstName: identity.firstName,
+        lastName: identity.lastName,
+        customAttributes: identity.customAttributes as Attributes | undefined,
+      },
+      "merge",
+    );
+    if (saved._tag === "Left") return saved;
+    const { subscriber, created } = saved.right;
+    return ok({ companyId, id: subscriber.id, email: subscriber.email, created });
+  };
+}
