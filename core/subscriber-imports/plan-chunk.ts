@@ -1,4 +1,5 @@
-import { emailProviderOf, type DuplicateStrategy, type Subscriber } from "../subscribers/model.js";
+import { mergeContact, newContact, overwriteContact } from "../subscribers/contact-fields.js";
+import type { DuplicateStrategy, Subscriber } from "../subscribers/model.js";
 import { FAIL_REASONS, SKIP_REASONS, type ChunkOutcome } from "./model.js";
 import type { ContactRow, RowReading } from "./rows.js";
 
@@ -99,7 +100,7 @@ export function planChunk(readings: readonly RowReading[], existing: readonly Su
     }
     const target = sameEmail ?? sameExternalId;
     if (!target) {
-      const entry: Entry = { subscriber: newContact(context.companyId, context.newId(), contact, now), isNew: true, tags: [...(contact.tags ?? [])], replaceTags: false, touched: true };
+      const entry: Entry = { subscriber: newContact(context.companyId, context.newId(), contact.email, contact, now), isNew: true, tags: [...(contact.tags ?? [])], replaceTags: false, touched: true };
       inserts.push(entry);
       index(entry);
       tally.added += 1;
@@ -110,7 +111,7 @@ export function planChunk(readings: readonly RowReading[], existing: readonly Su
       continue;
     }
     const before = target.subscriber.externalId;
-    target.subscriber = strategy === "overwrite" ? overwrite(target.subscriber, contact, now) : merge(target.subscriber, contact, now);
+    target.subscriber = strategy === "overwrite" ? overwriteContact(target.subscriber, contact, now) : mergeContact(target.subscriber, contact, now);
     if (strategy === "overwrite" && contact.tags !== undefined) {
       target.tags = [...contact.tags];
       target.replaceTags = !target.isNew;
@@ -129,61 +130,4 @@ export function planChunk(readings: readonly RowReading[], existing: readonly Su
   }
 
   return { inserts, updates, outcome: tally.outcome };
-}
-
-// The three functions below follow core/subscribers/save-contact.ts field by field (it keeps its
-// own private); an import must treat a contact exactly as one create request would.
-
-const blankToNull = (value: string | null | undefined): string | null => (value === undefined || value === null || value === "" ? null : value);
-
-function newContact(companyId: string, id: string, input: ContactRow, now: Date): Subscriber {
-  const status = input.status ?? "active";
-  const createdAt = input.createdAt && input.createdAt < now ? input.createdAt : now;
-  return {
-    id,
-    companyId,
-    email: input.email,
-    externalId: input.externalId ?? null,
-    firstName: blankToNull(input.firstName),
-    lastName: blankToNull(input.lastName),
-    phone: blankToNull(input.phone),
-    smsStatus: "not_subscribed",
-    status,
-    emailProvider: emailProviderOf(input.email),
-    timezone: input.timezone ?? null,
-    customAttributes: input.customAttributes ?? {},
-    unsubscribedAt: status === "unsubscribed" ? now : null,
-    createdAt,
-    updatedAt: now,
-  };
-}
-
-/** Given fields win; attributes are merged key by key. */
-function merge(contact: Subscriber, input: ContactRow, now: Date): Subscriber {
-  return {
-    ...contact,
-    externalId: input.externalId ?? contact.externalId,
-    firstName: input.firstName === undefined ? contact.firstName : blankToNull(input.firstName),
-    lastName: input.lastName === undefined ? contact.lastName : blankToNull(input.lastName),
-    phone: input.phone === undefined ? contact.phone : blankToNull(input.phone),
-    timezone: input.timezone === undefined ? contact.timezone : input.timezone,
-    customAttributes: input.customAttributes ? { ...contact.customAttributes, ...input.customAttributes } : contact.customAttributes,
-    createdAt: input.createdAt && input.createdAt < contact.createdAt ? input.createdAt : contact.createdAt,
-    updatedAt: now,
-  };
-}
-
-/** The contact becomes what is given: fields not given are cleared, attributes replaced. */
-function overwrite(contact: Subscriber, input: ContactRow, now: Date): Subscriber {
-  return {
-    ...contact,
-    externalId: input.externalId ?? contact.externalId,
-    firstName: blankToNull(input.firstName),
-    lastName: blankToNull(input.lastName),
-    phone: blankToNull(input.phone),
-    timezone: input.timezone ?? null,
-    customAttributes: input.customAttributes ?? {},
-    createdAt: input.createdAt && input.createdAt < contact.createdAt ? input.createdAt : contact.createdAt,
-    updatedAt: now,
-  };
 }

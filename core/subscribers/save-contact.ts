@@ -3,35 +3,18 @@ import type { IdGenerator } from "../ports/id-generator.js";
 import { badRequest, conflict, notFound } from "../shared/errors.js";
 import { fail, ok, type Result } from "../shared/result.js";
 import { normalizeTagName } from "../tags/model.js";
-import {
-  emailProviderOf,
-  RESERVED_ATTRIBUTE,
-  type Attributes,
-  type DuplicateStrategy,
-  type Subscriber,
-  type SubscriberStatus,
-  type TaggedSubscriber,
-} from "./model.js";
+import { mergeContact, newContact, overwriteContact, type ContactFields } from "./contact-fields.js";
+import { RESERVED_ATTRIBUTE, type DuplicateStrategy, type TaggedSubscriber } from "./model.js";
 import type { ContactChanges, SubscriberRepository } from "./ports.js";
 
 /** A contact as callers describe it: only what they give is applied. */
-export interface ContactInput {
+export interface ContactInput extends ContactFields {
   /** Already validated and lower-cased (the Email codec). */
   readonly email?: string | undefined;
-  readonly externalId?: string | null | undefined;
-  readonly firstName?: string | null | undefined;
-  readonly lastName?: string | null | undefined;
-  readonly phone?: string | null | undefined;
-  readonly timezone?: string | null | undefined;
-  /** Applies on creation only. */
-  readonly status?: SubscriberStatus | undefined;
-  readonly customAttributes?: Attributes | undefined;
   /** Tag names as given; normalised here. */
   readonly tags?: readonly string[] | undefined;
   /** List IDs or names. */
   readonly lists?: readonly string[] | undefined;
-  /** Backdates the signup; only ever earlier than now. */
-  readonly createdAt?: Date | undefined;
 }
 
 export interface SavedContact {
@@ -83,7 +66,7 @@ export class SaveContact {
 
     if (!existing.right) {
       if (!input.email) return fail(badRequest("email is required to create a subscriber"));
-      const created = await this.subscribers.insert(this.newContact(companyId, input.email, input, now), { addTags: tags.right, addLists: lists.ids });
+      const created = await this.subscribers.insert(newContact(companyId, this.ids.next("sub"), input.email, input, now), { addTags: tags.right, addLists: lists.ids });
       if (created) return ok({ subscriber: created, created: true, updated: false, skipped: false });
       // Someone created it meanwhile: it is an existing contact after all.
       return this.execute(companyId, input, strategy);
@@ -92,7 +75,7 @@ export class SaveContact {
     const contact = existing.right;
     const changes: ContactChanges =
       strategy === "overwrite" && input.tags !== undefined ? { replaceTags: tags.right, addLists: lists.ids } : { addTags: tags.right, addLists: lists.ids };
-    const updated = await this.subscribers.update(strategy === "overwrite" ? overwrite(contact, input, now) : merge(contact, input, now), changes);
+    const updated = await this.subscribers.update(strategy === "overwrite" ? overwriteContact(contact, input, now) : mergeContact(contact, input, now), changes);
     return ok({ subscriber: updated, created: false, updated: true, skipped: false });
   };
 
@@ -104,57 +87,4 @@ export class SaveContact {
     return ok(byEmail ?? byExternalId);
   }
 
-  private newContact(companyId: string, email: string, input: ContactInput, now: Date): Subscriber {
-    const status = input.status ?? "active";
-    const createdAt = input.createdAt && input.createdAt < now ? input.createdAt : now;
-    return {
-      id: this.ids.next("sub"),
-      companyId,
-      email,
-      externalId: input.externalId ?? null,
-      firstName: blankToNull(input.firstName),
-      lastName: blankToNull(input.lastName),
-      phone: blankToNull(input.phone),
-      smsStatus: "not_subscribed",
-      status,
-      emailProvider: emailProviderOf(email),
-      timezone: input.timezone ?? null,
-      customAttributes: input.customAttributes ?? {},
-      unsubscribedAt: status === "unsubscribed" ? now : null,
-      createdAt,
-      updatedAt: now,
-    };
-  }
-}
-
-const blankToNull = (value: string | null | undefined): string | null => (value === undefined || value === null || value === "" ? null : value);
-
-/** Given fields win; attributes are merged key by key. */
-function merge(contact: Subscriber, input: ContactInput, now: Date): Subscriber {
-  return {
-    ...contact,
-    externalId: input.externalId ?? contact.externalId,
-    firstName: input.firstName === undefined ? contact.firstName : blankToNull(input.firstName),
-    lastName: input.lastName === undefined ? contact.lastName : blankToNull(input.lastName),
-    phone: input.phone === undefined ? contact.phone : blankToNull(input.phone),
-    timezone: input.timezone === undefined ? contact.timezone : input.timezone,
-    customAttributes: input.customAttributes ? { ...contact.customAttributes, ...input.customAttributes } : contact.customAttributes,
-    createdAt: input.createdAt && input.createdAt < contact.createdAt ? input.createdAt : contact.createdAt,
-    updatedAt: now,
-  };
-}
-
-/** The contact becomes what is given: fields not given are cleared, attributes replaced. */
-function overwrite(contact: Subscriber, input: ContactInput, now: Date): Subscriber {
-  return {
-    ...contact,
-    externalId: input.externalId ?? contact.externalId,
-    firstName: blankToNull(input.firstName),
-    lastName: blankToNull(input.lastName),
-    phone: blankToNull(input.phone),
-    timezone: input.timezone ?? null,
-    customAttributes: input.customAttributes ?? {},
-    createdAt: input.createdAt && input.createdAt < contact.createdAt ? input.createdAt : contact.createdAt,
-    updatedAt: now,
-  };
 }
