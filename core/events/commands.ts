@@ -1,5 +1,5 @@
 import * as t from "io-ts";
-import { boundedText, Email, IsoDate, optional, TrimmedNonEmpty } from "../shared/codecs.js";
+import { boundedText, Email, IsoDate, optional, TrimmedNonEmpty, required } from "../shared/codecs.js";
 import { toJsonSchema, withSchema } from "../shared/json-schema.js";
 
 /**
@@ -27,13 +27,6 @@ export const boundedArray = <C extends t.Mixed>(item: C, min: number, max: numbe
 
 /** A JSON object (not an array, not null). */
 export const JsonObject = t.record(t.string, t.unknown);
-
-/** A required field says so when missing (the shared text codecs say "must be a string"). */
-const required = <A, O>(codec: t.Type<A, O, unknown>) =>
-  withSchema(
-    new t.Type<A, O, unknown>(codec.name, codec.is, (u, c) => (u === undefined ? t.failure(u, c, "is required") : codec.validate(u, c)), codec.encode),
-    toJsonSchema(codec),
-  );
 
 export const EventName = required(boundedText(200));
 export const EventIdKey = required(boundedText(255));

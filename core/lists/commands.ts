@@ -1,17 +1,10 @@
 import * as t from "io-ts";
-import { boundedText, Email, optional, TrimmedNonEmpty } from "../shared/codecs.js";
+import { boundedText, Email, optional, TrimmedNonEmpty, required } from "../shared/codecs.js";
 import { toJsonSchema, withSchema } from "../shared/json-schema.js";
 import { DuplicateStrategyCodec, OptInModeCodec } from "../subscribers/commands.js";
 import { MAX_LIST_DESCRIPTION_LENGTH, MAX_LIST_NAME_LENGTH, MAX_MEMBERSHIP_EMAILS } from "./model.js";
 
 /** Inputs of the list routes (compat-reference §8); every type and size is checked here (422). */
-
-/** A required field: missing reads "is required" rather than the codec's "must be a string". */
-const required = <A, O>(codec: t.Type<A, O, unknown>) =>
-  withSchema(
-    new t.Type<A, O, unknown>(codec.name, codec.is, (u, c) => (u === undefined ? t.failure(u, c, "is required") : codec.validate(u, c)), codec.encode),
-    toJsonSchema(codec),
-  );
 
 const ListName = boundedText(MAX_LIST_NAME_LENGTH);
 

@@ -1,7 +1,7 @@
 import * as t from "io-ts";
 import { isLeft } from "fp-ts/lib/Either.js";
 import { invalid, type FieldError } from "./errors.js";
-import { withSchema } from "./json-schema.js";
+import { toJsonSchema, withSchema } from "./json-schema.js";
 import { fail, ok, type Result } from "./result.js";
 
 /**
@@ -93,6 +93,13 @@ export const IsoDate = withSchema(new t.Type<Date, string, unknown>(
   },
   (d) => d.toISOString(),
 ), { type: "string", format: "date-time" });
+
+/** A required field says so when missing (the text codecs alone say "must be a string"). */
+export const required = <A, O>(codec: t.Type<A, O, unknown>) =>
+  withSchema(
+    new t.Type<A, O, unknown>(codec.name, codec.is, (u, c) => (u === undefined ? t.failure(u, c, "is required") : codec.validate(u, c)), codec.encode),
+    toJsonSchema(codec),
+  );
 
 /** Optional field: absent or undefined decodes to undefined; null is refused unless the codec allows it. */
 export const optional = <C extends t.Mixed>(codec: C) => t.union([codec, t.undefined]);

@@ -1,6 +1,5 @@
 import * as t from "io-ts";
-import { boundedText, Email, optional, TrimmedNonEmpty } from "../shared/codecs.js";
-import { toJsonSchema, withSchema } from "../shared/json-schema.js";
+import { boundedText, Email, optional, TrimmedNonEmpty, required } from "../shared/codecs.js";
 import { CustomAttributes } from "../subscribers/commands.js";
 import { TAG_COLORS, type TagColor } from "./model.js";
 
@@ -11,13 +10,6 @@ import { TAG_COLORS, type TagColor } from "./model.js";
  */
 
 export const TagColorCodec = t.keyof(Object.fromEntries(TAG_COLORS.map((color) => [color, null])) as Record<TagColor, null>, "TagColor");
-
-/** A required field: missing reads "is required" rather than the codec's "must be a string". */
-const required = <A, O>(codec: t.Type<A, O, unknown>) =>
-  withSchema(
-    new t.Type<A, O, unknown>(codec.name, codec.is, (u, c) => (u === undefined ? t.failure(u, c, "is required") : codec.validate(u, c)), codec.encode),
-    toJsonSchema(codec),
-  );
 
 /** A tag name as given ("Pro Customer"); normalised by the use case (pro-customer). */
 const TagName = required(TrimmedNonEmpty);
