@@ -4,11 +4,12 @@ import type { Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
-import express, { type Express } from "express";
+import express from "express";
 import { createCompanyFixture, createMemberKeyFixture } from "../fixtures/companies.js";
 import { createHttpApp } from "../hosts/http/app.js";
 import { createLogger } from "../hosts/logger.js";
 import { startRuntime } from "../hosts/runtime.js";
+import { close, count, listen, seconds } from "./settings.js";
 
 /**
  * Authenticated `GET /api/v1/subscribers/me` of the real app (SQLite file database, one key
@@ -20,33 +21,6 @@ const PATH = "/api/v1/subscribers/me";
 const GOAL = 0.7;
 /** Enough keys for ~10,000 req/s for a minute within 20/s and 300/min per key. */
 const KEYS = 2_500;
-
-const seconds = (name: string, fallback: number): number => {
-  const raw = process.env[name];
-  if (raw === undefined || raw === "") return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number of seconds (got ${raw})`);
-  return value;
-};
-
-const count = (name: string, fallback: number): number => {
-  const raw = process.env[name];
-  if (raw === undefined || raw === "") return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive integer (got ${raw})`);
-  return value;
-};
-
-function listen(app: Express): Promise<Server> {
-  return new Promise((resolve, reject) => {
-    const server = app.listen(0, "127.0.0.1", (error?: Error) => (error ? reject(error) : resolve(server)));
-  });
-}
-
-function close(server: Server): Promise<void> {
-  server.closeAllConnections();
-  return new Promise((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
-}
 
 const urlOf = (server: Server): string => `http://127.0.0.1:${(server.address() as AddressInfo).port}${PATH}`;
 

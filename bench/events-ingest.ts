@@ -4,12 +4,13 @@ import type { Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
-import express, { type Express } from "express";
+import express from "express";
 import { SaveContact } from "../core/subscribers/save-contact.js";
 import { createCompanyFixture, createMemberKeyFixture } from "../fixtures/companies.js";
 import { createHttpApp } from "../hosts/http/app.js";
 import { createLogger } from "../hosts/logger.js";
 import { startRuntime } from "../hosts/runtime.js";
+import { close, count, listen, seconds } from "./settings.js";
 
 /**
  * Event ingestion: `POST /api/v1/subscribers/events` of the real app (SQLite file database:
@@ -27,33 +28,6 @@ const EXISTING_CONTACTS = 2_000;
 /** One request in this many names a contact never seen before. */
 const NEW_CONTACT_EVERY = 10;
 const EVENT_NAMES = ["saas.purchase", "app.page_viewed", "app.feature_used", "saas.trial_started"];
-
-const seconds = (name: string, fallback: number): number => {
-  const raw = process.env[name];
-  if (raw === undefined || raw === "") return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number of seconds (got ${raw})`);
-  return value;
-};
-
-const count = (name: string, fallback: number): number => {
-  const raw = process.env[name];
-  if (raw === undefined || raw === "") return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive integer (got ${raw})`);
-  return value;
-};
-
-function listen(app: Express): Promise<Server> {
-  return new Promise((resolve, reject) => {
-    const server = app.listen(0, "127.0.0.1", (error?: Error) => (error ? reject(error) : resolve(server)));
-  });
-}
-
-function close(server: Server): Promise<void> {
-  server.closeAllConnections();
-  return new Promise((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
-}
 
 const urlOf = (server: Server): string => `http://127.0.0.1:${(server.address() as AddressInfo).port}${PATH}`;
 

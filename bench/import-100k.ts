@@ -10,6 +10,7 @@ import { contactFields, contactRow } from "../fixtures/contacts-csv.js";
 import { createCompanyFixture } from "../fixtures/companies.js";
 import { createLogger } from "../hosts/logger.js";
 import { startRuntime, type Runtime } from "../hosts/runtime.js";
+import { count } from "./settings.js";
 
 /**
  * Import of 100,000 contacts through the import pipeline the CLI drives (DirectImport: rows read
@@ -24,14 +25,6 @@ import { startRuntime, type Runtime } from "../hosts/runtime.js";
  */
 
 const GOAL = 0.5;
-
-const count = (name: string, fallback: number): number => {
-  const raw = process.env[name];
-  if (raw === undefined || raw === "") return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive integer (got ${raw})`);
-  return value;
-};
 
 const COLUMNS = [
   "id", "company_id", "email", "external_id", "first_name", "last_name", "phone", "sms_status", "status",

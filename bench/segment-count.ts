@@ -9,6 +9,7 @@ import type { Actor } from "../core/shared/actor.js";
 import { createCompanyFixture } from "../fixtures/companies.js";
 import { createLogger } from "../hosts/logger.js";
 import { startRuntime } from "../hosts/runtime.js";
+import { count } from "./settings.js";
 
 /**
  * `GET /segments/{id}/count` work without HTTP: the CountSegment use case (segment lookup,
@@ -21,14 +22,6 @@ const CONTACTS = 100_000;
 const GOAL_MS = 200;
 /** Knex writes a multi-row insert on SQLite as one compound SELECT, which SQLite caps at 500 terms. */
 const BATCH = 400;
-
-const count = (name: string, fallback: number): number => {
-  const raw = process.env[name];
-  if (raw === undefined || raw === "") return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive integer (got ${raw})`);
-  return value;
-};
 
 /** A small deterministic generator, so every run counts the same contacts. */
 function random(seed: number): () => number {
