@@ -5,11 +5,15 @@ interface Submission<I, O> {
 }
 
 /**
- * Group commit: writes submitted within a short window of each other, or while another write
- * is running, are written together, in submission order, by one call of `write` (one
- * transaction, one commit). A commit is what a small write costs most on SQLite, so under concurrent load
- * each request pays for a fraction of one. When a group fails, each submission is retried on
- * its own so that only the one at fault sees the error.
+ * Group commit: writes submitted within a few event-loop turns of each other, or while another
+ * write is running, are written together, in submission order, by one call of `write` (one
+ * transaction, one commit). A commit is what a small write costs most on SQLite, so under
+ * concurrent load each request pays for a fraction of one. When a group fails, each submission
+ * is retried on its own so that only the one at fault sees the error.
+ *
+ * The first submission of a group waits `turns` turns of the event loop (not a timer): an idle
+ * process turns at once, so a lone write waits for nothing, while under load each turn is a
+ * poll for I/O that brings more requests to the group.
  */
 export class GroupCommit<I, O> {
   private pending: Array<Submission<I, O>> = [];
@@ -18,8 +22,8 @@ export class GroupCommit<I, O> {
   constructor(
     /** Writes the items and returns one output per item, in order. */
     private readonly write: (items: readonly I[]) => Promise<O[]>,
-    /** How long the first submission of a group waits for others to join it. */
-    private readonly windowMs = 0,
+    /** Event-loop turns the first submission of a group waits for others to join it (at least 1). */
+    private readonly turns = 1,
     /** Items per group at most (a submission is never split). */
     private readonly maxItems = 1_000,
   ) {}
@@ -30,10 +34,13 @@ export class GroupCommit<I, O> {
       this.pending.push({ items, resolve, reject });
       if (!this.draining) {
         this.draining = true;
-        if (this.windowMs > 0) setTimeout(() => void this.drain(), this.windowMs);
-        else setImmediate(() => void this.drain());
+        this.after(this.turns, () => void this.drain());
       }
     });
+  }
+
+  private after(turns: number, then: () => void): void {
+    setImmediate(() => (turns > 1 ? this.after(turns - 1, then) : then()));
   }
 
   private async drain(): Promise<void> {
