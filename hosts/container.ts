@@ -19,6 +19,10 @@ import { DescribeAccount } from "../core/tenancy/describe-account.js";
 import { GetCurrentCompany } from "../core/tenancy/get-current-company.js";
 import { TenancyRepository } from "../core/tenancy/ports.js";
 import { Sha256ApiKeySecrets } from "../adapters/crypto/api-key-secrets.js";
+import { AesGcmSecretBox } from "../adapters/crypto/aes-gcm-secret-box.js";
+import { HmacTokenSigner } from "../adapters/crypto/hmac-token-signer.js";
+import { SecretBox } from "../core/ports/secret-box.js";
+import { TokenSigner } from "../core/ports/token-signer.js";
 import { KnexApiKeyRepository } from "../adapters/knex/repositories/api-key-repository.js";
 import { KnexIdempotencyStore } from "../adapters/knex/repositories/idempotency-store.js";
 import { KnexTenancyRepository } from "../adapters/knex/repositories/tenancy-repository.js";
@@ -42,6 +46,8 @@ import { JobHandlers } from "./worker/job-handlers.js";
 export const Database = Symbol.for("lifecycle.Database");
 export const AppLogger = Symbol.for("lifecycle.Logger");
 export const BaseUrl = Symbol.for("lifecycle.BaseUrl");
+/** Where mail goes: `smtp://`, `smtps://`, `file:<dir>` or `memory:` (CONTRACTS.md, MAIL_URL). */
+export const MailUrl = Symbol.for("lifecycle.MailUrl");
 
 /** Clean-up of resources made on demand (connections), run when the runtime closes. */
 export const Disposables = Symbol.for("lifecycle.Disposables");
@@ -55,6 +61,9 @@ export interface ContainerParts {
   readonly baseUrl: string;
   /** Defaults to the system clock; tests pass a manual one. */
   readonly clock?: Clock;
+  /** The 32-byte master key for stored secrets and signed tokens. */
+  readonly secretKey: Buffer;
+  readonly mailUrl: string;
 }
 
 
@@ -73,6 +82,9 @@ export function buildContainer(parts: ContainerParts): Container {
   const disposables: Disposables = [];
   container.bind<Disposables>(Disposables).toConstantValue(disposables);
   container.bind<ApiKeySecrets>(ApiKeySecrets).toConstantValue(new Sha256ApiKeySecrets());
+  container.bind<SecretBox>(SecretBox).toConstantValue(new AesGcmSecretBox(parts.secretKey));
+  container.bind<TokenSigner>(TokenSigner).toConstantValue(new HmacTokenSigner(parts.secretKey));
+  container.bind<string>(MailUrl).toConstantValue(parts.mailUrl);
 
   // The durable job queue, its schedules, and the handlers capabilities register for the worker.
   bindClass(container, KnexJobQueue, [Database, IdGenerator, Clock]);

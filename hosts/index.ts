@@ -22,6 +22,7 @@ import { DescribeAccount } from "../core/tenancy/describe-account.js";
 import { ManualClock } from "../adapters/memory/manual-clock.js";
 import { createHttpApp } from "./http/app.js";
 import { createLogger, type Logger } from "./logger.js";
+import { loadSecretKey } from "./secret-key.js";
 import { startRuntime } from "./runtime.js";
 
 export type { Actor, OperatorActor } from "../core/shared/actor.js";
@@ -49,6 +50,13 @@ export interface LifecycleOptions {
   /** Keep rate-limit counters in Redis (shared by every server). */
   readonly redisUrl?: string;
   readonly logger?: Logger;
+  /**
+   * The master key for stored secrets and signed tokens (32 bytes, or their base64). Defaults
+   * to SECRET_KEY, then to ./data/secret.key (made once); the memory profile uses a fresh one.
+   */
+  readonly secretKey?: Buffer | string;
+  /** Where mail goes (MAIL_URL syntax); defaults to `memory:`. */
+  readonly mailUrl?: string;
 }
 
 export interface Lifecycle {
@@ -80,6 +88,13 @@ function databaseUrlOf(options: LifecycleOptions): string {
   }
 }
 
+function secretKeyOf(options: LifecycleOptions): { secretKey?: Buffer } {
+  if (Buffer.isBuffer(options.secretKey)) return { secretKey: options.secretKey };
+  // In memory nothing sealed outlives the process: a fresh key (startRuntime's default) will do.
+  if ((options.database ?? "memory") === "memory" && options.secretKey === undefined) return {};
+  return { secretKey: loadSecretKey(options.secretKey ?? process.env.SECRET_KEY) };
+}
+
 export async function createLifecycle(options: LifecycleOptions = {}): Promise<Lifecycle> {
   const runtime = await startRuntime({
     databaseUrl: databaseUrlOf(options),
@@ -88,6 +103,8 @@ export async function createLifecycle(options: LifecycleOptions = {}): Promise<L
     redisUrl: options.redisUrl,
     ...(options.schema ? { schema: options.schema } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
+    ...secretKeyOf(options),
+    mailUrl: options.mailUrl ?? "memory:",
   });
   const { container } = runtime;
   return {

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import type { Container } from "inversify";
 import type { Knex } from "knex";
 import { ApiKeyUsage } from "../core/api-keys/ports.js";
@@ -15,6 +16,10 @@ export interface RuntimeOptions {
   readonly schema?: string;
   readonly clock?: Clock;
   readonly redisUrl?: string | undefined;
+  /** The master key (SECRET_KEY); a fresh random one when omitted (tests, in-memory embedders). */
+  readonly secretKey?: Buffer;
+  /** MAIL_URL; `memory:` when omitted. */
+  readonly mailUrl?: string;
 }
 
 /** What every host runs on: one database pool, an up-to-date schema, and the container. */
@@ -43,6 +48,8 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     logger: options.logger,
     baseUrl: options.baseUrl,
     redisUrl: options.redisUrl,
+    secretKey: options.secretKey ?? randomBytes(32),
+    mailUrl: options.mailUrl ?? "memory:",
     ...(options.clock ? { clock: options.clock } : {}),
   });
   let closed = false;

@@ -11,10 +11,11 @@ import { loadConfig } from "../config.js";
 import { createLogger } from "../logger.js";
 import { startRuntime, type Runtime } from "../runtime.js";
 import { CliError } from "./cli-error.js";
+import { runtimeOptions } from "./runtime-options.js";
 
 async function withRuntime<T>(database: string | undefined, work: (runtime: Runtime) => Promise<T>): Promise<T> {
   const config = loadConfig(process.env, { databaseUrl: database });
-  const runtime = await startRuntime({ databaseUrl: config.databaseUrl, logger: createLogger(config.logLevel), baseUrl: config.baseUrl });
+  const runtime = await startRuntime(runtimeOptions(config, createLogger(config.logLevel)));
   try {
     return await work(runtime);
   } finally {

@@ -15,6 +15,7 @@ import { loadConfig } from "../config.js";
 import { createLogger } from "../logger.js";
 import { startRuntime } from "../runtime.js";
 import { CliError } from "./cli-error.js";
+import { runtimeOptions } from "./runtime-options.js";
 
 /** CSV columns that are contact fields (matched without case, `_`, `-` or spaces); any other column is a custom attribute. */
 const FIELDS: Readonly<Record<string, string>> = {
@@ -175,7 +176,7 @@ export function registerImportSubscribersCommand(program: Command): void {
       }
 
       const config = loadConfig(process.env, { databaseUrl: flags.database });
-      const runtime = await startRuntime({ databaseUrl: config.databaseUrl, logger: createLogger(config.logLevel), baseUrl: config.baseUrl });
+      const runtime = await startRuntime(runtimeOptions(config, createLogger(config.logLevel)));
       const bar = new SingleBar({ format: "importing |{bar}| {value}/{total} rows | {percentage}% | ETA {eta_formatted}", stream: process.stderr, hideCursor: true }, Presets.shades_classic);
       let stop = false;
       const interrupt = () => (stop = true);

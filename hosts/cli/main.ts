@@ -10,6 +10,7 @@ import { CliError } from "./cli-error.js";
 import { registerImportSubscribersCommand } from "./import-subscribers.js";
 import { serve } from "./serve.js";
 import { onShutdown } from "./shutdown.js";
+import { runtimeOptions } from "./runtime-options.js";
 
 const { version } = JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8")) as { version: string };
 
@@ -43,7 +44,7 @@ program
   .action(async (flags: { database?: string; concurrency: number }) => {
     const config = loadConfig(process.env, { databaseUrl: flags.database });
     const logger = createLogger(config.logLevel);
-    const runtime = await startRuntime({ databaseUrl: config.databaseUrl, logger, baseUrl: config.baseUrl });
+    const runtime = await startRuntime(runtimeOptions(config, logger));
     const worker = createWorker(runtime.container, { concurrency: flags.concurrency });
     // Before start() announces readiness: until a listener exists, SIGTERM kills outright.
     onShutdown(logger, async () => {
@@ -59,7 +60,7 @@ program
   .option("--database <url>", "database URL (overrides DATABASE_URL)")
   .action(async (flags: { database?: string }) => {
     const config = loadConfig(process.env, { databaseUrl: flags.database });
-    const runtime = await startRuntime({ databaseUrl: config.databaseUrl, logger: createLogger(config.logLevel), baseUrl: config.baseUrl });
+    const runtime = await startRuntime(runtimeOptions(config, createLogger(config.logLevel)));
     await runtime.close();
     process.stdout.write("database schema is up to date\n");
   });

@@ -4,9 +4,9 @@ import { createHttpApp } from "../http/app.js";
 import { loadConfig, type ConfigOverrides } from "../config.js";
 import { createLogger } from "../logger.js";
 import { startRuntime } from "../runtime.js";
-import { loadSecretKey } from "../secret-key.js";
 import { createWorker } from "../worker/create-worker.js";
 import { onShutdown } from "./shutdown.js";
+import { runtimeOptions } from "./runtime-options.js";
 
 export interface ServeOptions extends ConfigOverrides {
   readonly worker: boolean;
@@ -15,9 +15,8 @@ export interface ServeOptions extends ConfigOverrides {
 /** `lifecycle serve`: the HTTP API, plus the worker in-process unless --no-worker. */
 export async function serve(options: ServeOptions): Promise<void> {
   const config = loadConfig(process.env, options);
-  loadSecretKey(config.secretKey);
   const logger = createLogger(config.logLevel);
-  const runtime = await startRuntime({ databaseUrl: config.databaseUrl, logger, baseUrl: config.baseUrl, redisUrl: config.redisUrl });
+  const runtime = await startRuntime(runtimeOptions(config, logger));
   const server = createHttpApp(runtime.container).listen(config.port, config.host);
   await once(server, "listening");
   const { port } = server.address() as AddressInfo;
