@@ -1,0 +1,9 @@
+import type { Suppression, SuppressionReason } from "./model.js";
+
+export interface SuppressionRepository {
+  /** Adds the address unless it is already suppressed (the first reason stays); returns the suppression in force. */
+  add(input: { companyId: string; email: string; reason: SuppressionReason; emailSendId: string | null; at: Date }): Promise<Suppression>;
+  find(companyId: string, email: string): Promise<Suppression | null>;
+  remove(companyId: string, email: string): Promise<boolean>;
+}
+export const SuppressionRepository = Symbol.for("lifecycle.SuppressionRepository");
