@@ -12,6 +12,7 @@ import { rateLimit } from "./middleware/rate-limit.js";
 import { RateLimiter } from "../../core/ports/rate-limiter.js";
 import { mountRoutes } from "./route.js";
 import { apiRoutes } from "./routes/index.js";
+import { publicSurfaces } from "./public/index.js";
 
 /** Every route of the API is served under both prefixes, identically. */
 export const API_PREFIXES = ["/api/v1", "/v1"] as const;
@@ -43,6 +44,8 @@ export function createHttpApp(container: Container): Express {
   app.get(API_PREFIXES.map((prefix) => `${prefix}/openapi.json`), (_req, res) => {
     res.json(openApi);
   });
+
+  for (const surface of publicSurfaces) app.use(surface(container));
 
   const api = express.Router();
   api.use(authenticate(container.get(AuthenticateApiKey)));

@@ -1,0 +1,11 @@
+import type { Router } from "express";
+import type { Container } from "inversify";
+
+/**
+ * Routes reached without an API key (tracking pixels and links, unsubscribe pages, provider
+ * webhooks), each surface its own router. They are mounted at the root, before the API, and
+ * parse their own bodies and check their own signatures or tokens.
+ */
+export type PublicSurface = (container: Container) => Router;
+
+export const publicSurfaces: readonly PublicSurface[] = [];
