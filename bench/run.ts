@@ -3,6 +3,8 @@ import { eventsIngest } from "./events-ingest.js";
 import { import100k } from "./import-100k.js";
 import { jobsPostgres, jobsSqlite } from "./jobs.js";
 import { segmentCount } from "./segment-count.js";
+import { metricsPostgres, metricsSqlite } from "./metrics.js";
+import { transactionalSend } from "./transactional-send.js";
 
 /**
  * Every benchmark, by name. Each resolves to its one summary line, which is printed on stdout
@@ -15,6 +17,9 @@ const benchmarks: Record<string, () => Promise<string>> = {
   "segment-count": segmentCount,
   "events-ingest": eventsIngest,
   "import-100k": import100k,
+  "metrics-sqlite": metricsSqlite,
+  "metrics-postgres": metricsPostgres,
+  "transactional-send": transactionalSend,
 };
 
 async function main(names: readonly string[]): Promise<void> {

@@ -7,12 +7,20 @@ import { bindTagsAndLists } from "./tags-and-lists.js";
 import { bindCustomEvents } from "./custom-events.js";
 import { bindSegments } from "./segments.js";
 import { bindAccounts } from "./accounts.js";
+import { bindMetrics } from "./metrics.js";
+import { bindDelivery } from "./delivery.js";
+import { bindTracking } from "./tracking.js";
+import { bindCompany } from "./company.js";
+import { bindEmails } from "./emails.js";
+import { bindTransactional } from "./transactional.js";
+import { bindEmailSends } from "./email-sends.js";
 
 /** Binds one capability's adapters, use cases and job handlers. */
 export type Capability = (container: Container, handlers: JobHandlers) => void;
 
 /** Every capability, bound after the platform services they build on. */
 export const capabilities: readonly Capability[] = [
+  bindCompany,
   bindSubscribers,
   bindSubscriberImports,
   bindSubscriberOperations,
@@ -20,4 +28,10 @@ export const capabilities: readonly Capability[] = [
   bindCustomEvents,
   bindSegments,
   bindAccounts,
+  bindMetrics,
+  bindTracking,
+  bindDelivery,
+  bindEmails,
+  bindTransactional,
+  bindEmailSends,
 ];

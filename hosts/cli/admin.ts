@@ -1,10 +1,15 @@
 import type { Command } from "commander";
+import * as t from "io-ts";
 import { effectiveScopes } from "../../core/access/permissions.js";
 import { CreateMemberApiKey, CreateMemberApiKeyCommand } from "../../core/api-keys/create-member-api-key.js";
 import type { ApiKeyRecord } from "../../core/api-keys/model.js";
 import { OPERATOR } from "../../core/shared/actor.js";
 import { decode } from "../../core/shared/codecs.js";
 import { isLeft, type Result } from "../../core/shared/result.js";
+import { DomainName } from "../../core/company/commands.js";
+import { OperatorVerifyDomain } from "../../core/company/operator-verify-domain.js";
+import { SetUpOperatorSender } from "../../core/company/set-up-operator-sender.js";
+import { Email, TrimmedNonEmpty } from "../../core/shared/codecs.js";
 import { CreateCompanyCommand } from "../../core/tenancy/commands.js";
 import { CreateCompany } from "../../core/tenancy/create-company.js";
 import { loadConfig } from "../config.js";
@@ -51,6 +56,12 @@ interface CreateCompanyFlags {
   database?: string;
 }
 
+interface VerifyDomainFlags {
+  company: string;
+  domain: string;
+  database?: string;
+}
+
 interface CreateApiKeyFlags {
   company: string;
   role?: string;
@@ -74,23 +85,39 @@ export function registerAdminCommands(program: Command): void {
     .option("--json", "print one JSON object")
     .option("--database <url>", "database URL (overrides DATABASE_URL)")
     .action(async (flags: CreateCompanyFlags) => {
-      if (flags.sender !== undefined) {
-        throw new CliError("--sender needs sending domains, which this version does not have yet; create the company without it");
-      }
       const input = orFail(decode(CreateCompanyCommand, { name: flags.name, ownerEmail: flags.ownerEmail }));
-      const created = await withRuntime(flags.database, async ({ container }) => orFail(await container.get(CreateCompany).execute(OPERATOR, input)));
+      // Checked before anything is created, so a bad --sender leaves no company behind.
+      const sender = flags.sender === undefined ? undefined : orFail(decode(t.type({ sender: Email }), { sender: flags.sender })).sender;
+      const { created, senderProfile } = await withRuntime(flags.database, async ({ container }) => {
+        const created = orFail(await container.get(CreateCompany).execute(OPERATOR, input));
+        const profile = sender === undefined ? null : orFail(await container.get(SetUpOperatorSender).execute(OPERATOR, created.company.id, sender));
+        return { created, senderProfile: profile ? { id: profile.id, email: profile.email } : null };
+      });
       const output = {
         company: { id: created.company.id, name: created.company.name },
         owner: { id: created.owner.id, email: created.owner.email, role: created.owner.role },
         apiKey: keyOutput(created.apiKey, created.plainKey),
-        senderProfile: null,
+        senderProfile,
       };
       print(Boolean(flags.json), output, [
         `company ${output.company.id} (${output.company.name})`,
         `owner   ${output.owner.id} ${output.owner.email}`,
         `api key ${output.apiKey.id}: ${output.apiKey.key}`,
+        ...(senderProfile ? [`sender  ${senderProfile.id} ${senderProfile.email} (domain verified by the operator)`] : []),
         "The key is shown once; keep it somewhere safe.",
       ]);
+    });
+
+  admin
+    .command("verify-domain")
+    .description("mark a company's sending domain verified by the operator (created when missing), without a DNS check")
+    .requiredOption("--company <id>", "company ID")
+    .requiredOption("--domain <domain>", "sending domain, e.g. mail.example.com")
+    .option("--database <url>", "database URL (overrides DATABASE_URL)")
+    .action(async (flags: VerifyDomainFlags) => {
+      const { company: companyId, domain: name } = orFail(decode(t.type({ company: TrimmedNonEmpty, domain: DomainName }), { company: flags.company, domain: flags.domain }));
+      const domain = await withRuntime(flags.database, async ({ container }) => orFail(await container.get(OperatorVerifyDomain).execute(OPERATOR, companyId, name)));
+      process.stdout.write(`sending domain ${domain.id} ${domain.domain} verified by the operator\n`);
     });
 
   admin

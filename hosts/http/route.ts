@@ -11,6 +11,9 @@ import { forbidden } from "../../core/shared/errors.js";
 import type { Result } from "../../core/shared/result.js";
 import { errorBody, statusOf } from "./error-body.js";
 import { rateLimit } from "./middleware/rate-limit.js";
+import { idempotency } from "./middleware/idempotency.js";
+import { IdempotencyStore } from "../../core/idempotency/ports.js";
+import { Clock } from "../../core/ports/clock.js";
 
 export interface RouteInput<B, Q, P> {
   readonly body: B;
@@ -52,6 +55,8 @@ export interface Route<B = unknown, Q = unknown, P = unknown> {
   readonly internalErrorMessage?: string;
   /** A budget of its own instead of the standard one, and how many units a request spends. */
   readonly rateLimit?: { readonly budget: RateBudget; readonly units?: (req: Request) => number };
+  /** Honours `Idempotency-Key` (replays the first answer for this long), once the scopes are checked. */
+  readonly idempotency?: { readonly ttlMs: number };
   handle(context: RouteContext<B, Q, P>): Promise<Result<Record<string, unknown>>>;
 }
 
@@ -87,14 +92,15 @@ export function mountRoutes(router: Router, routes: readonly Route[], container:
   for (const route of routes) {
     const own = route.rateLimit ? [rateLimit(container.get<RateLimiter>(RateLimiter), route.rateLimit.budget, route.rateLimit.units)] : [];
     const body = route.body ? [route.bodyLimit ? express.json({ limit: route.bodyLimit }) : parseJson] : [];
-    router[route.method](route.path, ...body, ...own, async (req: Request, res: Response, next: NextFunction) => {
+    const idempotent = route.idempotency ? [idempotency(container.get<IdempotencyStore>(IdempotencyStore), container.get<Clock>(Clock), route.idempotency)] : [];
+    const checkScopes = (_req: Request, res: Response, next: NextFunction) => {
+      const missing = missingScopes(route.scopes, actorOf(res).scopes);
+      if (missing.length === 0) return next();
+      const error = forbidden(missingScopeMessage(missing));
+      res.status(statusOf(error)).json(errorBody(error));
+    };
+    router[route.method](route.path, ...body, ...own, checkScopes, ...idempotent, async (req: Request, res: Response, next: NextFunction) => {
       const actor = actorOf(res);
-      const missing = missingScopes(route.scopes, actor.scopes);
-      if (missing.length > 0) {
-        const error = forbidden(missingScopeMessage(missing));
-        res.status(statusOf(error)).json(errorBody(error));
-        return;
-      }
       if (route.internalErrorMessage) res.locals.internalErrorMessage = route.internalErrorMessage;
       try {
         const input = decodeInput(route, req);

@@ -12,6 +12,8 @@ export interface RequestOptions {
   readonly body?: unknown;
   /** Sent as-is (for malformed JSON). */
   readonly rawBody?: string;
+  /** More request headers (Idempotency-Key...). */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /** A request as the official client sends it: JSON content type on every call. */
@@ -22,6 +24,7 @@ export async function call(baseUrl: string, method: string, path: string, option
     else headers.authorization = `Bearer ${options.key}`;
   }
   if (options.companyId) headers["x-company-id"] = options.companyId;
+  Object.assign(headers, options.headers);
   const body = options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
   const response = await fetch(`${baseUrl}${path}`, { method, headers, ...(body !== undefined ? { body } : {}) });
   const text = await response.text();

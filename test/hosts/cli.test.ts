@@ -82,6 +82,66 @@ for (const dialect of dialects()) {
   });
 }
 
+for (const dialect of dialects()) {
+  test(`${dialect.name}: admin create-company --sender and verify-domain make a company able to send at once`, async (t) => {
+    const cwd = workdir(t);
+    const database = await dialect.create();
+    t.teardown(() => database.drop());
+    const env = database.env;
+
+    const created = await runCli(["admin", "create-company", "--name", "Acme", "--owner-email", "boss@acme.test", "--sender", "Hello@Mail.Acme.test", "--json"], { cwd, env });
+    t.is(created.code, 0, created.stderr);
+    t.is(created.stdout.trim().split("\n").length, 1);
+    const output = JSON.parse(created.stdout);
+    t.deepEqual(Object.keys(output), ["company", "owner", "apiKey", "senderProfile"]);
+    t.deepEqual(output.senderProfile, { id: output.senderProfile.id, email: "hello@mail.acme.test" });
+    t.regex(output.senderProfile.id, /^sp_/);
+
+    const verified = await runCli(["admin", "verify-domain", "--company", output.company.id, "--domain", "News.Acme.test"], { cwd, env });
+    t.is(verified.code, 0, verified.stderr);
+    t.regex(verified.stdout, /^sending domain sdom_\S+ news\.acme\.test verified by the operator\n$/);
+    // Idempotent: an existing domain is marked verified again.
+    t.is((await runCli(["admin", "verify-domain", "--company", output.company.id, "--domain", "news.acme.test"], { cwd, env })).code, 0);
+
+    const server = await startCli(["serve", "--port", "0", "--no-worker"], { cwd, env });
+    t.teardown(() => server.stop());
+    const key = output.apiKey.key;
+    const profiles = await call(server.url, "GET", "/api/v1/sender-profiles", { key });
+    t.is(profiles.status, 200);
+    t.like(profiles.body, { defaultSenderProfileId: output.senderProfile.id, replyProfiles: [], defaultReplyProfileId: null });
+    t.like(profiles.body.senderProfiles, [{ id: output.senderProfile.id, name: "Acme", email: "hello@mail.acme.test", domain: "mail.acme.test", domainStatus: "verified", canSend: true, isDefault: true }]);
+    const domains = await call(server.url, "GET", "/api/v1/sending-domains", { key });
+    t.deepEqual(
+      domains.body.sendingDomains.map((d: { domain: string; status: string; verifiedBy: string }) => [d.domain, d.status, d.verifiedBy]),
+      [
+        ["mail.acme.test", "verified", "operator"],
+        ["news.acme.test", "verified", "operator"],
+      ],
+    );
+    // A From on the operator-verified domain is accepted by the API and can send.
+    const from = await call(server.url, "PATCH", `/api/v1/companies/${output.company.id}`, { key, body: { fromEmail: "news@news.acme.test", fromName: "News" } });
+    t.like(from.body.company, { defaultFromEmail: "news@news.acme.test", defaultFromName: "News" });
+    t.is(await server.stop(), 0);
+  });
+}
+
+test("operator mistakes about senders and domains go to stderr as one line", async (t) => {
+  const cwd = workdir(t);
+  const env = { DATABASE_URL: `sqlite:${join(cwd, "db.sqlite")}` };
+  const badSender = await runCli(["admin", "create-company", "--name", "X", "--owner-email", "x@x.test", "--sender", "nope", "--json"], { cwd, env });
+  t.not(badSender.code, 0);
+  t.is(badSender.stdout, "");
+  t.is(badSender.stderr.trim(), "error: sender must be a valid email address");
+  const unknown = await runCli(["admin", "verify-domain", "--company", "co_nope", "--domain", "acme.test"], { cwd, env });
+  t.not(unknown.code, 0);
+  t.is(unknown.stderr.trim(), "error: Company not found: co_nope");
+  const company = JSON.parse((await runCli(["admin", "create-company", "--name", "X", "--owner-email", "x@x.test", "--json"], { cwd, env })).stdout);
+  t.is(company.senderProfile, null, "null without --sender");
+  const badDomain = await runCli(["admin", "verify-domain", "--company", company.company.id, "--domain", "https://acme.test"], { cwd, env });
+  t.not(badDomain.code, 0);
+  t.is(badDomain.stderr.trim(), "error: domain must be a domain name such as example.com");
+});
+
 test("operator mistakes go to stderr as one line with a non-zero exit", async (t) => {
   const cwd = workdir(t);
   const env = { DATABASE_URL: `sqlite:${join(cwd, "db.sqlite")}` };

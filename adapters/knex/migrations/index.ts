@@ -5,6 +5,8 @@ import * as m0003 from "./0003-idempotency-keys.js";
 import * as m0004 from "./0004-rate-limits.js";
 import * as m0005 from "./0005-contacts.js";
 import * as m0006 from "./0006-email-pipeline.js";
+import * as m0009 from "./0009-delivery-webhook-secrets.js";
+import * as m0011 from "./0011-metrics-indexes.js";
 
 interface Migration {
   readonly name: string;
@@ -13,7 +15,7 @@ interface Migration {
 }
 
 /** Every migration, in order. A new one is a new file plus one line here. */
-const migrations: readonly Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006];
+const migrations: readonly Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006, m0009, m0011];
 
 /** Migrations compiled into the package, so no directory scanning at run time. */
 export const migrationSource: Knex.MigrationSource<Migration> = {

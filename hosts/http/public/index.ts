@@ -1,5 +1,7 @@
 import type { Router } from "express";
 import type { Container } from "inversify";
+import { deliveryWebhooks } from "./delivery-webhooks.js";
+import { trackingSurface } from "./tracking.js";
 
 /**
  * Routes reached without an API key (tracking pixels and links, unsubscribe pages, provider
@@ -8,4 +10,4 @@ import type { Container } from "inversify";
  */
 export type PublicSurface = (container: Container) => Router;
 
-export const publicSurfaces: readonly PublicSurface[] = [];
+export const publicSurfaces: readonly PublicSurface[] = [deliveryWebhooks, trackingSurface];

@@ -10,6 +10,15 @@ import { listsRoutes } from "./lists.js";
 import { segmentsRoutes } from "./segments.js";
 import { accountsRoutes } from "./accounts.js";
 import { subscribersRoutes } from "./subscribers.js";
+import { emailSendsRoutes } from "./email-sends.js";
+import { templatesRoutes } from "./templates.js";
+import { emailComponentsRoutes } from "./email-components.js";
+import { metricsRoutes } from "./metrics.js";
+import { suppressionsRoutes } from "./suppressions.js";
+import { deliveryWebhookRoutes } from "./delivery-webhooks.js";
+import { companyRoutes } from "./company.js";
+import { sendingDomainsRoutes } from "./sending-domains.js";
+import { transactionalRoutes } from "./transactional.js";
 
 /**
  * Every API route, in mounting order: fixed paths such as /subscribers/me, /subscribers/events
@@ -27,5 +36,11 @@ export const apiRoutes: readonly Route[] = [
   ...listsRoutes,
   ...segmentsRoutes,
   ...accountsRoutes,
+  ...metricsRoutes,
+  ...suppressionsRoutes, ...deliveryWebhookRoutes,
+  ...companyRoutes, ...sendingDomainsRoutes,
+  ...templatesRoutes, ...emailComponentsRoutes,
+  ...transactionalRoutes,
+  ...emailSendsRoutes,
   ...subscribersRoutes,
 ];

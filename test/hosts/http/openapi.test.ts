@@ -16,7 +16,8 @@ function mountedRoutes(app: ReturnType<typeof createHttpApp>): { app: string[]; 
       layer.route ? Object.keys(layer.route.methods).flatMap((method) => [layer.route!.path].flat().map((path) => `${method.toUpperCase()} ${path}`)) : [],
     );
   const stack = (app as unknown as { router: { stack: Layer[] } }).router.stack;
-  const apiRouter = stack.find((layer) => layer.handle?.stack?.some((inner) => inner.route))!.handle!.stack!;
+  // Public surfaces (tracking, webhooks) are routers mounted before the API: it is the last one.
+  const apiRouter = stack.findLast((layer) => layer.handle?.stack?.some((inner) => inner.route))!.handle!.stack!;
   return { app: list(stack), api: list(apiRouter) };
 }
 

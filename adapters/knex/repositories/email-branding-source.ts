@@ -1,0 +1,31 @@
+import * as t from "io-ts";
+import type { Knex } from "knex";
+import { resolveEmailTheme, THEME_PRESETS, type StoredEmailTheme } from "../../../core/company/email-theme.js";
+import type { EmailBranding, EmailBrandingSource } from "../../../core/emails/ports.js";
+import { dbJson, decodeRow } from "../row-codecs.js";
+
+/** The stored partial theme; keys the renderer does not know are ignored. */
+const StoredTheme = t.partial({
+  presetId: t.keyof(Object.fromEntries(THEME_PRESETS.map((preset) => [preset, null])) as Record<(typeof THEME_PRESETS)[number], null>),
+  colors: t.record(t.string, t.string),
+  typography: t.record(t.string, t.number),
+  layout: t.record(t.string, t.number),
+});
+
+const BrandingRow = t.type({
+  name: t.string,
+  primary_color: t.union([t.string, t.null]),
+  email_theme: t.union([t.null, dbJson(t.union([t.null, StoredTheme]))]),
+});
+
+/** Reads what emails need from `companies`: the name and the theme (resolved against its preset). */
+export class KnexEmailBrandingSource implements EmailBrandingSource {
+  constructor(private readonly knex: Knex) {}
+
+  async find(companyId: string): Promise<EmailBranding | null> {
+    const [row] = await this.knex("companies").where({ id: companyId }).select("name", "primary_color", "email_theme");
+    if (!row) return null;
+    const r = decodeRow(BrandingRow, row, "companies");
+    return { companyName: r.name, theme: resolveEmailTheme((r.email_theme ?? null) as StoredEmailTheme | null, r.primary_color) };
+  }
+}

@@ -1,0 +1,227 @@
+import * as t from "io-ts";
+import type { Knex } from "knex";
+import {
+  EMAIL_TYPES,
+  EVENT_TYPE_OF,
+  MAILBOX_PROVIDERS,
+  SEND_KINDS,
+  SEND_STATUSES,
+  type DeliveryEvent,
+  type EmailSend,
+  type EmailType,
+  type MailboxProvider,
+  type SendKind,
+  type SendPayload,
+  type SendStatus,
+} from "../../../core/delivery/model.js";
+import type { EmailSendRepository, NewEmailSend, SendOutcomeEvent } from "../../../core/delivery/ports.js";
+import { DbBoolean, DbDate, DbNullableDate, dbJson, decodeRow, toDbDate } from "../row-codecs.js";
+
+const keys = <K extends string>(values: readonly K[]) => t.keyof(Object.fromEntries(values.map((v) => [v, null])) as Record<K, null>);
+const NullableString = t.union([t.string, t.null]);
+
+const EmailSendRow = t.type({
+  id: t.string,
+  company_id: t.string,
+  subscriber_id: NullableString,
+  recipient_email: t.string,
+  email_type: keys<EmailType>(EMAIL_TYPES),
+  send_kind: t.union([keys<SendKind>(SEND_KINDS), t.null]),
+  transactional_email_id: NullableString,
+  template_id: NullableString,
+  campaign_id: NullableString,
+  automation_id: NullableString,
+  automation_node_id: NullableString,
+  subject: t.string,
+  sender_email: t.string,
+  sender_name: NullableString,
+  reply_to: NullableString,
+  html: NullableString,
+  text: NullableString,
+  status: keys<SendStatus>(SEND_STATUSES),
+  suppression_reason: NullableString,
+  failure_reason: NullableString,
+  message_id: NullableString,
+  mailbox_provider: keys<MailboxProvider>(MAILBOX_PROVIDERS),
+  is_test: DbBoolean,
+  open_tracking: DbBoolean,
+  click_tracking: DbBoolean,
+  payload: t.union([t.null, dbJson(t.UnknownRecord)]),
+  sent_at: DbNullableDate,
+  delivered_at: DbNullableDate,
+  bounce_type: NullableString,
+  bounce_sub_type: NullableString,
+  bounced_at: DbNullableDate,
+  complained_at: DbNullableDate,
+  suppressed_at: DbNullableDate,
+  created_at: DbDate,
+  updated_at: DbDate,
+});
+
+function toEmailSend(row: unknown): EmailSend {
+  const r = decodeRow(EmailSendRow, row, "email_sends");
+  return {
+    id: r.id,
+    companyId: r.company_id,
+    subscriberId: r.subscriber_id,
+    recipientEmail: r.recipient_email,
+    emailType: r.email_type,
+    sendKind: r.send_kind,
+    transactionalEmailId: r.transactional_email_id,
+    templateId: r.template_id,
+    campaignId: r.campaign_id,
+    automationId: r.automation_id,
+    automationNodeId: r.automation_node_id,
+    subject: r.subject,
+    sender: { email: r.sender_email, name: r.sender_name },
+    replyTo: r.reply_to,
+    html: r.html,
+    text: r.text,
+    status: r.status,
+    suppressionReason: r.suppression_reason,
+    failureReason: r.failure_reason,
+    messageId: r.message_id,
+    mailboxProvider: r.mailbox_provider,
+    isTest: r.is_test,
+    openTracking: r.open_tracking,
+    clickTracking: r.click_tracking,
+    payload: (r.payload ?? {}) as SendPayload,
+    sentAt: r.sent_at,
+    deliveredAt: r.delivered_at,
+    bounceType: r.bounce_type,
+    bounceSubType: r.bounce_sub_type,
+    bouncedAt: r.bounced_at,
+    complainedAt: r.complained_at,
+    suppressedAt: r.suppressed_at,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
+}
+
+/** `email_sends` and the events delivery writes into `email_events`. */
+export class KnexEmailSendRepository implements EmailSendRepository {
+  constructor(private readonly knex: Knex) {}
+
+  async create(send: NewEmailSend): Promise<EmailSend> {
+    const at = toDbDate(send.createdAt);
+    await this.knex("email_sends").insert({
+      id: send.id,
+      company_id: send.companyId,
+      subscriber_id: send.subscriberId ?? null,
+      recipient_email: send.recipientEmail,
+      email_type: send.emailType,
+      send_kind: send.sendKind ?? null,
+      transactional_email_id: send.transactionalEmailId ?? null,
+      template_id: send.templateId ?? null,
+      campaign_id: send.campaignId ?? null,
+      automation_id: send.automationId ?? null,
+      automation_node_id: send.automationNodeId ?? null,
+      subject: send.subject,
+      sender_email: send.sender.email,
+      sender_name: send.sender.name ?? null,
+      reply_to: send.replyTo ?? null,
+      html: send.html,
+      text: send.text,
+      status: "pending",
+      mailbox_provider: send.mailboxProvider,
+      is_test: send.isTest,
+      open_tracking: send.openTracking,
+      click_tracking: send.clickTracking,
+      payload: JSON.stringify(send.payload),
+      created_at: at,
+      updated_at: at,
+    });
+    const created = await this.get(send.companyId, send.id);
+    if (!created) throw new Error(`email send ${send.id} vanished after insert`);
+    return created;
+  }
+
+  async get(companyId: string, sendId: string): Promise<EmailSend | null> {
+    const row = await this.knex("email_sends").where({ company_id: companyId, id: sendId }).first();
+    return row ? toEmailSend(row) : null;
+  }
+
+  async findByMessageId(companyId: string, messageId: string): Promise<EmailSend | null> {
+    const bare = messageId.trim().replace(/^<|>$/g, "");
+    if (!bare) return null;
+    const row = await this.knex("email_sends").where({ company_id: companyId }).whereIn("message_id", [`<${bare}>`, bare]).first();
+    return row ? toEmailSend(row) : null;
+  }
+
+  async markSent(companyId: string, sendId: string, messageId: string, event: SendOutcomeEvent): Promise<boolean> {
+    const at = toDbDate(event.at);
+    return this.settle(companyId, sendId, { status: "sent", message_id: messageId, sent_at: at, updated_at: at }, { ...event, type: "send" });
+  }
+
+  async markFailed(companyId: string, sendId: string, reason: string, event: SendOutcomeEvent): Promise<boolean> {
+    const at = toDbDate(event.at);
+    return this.settle(companyId, sendId, { status: "failed", failure_reason: reason, updated_at: at }, { ...event, type: "transport_failure" });
+  }
+
+  async markSuppressed(companyId: string, sendId: string, reason: string, at: Date): Promise<boolean> {
+    const when = toDbDate(at);
+    const updated = await this.knex("email_sends")
+      .where({ company_id: companyId, id: sendId, status: "pending" })
+      .update({ status: "suppressed", suppression_reason: reason, suppressed_at: when, updated_at: when });
+    return updated > 0;
+  }
+
+  /** Moves a pending send to its outcome and records the event, in one transaction. */
+  private settle(companyId: string, sendId: string, changes: Record<string, unknown>, event: SendOutcomeEvent & { type: string }): Promise<boolean> {
+    return this.knex.transaction(async (trx) => {
+      const updated = await trx("email_sends").where({ company_id: companyId, id: sendId, status: "pending" }).update(changes);
+      if (updated === 0) return false;
+      await trx("email_events").insert({
+        id: event.id,
+        company_id: companyId,
+        email_send_id: sendId,
+        event_type: event.type,
+        event_time: toDbDate(event.at),
+        details: event.details ? JSON.stringify(event.details) : null,
+        created_at: toDbDate(event.at),
+      });
+      return true;
+    });
+  }
+
+  async recordDeliveryEvent(companyId: string, sendId: string, eventId: string, event: DeliveryEvent): Promise<boolean> {
+    return this.knex.transaction(async (trx) => {
+      const inserted = await trx("email_events")
+        .insert({
+          id: eventId,
+          company_id: companyId,
+          email_send_id: sendId,
+          event_type: EVENT_TYPE_OF[event.type],
+          event_time: toDbDate(event.occurredAt),
+          bounce_type: event.bounceType ?? null,
+          bounce_sub_type: event.bounceSubType ?? null,
+          provider_event_id: event.providerEventId,
+          details: event.details ? JSON.stringify(event.details) : null,
+          created_at: toDbDate(new Date()),
+        })
+        // The only unique key a fresh row can collide on is (company_id, provider_event_id).
+        .onConflict()
+        .ignore()
+        .returning("id");
+      if (inserted.length === 0) return false;
+
+      const at = toDbDate(event.occurredAt);
+      const send = trx("email_sends").where({ company_id: companyId, id: sendId });
+      if (event.type === "delivered") {
+        await send.clone().whereNull("delivered_at").update({ delivered_at: at });
+        await send.clone().whereIn("status", ["pending", "sent"]).update({ status: "delivered", updated_at: at });
+      } else if (event.type === "bounced") {
+        // The latest bounce is the one the bounce breakdown counts.
+        await send
+          .clone()
+          .where((latest) => latest.whereNull("bounced_at").orWhere("bounced_at", "<=", at!))
+          .update({ bounce_type: event.bounceType ?? "Undetermined", bounce_sub_type: event.bounceSubType ?? null, bounced_at: at });
+        await send.clone().whereNot("status", "complained").update({ status: "bounced", updated_at: at });
+      } else {
+        await send.clone().whereNull("complained_at").update({ complained_at: at });
+        await send.clone().update({ status: "complained", updated_at: at });
+      }
+      return true;
+    });
+  }
+}

@@ -1,0 +1,174 @@
+import * as t from "io-ts";
+import type { Knex } from "knex";
+import type { BounceSubtypeCount, FunnelCounts, LinkClicks } from "../../../core/metrics/model.js";
+import type { MetricsQueries, SendSelection, TransactionalIdentity } from "../../../core/metrics/ports.js";
+import { DbInteger, decodeRow, toDbDate } from "../row-codecs.js";
+
+/** SUM over no rows is NULL, and Postgres returns counts as strings: both read as integers. */
+const Count = t.union([DbInteger, t.null]);
+const count = (value: number | null): number => value ?? 0;
+
+const FunnelRow = t.type({
+  sent: Count,
+  delivery_events: Count,
+  delivered: Count,
+  bounced: Count,
+  permanent_bounces: Count,
+  transient_bounces: Count,
+  opened: Count,
+  human_opened: Count,
+  clicked: Count,
+  human_clicked: Count,
+  replies: Count,
+  complaints: Count,
+  unsubscribed: Count,
+});
+
+/** Engagement of any kind proves that the message reached the mailbox. */
+const PROVEN_DELIVERED = [
+  "delivered_at",
+  "first_opened_at",
+  "first_human_opened_at",
+  "first_clicked_at",
+  "first_human_clicked_at",
+  "replied_at",
+  "complained_at",
+  "unsubscribed_at",
+].map((column) => `s.${column} is not null`).join(" or ");
+
+/** How much earlier than its send an event's time may read (clocks of different machines). */
+const CLOCK_SLACK_MS = 24 * 3_600_000;
+
+const sumWhen = (condition: string) => `coalesce(sum(case when ${condition} then 1 else 0 end), 0)`;
+
+/**
+ * Metrics as conditional aggregates over `email_sends` (one row per send carrying its first
+ * open, click, the latest bounce...), found by (company_id, sent_at); events are read only
+ * for clicked links and machine engagement, through the sends of the window.
+ */
+export class KnexMetricsQueries implements MetricsQueries {
+  constructor(private readonly knex: Knex) {}
+
+  /** The selected sends as `s`. */
+  private sends(selection: SendSelection, table = "email_sends as s"): Knex.QueryBuilder {
+    const query = this.knex(table).where("s.company_id", selection.companyId).where("s.is_test", false);
+    const { start, end } = selection.window;
+    if (start) query.where("s.sent_at", ">=", toDbDate(start));
+    if (end) query.where("s.sent_at", "<=", toDbDate(end));
+    if (!start && !end) query.whereNotNull("s.sent_at");
+    if (selection.transactionalEmailId !== undefined) query.where("s.transactional_email_id", selection.transactionalEmailId);
+    if (selection.emailType !== undefined) query.where("s.email_type", selection.emailType);
+    if (selection.mailboxProvider !== undefined) query.where("s.mailbox_provider", selection.mailboxProvider);
+    return query;
+  }
+
+  async funnel(selection: SendSelection): Promise<FunnelCounts> {
+    const row = await this.sends(selection)
+      .first(
+        this.knex.raw(
+          [
+            "count(*) as sent",
+            "count(s.delivered_at) as delivery_events",
+            `${sumWhen(PROVEN_DELIVERED)} as delivered`,
+            "count(s.bounced_at) as bounced",
+            `${sumWhen("s.bounced_at is not null and lower(s.bounce_type) = 'permanent'")} as permanent_bounces`,
+            `${sumWhen("s.bounced_at is not null and lower(s.bounce_type) = 'transient'")} as transient_bounces`,
+            "count(coalesce(s.first_opened_at, s.first_human_opened_at)) as opened",
+            "count(s.first_human_opened_at) as human_opened",
+            "count(coalesce(s.first_clicked_at, s.first_human_clicked_at)) as clicked",
+            "count(s.first_human_clicked_at) as human_clicked",
+            "count(s.replied_at) as replies",
+            "count(s.complained_at) as complaints",
+            "count(s.unsubscribed_at) as unsubscribed",
+          ].join(", "),
+        ),
+      );
+    const r = decodeRow(FunnelRow, row, "email_sends");
+    return {
+      sent: count(r.sent),
+      deliveryEvents: count(r.delivery_events),
+      delivered: count(r.delivered),
+      bounced: count(r.bounced),
+      permanentBounces: count(r.permanent_bounces),
+      transientBounces: count(r.transient_bounces),
+      opened: count(r.opened),
+      humanOpened: count(r.human_opened),
+      clicked: count(r.clicked),
+      humanClicked: count(r.human_clicked),
+      replies: count(r.replies),
+      complaints: count(r.complaints),
+      unsubscribed: count(r.unsubscribed),
+    };
+  }
+
+  async bounceSubtypes(selection: SendSelection): Promise<BounceSubtypeCount[]> {
+    const rows = await this.sends(selection)
+      .whereNotNull("s.bounced_at")
+      .groupBy("s.bounce_type", "s.bounce_sub_type")
+      .select("s.bounce_type", "s.bounce_sub_type", this.knex.raw("count(*) as n"));
+    return rows.map((row: unknown) => {
+      const r = decodeRow(t.type({ bounce_type: t.union([t.string, t.null]), bounce_sub_type: t.union([t.string, t.null]), n: DbInteger }), row, "email_sends");
+      return { type: r.bounce_type ?? "", subType: r.bounce_sub_type ?? "", count: r.n };
+    });
+  }
+
+  /**
+   * Opens or clicks of the selected sends as `e`. The events are read from the engagement
+   * index and kept when their send is in a set built once from the sends' covering index,
+   * holding only the sends that were opened or clicked at all (`|| ''` stops the planner from
+   * probing the events send by send instead). No open or click happens before its send, so
+   * events older than the window (less a day of clock slack) are never read.
+   */
+  private engagement(selection: SendSelection, eventTypes: ReadonlyArray<"open" | "click">, machine: readonly boolean[]): Knex.QueryBuilder {
+    const engaged = eventTypes.flatMap((type) => (type === "open" ? ["s.first_opened_at", "s.first_human_opened_at"] : ["s.first_clicked_at", "s.first_human_clicked_at"]));
+    const sends = this.sends(selection)
+      .where((where) => engaged.forEach((column) => where.orWhereNotNull(column)))
+      .select("s.id");
+    const query = this.knex("email_events as e")
+      .where("e.company_id", selection.companyId)
+      .whereIn("e.event_type", eventTypes)
+      .whereIn("e.machine", machine)
+      .whereIn(this.knex.raw("e.email_send_id || ''") as unknown as string, sends);
+    if (selection.window.start) query.where("e.event_time", ">=", toDbDate(new Date(selection.window.start.getTime() - CLOCK_SLACK_MS)));
+    return query;
+  }
+
+  async machineEngagement(selection: SendSelection): Promise<{ opens: number; clicks: number }> {
+    const distinctSends = (type: string) => `count(distinct case when e.event_type = '${type}' then e.email_send_id end) as ${type}s`;
+    const row = await this.engagement(selection, ["open", "click"], [true]).first(this.knex.raw(`${distinctSends("open")}, ${distinctSends("click")}`));
+    const r = decodeRow(t.type({ opens: Count, clicks: Count }), row, "email_events");
+    return { opens: count(r.opens), clicks: count(r.clicks) };
+  }
+
+  async clickedLinks(selection: SendSelection, options: { includeMachineEngagement: boolean; limit: number }): Promise<LinkClicks[]> {
+    const rows = await this.engagement(selection, ["click"], options.includeMachineEngagement ? [false, true] : [false])
+      .whereNotNull("e.url")
+      .groupBy("e.url")
+      .select("e.url", this.knex.raw("count(distinct e.email_send_id) as clicks"))
+      .orderBy([{ column: "clicks", order: "desc" }, { column: "e.url", order: "asc" }])
+      .limit(options.limit);
+    return rows.map((row: unknown) => {
+      const r = decodeRow(t.type({ url: t.string, clicks: DbInteger }), row, "email_events");
+      return { url: r.url, clicks: r.clicks };
+    });
+  }
+
+  async subscriberCounts(companyId: string): Promise<{ total: number; active: number }> {
+    const row = await this.knex("subscribers")
+      .where({ company_id: companyId })
+      .first(this.knex.raw(`count(*) as total, ${sumWhen("status = 'active'")} as active`));
+    const r = decodeRow(t.type({ total: Count, active: Count }), row, "subscribers");
+    return { total: count(r.total), active: count(r.active) };
+  }
+
+  async findTransactional(companyId: string, idOrSlug: string): Promise<TransactionalIdentity | null> {
+    const row = await this.knex("transactional_emails")
+      .where({ company_id: companyId })
+      .whereNull("deleted_at")
+      .where((where) => where.where("id", idOrSlug).orWhere("slug", idOrSlug))
+      // An ID beats a slug that happens to look like one.
+      .orderByRaw("case when id = ? then 0 else 1 end", [idOrSlug])
+      .first("id", "name", "slug");
+    return row ? decodeRow(t.type({ id: t.string, name: t.string, slug: t.string }), row, "transactional_emails") : null;
+  }
+}

@@ -1,0 +1,137 @@
+import mjml2html from "mjml";
+import type { EmailBlock } from "../../core/emails/blocks.js";
+import type { EmailRenderer, MergeTagUse, RenderedEmail, RenderEmailRequest } from "../../core/emails/email-renderer.js";
+import { GENERATED_FOOTER, isBlocksBody } from "../../core/emails/model.js";
+import { badRequest } from "../../core/shared/errors.js";
+import { fail, ok, type Result } from "../../core/shared/result.js";
+import { bodyContent, hasLinkTo, insertAtBodyEnd, insertAtBodyStart, rewriteLinks } from "./html-document.js";
+import { escapeHtml, oneLine, safeUrl } from "./html-text.js";
+import { DEFAULT_MERGE_TAG_LIMITS, MergeTagSession, mergeTagEngines, RenderFailure, type MergeTagEngines, type MergeTagLimits } from "./merge-tags.js";
+import { emailDocument, footerDocument, type DocumentContext } from "./mjml-document.js";
+import { toPlainText } from "./plain-text.js";
+
+export interface RenderLimits extends MergeTagLimits {
+  /** Characters of the finished HTML. */
+  readonly maxHtmlLength: number;
+}
+
+export const DEFAULT_RENDER_LIMITS: RenderLimits = { ...DEFAULT_MERGE_TAG_LIMITS, maxHtmlLength: 5_000_000 };
+
+type Surface = "block" | "footer";
+
+/** Fills a block's merge tags: HTML fields escaped, text fields as text, URLs made safe. */
+async function fillBlock(block: EmailBlock, tags: MergeTagSession, surface: Surface): Promise<EmailBlock> {
+  const use = (field: string): MergeTagUse => ({ surface, ...(block.id ? { blockId: block.id } : {}), blockType: block.type, field });
+  switch (block.type) {
+    case "heading":
+    case "text":
+    case "html":
+      return { ...block, content: await tags.html(block.content, use("content")) };
+    case "list": {
+      const items = [];
+      for (const [index, item] of block.items.entries()) items.push({ content: await tags.html(item.content, use(`items.${index}.content`)) });
+      return { ...block, items };
+    }
+    case "button":
+      return { ...block, text: await tags.plain(block.text, use("text")), url: safeUrl(await tags.plain(block.url, use("url"))) };
+    case "image":
+      return {
+        ...block,
+        src: safeUrl(await tags.plain(block.src, use("src"))),
+        ...(block.alt !== undefined ? { alt: await tags.plain(block.alt, use("alt")) } : {}),
+        ...(block.href !== undefined ? { href: safeUrl(await tags.plain(block.href, use("href"))) } : {}),
+      };
+    case "footer":
+      return block.content === undefined ? block : { ...block, content: await tags.html(block.content, use("content")) };
+    case "columns": {
+      const columns = [];
+      for (const column of block.columns) columns.push({ blocks: (await fillBlocks(column.blocks, tags, surface)) as typeof column.blocks });
+      return { ...block, columns };
+    }
+    case "divider":
+    case "spacer":
+      return block;
+  }
+}
+
+async function fillBlocks(blocks: readonly EmailBlock[], tags: MergeTagSession, surface: Surface): Promise<EmailBlock[]> {
+  const filled: EmailBlock[] = [];
+  for (const block of blocks) filled.push(await fillBlock(block, tags, surface));
+  return filled;
+}
+
+const hiddenPreview = (text: string): string =>
+  `<div style="display:none;font-size:1px;line-height:1px;max-height:0px;max-width:0px;opacity:0;overflow:hidden;">${escapeHtml(text)}</div>`;
+
+const openPixel = (url: string): string =>
+  `<img src="${escapeHtml(url)}" width="1" height="1" alt="" style="display:block;width:1px;height:1px;border:0;margin:0;padding:0" />`;
+
+const unsubscribeLine = (context: DocumentContext): string => {
+  const muted = context.theme.colors.mutedText;
+  return `<p style="margin:16px 0;text-align:center;font-family:Arial,sans-serif;font-size:12px;color:${muted}"><a href="${escapeHtml(context.unsubscribeUrl)}" style="color:${muted};text-decoration:underline">Unsubscribe</a></p>`;
+};
+
+/**
+ * The EmailRenderer of MJML 5 (responsive HTML from blocks), LiquidJS (merge tags) and
+ * html-to-text (the plain part). Every email ends with its footer and an unsubscribe link,
+ * raw-HTML bodies included; click tracking rewrites every http(s) link but the unsubscribe one.
+ */
+export class MjmlEmailRenderer implements EmailRenderer {
+  private readonly engines: MergeTagEngines;
+
+  constructor(private readonly limits: RenderLimits = DEFAULT_RENDER_LIMITS) {
+    this.engines = mergeTagEngines(limits);
+  }
+
+  async render(request: RenderEmailRequest): Promise<Result<RenderedEmail>> {
+    try {
+      return ok(await this.renderEmail(request));
+    } catch (error) {
+      if (error instanceof RenderFailure) return fail(error.error);
+      throw error;
+    }
+  }
+
+  private async renderEmail(request: RenderEmailRequest): Promise<RenderedEmail> {
+    const { links } = request;
+    const scope = {
+      ...request.variables,
+      // The links are the service's, whatever the variables say.
+      unsubscribeUrl: links.unsubscribeUrl,
+      ...(links.viewInBrowserUrl ? { viewInBrowserUrl: links.viewInBrowserUrl } : {}),
+    };
+    const tags = new MergeTagSession(this.engines, scope, this.limits);
+    const subject = oneLine(await tags.plain(request.subject, { surface: "subject" }));
+    const previewText = request.previewText === null ? null : oneLine(await tags.plain(request.previewText, { surface: "previewText" })) || null;
+    const context: DocumentContext = { theme: request.theme, companyName: request.companyName, unsubscribeUrl: links.unsubscribeUrl, viewInBrowserUrl: links.viewInBrowserUrl };
+    const footerBlocks = request.footer ?? GENERATED_FOOTER;
+
+    let html: string;
+    if (isBlocksBody(request.body)) {
+      const body = await fillBlocks(request.body.blocks, tags, "block");
+      // A body with a footer block of its own keeps it instead of the default one.
+      const ownFooter = request.body.blocks.some((block) => block.type === "footer");
+      const footer = ownFooter ? [] : await fillBlocks(footerBlocks, tags, "footer");
+      html = await this.compile(emailDocument({ subject, previewText, body, footer }, context));
+    } else {
+      const content = await tags.html(request.body.html, { surface: "body" });
+      const footer = bodyContent(await this.compile(footerDocument(await fillBlocks(footerBlocks, tags, "footer"), context)));
+      html = insertAtBodyEnd(content, footer);
+      if (previewText) html = insertAtBodyStart(html, hiddenPreview(previewText));
+    }
+
+    if (!hasLinkTo(html, links.unsubscribeUrl)) html = insertAtBodyEnd(html, unsubscribeLine(context));
+    if (links.rewriteLink) html = rewriteLinks(html, links.rewriteLink, (url) => url === links.unsubscribeUrl);
+    const text = toPlainText(html);
+    if (links.openPixelUrl) html = insertAtBodyEnd(html, openPixel(links.openPixelUrl));
+    if (html.length > this.limits.maxHtmlLength) {
+      throw new RenderFailure(badRequest(`The email cannot be rendered: its HTML exceeds ${this.limits.maxHtmlLength} characters`, { code: "RENDER_LIMIT_EXCEEDED" }));
+    }
+    return { subject, previewText, html, text, ...tags.report(request.suppliedVariables) };
+  }
+
+  private async compile(source: string): Promise<string> {
+    const result = await mjml2html(source, { validationLevel: "skip", keepComments: false, fonts: {}, ignoreIncludes: true });
+    return result.html;
+  }
+}

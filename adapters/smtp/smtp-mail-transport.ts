@@ -1,0 +1,37 @@
+import nodemailer from "nodemailer";
+import type { MailTransport, OutgoingMessage, SentMessage } from "../../core/delivery/mail-transport.js";
+import { toMailOptions } from "./mail-options.js";
+
+/** Connection limits of the pool: a few connections, each reused for many messages. */
+const POOL = { maxConnections: 5, maxMessages: 100 } as const;
+
+/**
+ * Mail through an SMTP relay (`smtp://[user:pass@]host:port`, `smtps://` for implicit TLS), over
+ * a pool of reused connections. A plain `smtp://` relay that offers STARTTLS is upgraded.
+ */
+export class SmtpMailTransport implements MailTransport {
+  private readonly transporter;
+
+  constructor(mailUrl: string) {
+    const url = new URL(mailUrl);
+    const secure = url.protocol === "smtps:";
+    this.transporter = nodemailer.createTransport({
+      pool: true,
+      ...POOL,
+      host: url.hostname.replace(/^\[|\]$/g, ""),
+      port: url.port ? Number(url.port) : secure ? 465 : 587,
+      secure,
+      ...(url.username ? { auth: { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } } : {}),
+    });
+  }
+
+  async send(message: OutgoingMessage): Promise<SentMessage> {
+    const info = await this.transporter.sendMail(toMailOptions(message));
+    const addresses = (list: ReadonlyArray<string | { address: string }> | undefined) => (list ?? []).map((entry) => (typeof entry === "string" ? entry : entry.address));
+    return { messageId: info.messageId, accepted: addresses(info.accepted), rejected: addresses(info.rejected), response: info.response };
+  }
+
+  async close(): Promise<void> {
+    this.transporter.close();
+  }
+}

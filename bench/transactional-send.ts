@@ -1,0 +1,136 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { once } from "node:events";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import nodemailer from "nodemailer";
+import { SMTPServer } from "smtp-server";
+import { SetUpOperatorSender } from "../core/company/set-up-operator-sender.js";
+import { OPERATOR } from "../core/shared/actor.js";
+import { createCompanyFixture, createMemberKeyFixture } from "../fixtures/companies.js";
+import { createHttpApp } from "../hosts/http/app.js";
+import { createLogger } from "../hosts/logger.js";
+import { startRuntime } from "../hosts/runtime.js";
+import { createWorker } from "../hosts/worker/create-worker.js";
+import { close, count, listen } from "./settings.js";
+
+/**
+ * Transactional sends from the API to an SMTP sink on loopback: N requests of
+ * `POST /api/v1/transactional/send` (direct content with merge tags, one recipient each, 10 at
+ * a time), each rendered, queued and delivered by the worker (concurrency 8) through the SMTP
+ * adapter, timed from the first request until the sink has received the N-th message. Baseline:
+ * nodemailer with the same pool settings sending the message the API produced (prerendered),
+ * N times, 10 at a time, to the same sink. Both in messages per second, in the same process.
+ */
+
+const GOAL = 0.5;
+const SENDER = "hello@bench.example";
+const IN_FLIGHT = 10;
+/** 50 sends a second per key (the transactional budget): enough keys for the rate. */
+const KEYS = 200;
+const POOL = { pool: true, maxConnections: 5, maxMessages: 100 } as const;
+
+async function sink() {
+  let received = 0;
+  const waiters: Array<{ count: number; resolve: () => void }> = [];
+  const server = new SMTPServer({
+    disabledCommands: ["STARTTLS", "AUTH"],
+    logger: false,
+    onData(stream, _session, callback) {
+      stream.on("data", () => undefined);
+      stream.on("end", () => {
+        received += 1;
+        for (const waiter of waiters.filter((w) => received >= w.count)) {
+          waiters.splice(waiters.indexOf(waiter), 1);
+          waiter.resolve();
+        }
+        callback();
+      });
+    },
+  });
+  server.listen(0, "127.0.0.1");
+  await once(server.server, "listening");
+  return {
+    port: (server.server.address() as AddressInfo).port,
+    received: () => received,
+    /** Resolves once `total` messages have arrived since the sink started. */
+    until: (total: number) => new Promise<void>((resolve) => (received >= total ? resolve() : waiters.push({ count: total, resolve }))),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** Runs `task(i)` for i in [0, n), `width` at a time. */
+async function inParallel(n: number, width: number, task: (i: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(Array.from({ length: width }, async () => {
+    while (next < n) await task(next++);
+  }));
+}
+
+export async function transactionalSend(): Promise<string> {
+  const messages = count("BENCH_MESSAGES", 2_000);
+  const smtp = await sink();
+  const dir = mkdtempSync(join(tmpdir(), "lifecycle-bench-"));
+  const runtime = await startRuntime({
+    databaseUrl: `sqlite:${join(dir, "bench.sqlite")}`,
+    logger: createLogger("silent"),
+    baseUrl: "http://127.0.0.1",
+    mailUrl: `smtp://127.0.0.1:${smtp.port}`,
+  });
+  const worker = createWorker(runtime.container, { concurrency: 8, pollMs: 50 });
+  const server = await listen(createHttpApp(runtime.container));
+  try {
+    const company = await createCompanyFixture(runtime.container, { name: "Bench Company" });
+    const sender = await runtime.container.get(SetUpOperatorSender).execute(OPERATOR, company.companyId, SENDER);
+    if (sender._tag === "Left") throw new Error(sender.left.message);
+    const keys = [company.ownerKey];
+    for (let i = 1; i < KEYS; i++) keys.push((await createMemberKeyFixture(runtime.container, company.companyId, { role: "owner", email: company.ownerEmail })).key);
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1/transactional/send`;
+    const send = async (i: number) => {
+      const response = await fetch(url, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${keys[i % keys.length]}` },
+        body: JSON.stringify({
+          to: `reader-${i}@example.org`,
+          subject: "Your receipt {{ orderId }}",
+          body: '<p>Hi {{ name }}, thanks for order {{ orderId }}.</p><p><a href="https://bench.example/orders">See your orders</a></p>',
+          variables: { name: "Reader", orderId: `A-${i}` },
+        }),
+      });
+      if (response.status !== 200) throw new Error(`bench transactional-send: the API answered ${response.status} ${await response.text()}`);
+    };
+    await worker.start();
+
+    // Warm-up (and the message the baseline sends: the API's own output for one recipient).
+    await inParallel(50, IN_FLIGHT, send);
+    await smtp.until(50);
+    const row = await runtime.knex("email_sends").first("subject", "html", "text", "sender_email");
+    process.stderr.write(`transactional-send: ${messages} messages, ${IN_FLIGHT} requests in flight, worker concurrency 8\n`);
+
+    const apiStart = performance.now();
+    const before = smtp.received();
+    await inParallel(messages, IN_FLIGHT, (i) => send(i + 50));
+    await smtp.until(before + messages);
+    const apiRate = messages / ((performance.now() - apiStart) / 1000);
+    process.stderr.write(`  api: ${Math.round(apiRate)} messages/s\n`);
+
+    const transporter = nodemailer.createTransport({ host: "127.0.0.1", port: smtp.port, secure: false, ignoreTLS: true, ...POOL });
+    try {
+      const bareStart = performance.now();
+      await inParallel(messages, IN_FLIGHT, async (i) => {
+        await transporter.sendMail({ from: row.sender_email, to: `reader-${i}@example.org`, subject: row.subject, html: row.html, text: row.text });
+      });
+      const bareRate = messages / ((performance.now() - bareStart) / 1000);
+      process.stderr.write(`  baseline: ${Math.round(bareRate)} messages/s\n`);
+      return `bench transactional-send: ${Math.round(apiRate)} messages/s vs baseline ${Math.round(bareRate)} messages/s = ratio ${(apiRate / bareRate).toFixed(2)} (goal >= ${GOAL})`;
+    } finally {
+      transporter.close();
+    }
+  } finally {
+    await worker.stop();
+    await close(server);
+    await runtime.close();
+    await smtp.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

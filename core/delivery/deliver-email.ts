@@ -1,0 +1,70 @@
+import type { Clock } from "../ports/clock.js";
+import type { IdGenerator } from "../ports/id-generator.js";
+import type { Job } from "../ports/job-queue.js";
+import type { SuppressionRepository } from "../suppressions/ports.js";
+import { composeMessage } from "./compose-message.js";
+import type { MailTransport } from "./mail-transport.js";
+import { domainOf, suppressionBlocks, type SendStatus } from "./model.js";
+import type { DkimKeys, EmailSendRepository } from "./ports.js";
+
+/** Why a transport error failed a send, short enough to show. */
+export function transportFailureReason(error: unknown): string {
+  const message = (error instanceof Error ? error.message : String(error)).split("\n")[0]?.trim();
+  return (message || "unknown transport error").slice(0, 500);
+}
+
+/**
+ * The `email.deliver` job: a pending send goes to a suppressed recipient never (status
+ * suppressed), else to the mail transport (status sent, a `send` event). Transport errors are
+ * retried by the queue; after the last attempt the send is failed with a `transport_failure`
+ * event. A send that is no longer pending is left alone, so a job run twice sends once
+ * (unless the worker dies between the hand-over and the status write).
+ */
+export class DeliverEmail {
+  constructor(
+    private readonly sends: EmailSendRepository,
+    private readonly suppressions: SuppressionRepository,
+    private readonly dkimKeys: DkimKeys,
+    private readonly transport: MailTransport,
+    private readonly ids: IdGenerator,
+    private readonly clock: Clock,
+  ) {}
+
+  handle = async (job: Job): Promise<void> => {
+    const companyId = job.companyId ?? "";
+    const sendId = String(job.payload.emailSendId);
+    try {
+      await this.execute(companyId, sendId);
+    } catch (error) {
+      if (job.attempts < job.maxAttempts) throw error;
+      const reason = transportFailureReason(error);
+      await this.sends.markFailed(companyId, sendId, reason, { id: this.ids.next("eev"), at: this.clock.now(), details: { reason, attempts: job.attempts } });
+    }
+  };
+
+  /** Delivers one send; resolves to its status afterwards (null when it does not exist). */
+  execute = async (companyId: string, sendId: string): Promise<SendStatus | null> => {
+    const send = await this.sends.get(companyId, sendId);
+    if (!send) return null;
+    if (send.status !== "pending") return send.status;
+
+    const suppression = await this.suppressions.find(companyId, send.recipientEmail);
+    if (suppression && suppressionBlocks(suppression.reason, send)) {
+      await this.sends.markSuppressed(companyId, sendId, suppression.reason, this.clock.now());
+      return "suppressed";
+    }
+
+    const dkim = await this.dkimKeys.find(companyId, domainOf(send.sender.email));
+    const message = composeMessage(send, dkim);
+    const sent = await this.transport.send(message);
+    if (sent.accepted.length === 0) {
+      throw new Error(`Recipient rejected: ${sent.response}`);
+    }
+    await this.sends.markSent(companyId, sendId, message.messageId, {
+      id: this.ids.next("eev"),
+      at: this.clock.now(),
+      details: { response: sent.response },
+    });
+    return "sent";
+  };
+}

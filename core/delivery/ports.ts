@@ -1,0 +1,69 @@
+import type { DkimSigningKey } from "./mail-transport.js";
+import type { DeliveryEvent, EmailSend, EmailType, MailAddress, MailboxProvider, SendKind, SendPayload } from "./model.js";
+
+/** A send as queued: rendered content and everything the send job needs. */
+export interface NewEmailSend {
+  readonly id: string;
+  readonly companyId: string;
+  readonly subscriberId?: string | null | undefined;
+  readonly recipientEmail: string;
+  readonly emailType: EmailType;
+  readonly sendKind?: SendKind | null | undefined;
+  readonly transactionalEmailId?: string | null | undefined;
+  readonly templateId?: string | null | undefined;
+  readonly campaignId?: string | null | undefined;
+  readonly automationId?: string | null | undefined;
+  readonly automationNodeId?: string | null | undefined;
+  readonly subject: string;
+  readonly sender: MailAddress;
+  readonly replyTo?: string | null | undefined;
+  readonly html: string | null;
+  readonly text: string | null;
+  readonly mailboxProvider: MailboxProvider;
+  readonly isTest: boolean;
+  readonly openTracking: boolean;
+  readonly clickTracking: boolean;
+  readonly payload: SendPayload;
+  readonly createdAt: Date;
+}
+
+/** An email_events row written by delivery itself (send, transport_failure). */
+export interface SendOutcomeEvent {
+  readonly id: string;
+  readonly at: Date;
+  readonly details?: Readonly<Record<string, unknown>> | undefined;
+}
+
+export interface EmailSendRepository {
+  create(send: NewEmailSend): Promise<EmailSend>;
+  get(companyId: string, sendId: string): Promise<EmailSend | null>;
+  /** By our Message-ID, with or without its angle brackets. */
+  findByMessageId(companyId: string, messageId: string): Promise<EmailSend | null>;
+  /** pending -> sent, with a `send` event, in one transaction; false when the send was not pending. */
+  markSent(companyId: string, sendId: string, messageId: string, event: SendOutcomeEvent): Promise<boolean>;
+  /** pending -> failed, with a `transport_failure` event. */
+  markFailed(companyId: string, sendId: string, reason: string, event: SendOutcomeEvent): Promise<boolean>;
+  /** pending -> suppressed. */
+  markSuppressed(companyId: string, sendId: string, reason: string, at: Date): Promise<boolean>;
+  /**
+   * Stores a provider's event once (by its provider event ID) and updates the send: delivered_at,
+   * the latest bounce, complained_at and the status. False when the event was already stored.
+   */
+  recordDeliveryEvent(companyId: string, sendId: string, eventId: string, event: DeliveryEvent): Promise<boolean>;
+}
+export const EmailSendRepository = Symbol.for("lifecycle.EmailSendRepository");
+
+/** The DKIM key of a company's verified sending domain, opened for signing. */
+export interface DkimKeys {
+  find(companyId: string, domain: string): Promise<DkimSigningKey | null>;
+}
+export const DkimKeys = Symbol.for("lifecycle.DkimKeys");
+
+/** The per-company secret that signs generic delivery webhooks, stored sealed. */
+export interface DeliveryWebhookSecrets {
+  /** The sealed secret, or null when the company has none yet. */
+  findSealed(companyId: string): Promise<string | null>;
+  /** Replaces the company's secret. */
+  saveSealed(companyId: string, sealed: string, at: Date): Promise<void>;
+}
+export const DeliveryWebhookSecrets = Symbol.for("lifecycle.DeliveryWebhookSecrets");

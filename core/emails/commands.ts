@@ -1,0 +1,163 @@
+import * as t from "io-ts";
+import { BooleanFromString, boundedText, Email, IntegerFromString, optional, required, TrimmedNonEmpty } from "../shared/codecs.js";
+import { withSchema } from "../shared/json-schema.js";
+import { CustomAttributes } from "../subscribers/commands.js";
+import { arrayOf, EmailBlocks } from "./blocks.js";
+import { COMPONENT_TYPES, type ComponentType } from "./model.js";
+
+/**
+ * Inputs of the template, email-component and render routes. Types, enumerations and block
+ * shapes are checked here (422, with the path of the offending field); rules across fields
+ * (one body source, at least one block, no AI prompt) are the use cases' (400).
+ */
+
+export const MAX_SUBJECT = 998;
+export const MAX_HTML = 500_000;
+
+/** Text that may be null; blank counts as null (it clears). */
+const nullableText = (max: number) =>
+  withSchema(
+    new t.Type<string | null, string | null, unknown>(
+      `NullableText(..${max})`,
+      (u): u is string | null => u === null || (typeof u === "string" && u.length <= max),
+      (u, c) => {
+        if (u === null) return t.success(null);
+        if (typeof u !== "string") return t.failure(u, c, "must be a string or null");
+        const trimmed = u.trim();
+        if (trimmed.length > max) return t.failure(u, c, `must be at most ${max} characters`);
+        return t.success(trimmed.length === 0 ? null : trimmed);
+      },
+      t.identity,
+    ),
+    { type: ["string", "null"], maxLength: max },
+  );
+
+/** A query-string integer in a range. */
+const queryInteger = (min: number, max: number) =>
+  withSchema(
+    new t.Type<number, string, unknown>(
+      `Integer(${min}..${max})`,
+      (u): u is number => Number.isInteger(u) && (u as number) >= min && (u as number) <= max,
+      (u, c) => {
+        const parsed = IntegerFromString.validate(u, c);
+        if (parsed._tag === "Left") return parsed;
+        return parsed.right >= min && parsed.right <= max ? t.success(parsed.right) : t.failure(u, c, `must be from ${min} to ${max}`);
+      },
+      String,
+    ),
+    { type: "integer", minimum: min, maximum: max },
+  );
+
+/** The fields of email content, shared by every kind of email that has some (templates, transactional emails). */
+export const ContentName = boundedText(255);
+export const ContentSubject = boundedText(MAX_SUBJECT);
+/** Null or blank clears it. */
+export const ContentPreviewText = nullableText(MAX_SUBJECT);
+export const ContentHtml = boundedText(MAX_HTML);
+const Name = ContentName;
+const Subject = ContentSubject;
+const PreviewText = ContentPreviewText;
+const Html = ContentHtml;
+const Labels = arrayOf(boundedText(100), 0, 50, "labels");
+/** Accepted only to answer it clearly: AI generation is not available on this server. */
+const Prompt = t.unknown;
+
+export const TemplatePath = t.type({ templateId: TrimmedNonEmpty }, "TemplatePath");
+
+/** GET /templates. */
+export const ListTemplatesQuery = t.exact(
+  t.partial({ label: optional(TrimmedNonEmpty), limit: optional(queryInteger(1, 100)), offset: optional(queryInteger(0, 1_000_000_000)) }),
+  "ListTemplatesQuery",
+);
+export type ListTemplatesQuery = t.TypeOf<typeof ListTemplatesQuery>;
+
+/** POST /templates: name and subject, exactly one of html and blocks. */
+export const CreateTemplateCommand = t.exact(
+  t.intersection([
+    t.type({ name: required(Name) }),
+    t.partial({
+      subject: optional(Subject),
+      previewText: optional(PreviewText),
+      html: optional(Html),
+      blocks: optional(EmailBlocks),
+      labels: optional(Labels),
+      prompt: Prompt,
+    }),
+  ]),
+  "CreateTemplateCommand",
+);
+export type CreateTemplateCommand = t.TypeOf<typeof CreateTemplateCommand>;
+
+/** PUT /templates/{templateId}: at least one field; previewText null clears; html or blocks replaces the body. */
+export const UpdateTemplateCommand = t.exact(
+  t.partial({
+    name: optional(Name),
+    subject: optional(Subject),
+    previewText: optional(PreviewText),
+    html: optional(Html),
+    blocks: optional(EmailBlocks),
+    labels: optional(Labels),
+    prompt: Prompt,
+  }),
+  "UpdateTemplateCommand",
+);
+export type UpdateTemplateCommand = t.TypeOf<typeof UpdateTemplateCommand>;
+
+const ComponentTypeCodec = t.keyof(Object.fromEntries(COMPONENT_TYPES.map((type) => [type, null])) as Record<ComponentType, null>, "ComponentType");
+const Description = nullableText(1000);
+
+export const ComponentPath = t.type({ componentId: TrimmedNonEmpty }, "ComponentPath");
+export const SlotPath = t.type({ slot: TrimmedNonEmpty }, "SlotPath");
+
+/** GET /email-components. */
+export const ListEmailComponentsQuery = t.exact(
+  t.partial({ type: optional(ComponentTypeCodec), defaultsOnly: optional(BooleanFromString) }),
+  "ListEmailComponentsQuery",
+);
+export type ListEmailComponentsQuery = t.TypeOf<typeof ListEmailComponentsQuery>;
+
+/** POST /email-components. */
+export const CreateEmailComponentCommand = t.exact(
+  t.intersection([
+    t.type({ name: required(Name), blocks: required(EmailBlocks) }),
+    t.partial({ description: optional(Description), componentType: optional(ComponentTypeCodec) }),
+  ]),
+  "CreateEmailComponentCommand",
+);
+export type CreateEmailComponentCommand = t.TypeOf<typeof CreateEmailComponentCommand>;
+
+/** PATCH /email-components/{componentId}: omitted fields are kept. */
+export const UpdateEmailComponentCommand = t.exact(
+  t.partial({ name: optional(Name), description: optional(Description), blocks: optional(EmailBlocks), componentType: optional(ComponentTypeCodec) }),
+  "UpdateEmailComponentCommand",
+);
+export type UpdateEmailComponentCommand = t.TypeOf<typeof UpdateEmailComponentCommand>;
+
+/** PUT /email-components/defaults/{slot}. */
+export const SetDefaultComponentCommand = t.exact(
+  t.intersection([t.type({ blocks: required(EmailBlocks) }), t.partial({ name: optional(Name), description: optional(Description) })]),
+  "SetDefaultComponentCommand",
+);
+export type SetDefaultComponentCommand = t.TypeOf<typeof SetDefaultComponentCommand>;
+
+/** POST /templates/{templateId}/render: a preview for a stored contact or an inline one. */
+export const RenderPreviewCommand = t.exact(
+  t.partial({
+    subscriberId: optional(TrimmedNonEmpty),
+    subscriber: optional(
+      t.exact(
+        t.intersection([
+          t.type({ email: required(Email) }),
+          t.partial({ firstName: optional(t.union([t.string, t.null])), lastName: optional(t.union([t.string, t.null])), customAttributes: optional(CustomAttributes) }),
+        ]),
+        "InlineSubscriber",
+      ),
+    ),
+    variables: optional(CustomAttributes),
+    locale: optional(t.string),
+    variantId: optional(t.string),
+    tracking: optional(t.boolean),
+  }),
+  "RenderPreviewCommand",
+);
+export type RenderPreviewCommand = t.TypeOf<typeof RenderPreviewCommand>;

@@ -1,0 +1,49 @@
+import type { EmailTheme } from "../company/email-theme.js";
+import type { ComponentType, DefaultSlot, EmailComponent, Template } from "./model.js";
+
+export interface TemplatePage {
+  readonly templates: Template[];
+  /** Every template matching the filter, across pages. */
+  readonly total: number;
+}
+
+/** A company's templates; deleted ones are invisible except through `findIncludingDeleted`. */
+export interface TemplateRepository {
+  /** Newest first. */
+  list(companyId: string, filter: { readonly label?: string | undefined; readonly limit: number; readonly offset: number }): Promise<TemplatePage>;
+  find(companyId: string, templateId: string): Promise<Template | null>;
+  /** For senders whose saved email points at content deleted since. */
+  findIncludingDeleted(companyId: string, templateId: string): Promise<Template | null>;
+  insert(template: Template): Promise<void>;
+  /** False when the company has no such (undeleted) template. */
+  update(template: Template): Promise<boolean>;
+  softDelete(companyId: string, templateId: string, at: Date): Promise<boolean>;
+}
+export const TemplateRepository = Symbol.for("lifecycle.TemplateRepository");
+
+export type ComponentWrite = "saved" | "duplicate_name" | "not_found";
+
+/** A company's email components. Names are unique per company. */
+export interface EmailComponentRepository {
+  /** Alphabetical by name. */
+  list(companyId: string, filter: { readonly type?: ComponentType | undefined; readonly defaultsOnly?: boolean | undefined }): Promise<EmailComponent[]>;
+  find(companyId: string, componentId: string): Promise<EmailComponent | null>;
+  findDefault(companyId: string, slot: DefaultSlot): Promise<EmailComponent | null>;
+  insert(component: EmailComponent): Promise<ComponentWrite>;
+  update(component: EmailComponent): Promise<ComponentWrite>;
+  delete(companyId: string, componentId: string): Promise<boolean>;
+}
+export const EmailComponentRepository = Symbol.for("lifecycle.EmailComponentRepository");
+
+/** What emails take from the company profile. */
+export interface EmailBranding {
+  readonly companyName: string;
+  /** Resolved: preset values under the company's overrides. */
+  readonly theme: EmailTheme;
+}
+
+export interface EmailBrandingSource {
+  /** Null when the company does not exist. */
+  find(companyId: string): Promise<EmailBranding | null>;
+}
+export const EmailBrandingSource = Symbol.for("lifecycle.EmailBrandingSource");

@@ -1,0 +1,36 @@
+import * as t from "io-ts";
+import { BooleanFromString, IsoDate, optional, TrimmedNonEmpty } from "../shared/codecs.js";
+import { MAILBOX_PROVIDERS, type MailboxProvider } from "./mailbox-provider.js";
+import { EMAIL_TYPES, type MetricsEmailType } from "./model.js";
+import { PERIODS, type PeriodName } from "./period.js";
+
+/**
+ * Query strings of the metrics routes. Types and enumerations are checked here (422); the
+ * rules between fields (start with end, at most 90 days) are the use cases' (400).
+ */
+
+const keys = <K extends string>(values: readonly K[], name: string) => t.keyof(Object.fromEntries(values.map((value) => [value, null])) as Record<K, null>, name);
+
+const PeriodCodec = keys<PeriodName>(PERIODS, "Period");
+const EmailTypeCodec = keys<MetricsEmailType>(EMAIL_TYPES, "EmailType");
+const MailboxProviderCodec = keys<MailboxProvider>(MAILBOX_PROVIDERS, "MailboxProvider");
+
+const range = {
+  period: optional(PeriodCodec),
+  start: optional(IsoDate),
+  end: optional(IsoDate),
+  includeMachineEngagement: optional(BooleanFromString),
+};
+
+/** GET /metrics (alias /stats). */
+export const AccountMetricsQuery = t.exact(
+  t.partial({ ...range, emailType: optional(EmailTypeCodec), mailboxProvider: optional(MailboxProviderCodec) }),
+  "AccountMetricsQuery",
+);
+export type AccountMetricsQuery = t.TypeOf<typeof AccountMetricsQuery>;
+
+/** GET /metrics/transactional/{idOrSlug} (alias /transactional/{idOrSlug}/stats). */
+export const TransactionalMetricsQuery = t.exact(t.partial(range), "TransactionalMetricsQuery");
+export type TransactionalMetricsQuery = t.TypeOf<typeof TransactionalMetricsQuery>;
+
+export const TransactionalMetricsPath = t.type({ idOrSlug: TrimmedNonEmpty }, "TransactionalMetricsPath");

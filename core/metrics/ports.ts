@@ -1,0 +1,34 @@
+import type { MailboxProvider } from "./mailbox-provider.js";
+import type { BounceSubtypeCount, FunnelCounts, LinkClicks, MetricsEmailType } from "./model.js";
+import type { MetricsWindow } from "./period.js";
+
+/** Which sends a metrics request covers: made in the window, never test sends. */
+export interface SendSelection {
+  readonly companyId: string;
+  readonly window: MetricsWindow;
+  readonly emailType?: MetricsEmailType | undefined;
+  readonly mailboxProvider?: MailboxProvider | undefined;
+  readonly transactionalEmailId?: string | undefined;
+}
+
+export interface TransactionalIdentity {
+  readonly id: string;
+  readonly name: string;
+  readonly slug: string;
+}
+
+/** Aggregates computed by the database over the selected sends and their events. */
+export interface MetricsQueries {
+  funnel(selection: SendSelection): Promise<FunnelCounts>;
+  /** Bounced sends by the type and subtype of their latest bounce, as stored. */
+  bounceSubtypes(selection: SendSelection): Promise<BounceSubtypeCount[]>;
+  /** Sends with at least one machine (scanner, preview, prefetch) open, and click. */
+  machineEngagement(selection: SendSelection): Promise<{ opens: number; clicks: number }>;
+  /** The most clicked links, by clicking sends, most first. */
+  clickedLinks(selection: SendSelection, options: { includeMachineEngagement: boolean; limit: number }): Promise<LinkClicks[]>;
+  /** Every stored contact, and the active ones (whatever the window). */
+  subscriberCounts(companyId: string): Promise<{ total: number; active: number }>;
+  /** A saved transactional email that is not deleted, by ID or slug. */
+  findTransactional(companyId: string, idOrSlug: string): Promise<TransactionalIdentity | null>;
+}
+export const MetricsQueries = Symbol.for("lifecycle.MetricsQueries");

@@ -1,0 +1,72 @@
+import type { Container } from "inversify";
+import type { Knex } from "knex";
+import { newWebhookSecret } from "../../adapters/crypto/webhook-signatures.js";
+import { mailTransportFromUrl } from "../../adapters/mail/mail-transport-from-url.js";
+import { KnexDeliveryWebhookSecrets } from "../../adapters/knex/repositories/delivery-webhook-secrets.js";
+import { KnexDkimKeys } from "../../adapters/knex/repositories/dkim-keys.js";
+import { KnexEmailSendRepository } from "../../adapters/knex/repositories/email-send-repository.js";
+import { KnexSuppressionRepository } from "../../adapters/knex/repositories/suppression-repository.js";
+import { KnexSuppressionSearch } from "../../adapters/knex/repositories/suppression-search.js";
+import { CreateDeliveryWebhookSecret, OpenDeliveryWebhookSecret } from "../../core/delivery/create-delivery-webhook-secret.js";
+import { DeliverEmail } from "../../core/delivery/deliver-email.js";
+import { MailTransport } from "../../core/delivery/mail-transport.js";
+import { DeliveryWebhookSecrets, DkimKeys, EmailSendRepository } from "../../core/delivery/ports.js";
+import { DELIVER_EMAIL_JOB, QueueEmailSend } from "../../core/delivery/queue-email-send.js";
+import { RecordDeliveryEvent } from "../../core/delivery/record-delivery-event.js";
+import { Clock } from "../../core/ports/clock.js";
+import { IdGenerator } from "../../core/ports/id-generator.js";
+import { JobQueue } from "../../core/ports/job-queue.js";
+import { SecretBox } from "../../core/ports/secret-box.js";
+import { GetSuppression } from "../../core/suppressions/get-suppression.js";
+import { ListSuppressions } from "../../core/suppressions/list-suppressions.js";
+import { SuppressionRepository } from "../../core/suppressions/ports.js";
+import { RemoveSuppression } from "../../core/suppressions/remove-suppression.js";
+import { SuppressionQueries } from "../../core/suppressions/suppression-search.js";
+import { TenancyRepository } from "../../core/tenancy/ports.js";
+import { bindClass } from "../bind-class.js";
+import { BaseUrl, Database, Disposables, MailUrl } from "../container.js";
+import type { JobHandlers } from "../worker/job-handlers.js";
+
+/**
+ * Delivery: the mail transport MAIL_URL names, email sends and their `email.deliver` job,
+ * provider delivery events and the suppression list routes.
+ */
+export function bindDelivery(container: Container, handlers: JobHandlers): void {
+  // Opened on first use (a pooled SMTP connection only when mail is sent), closed with the runtime.
+  container.bind<MailTransport>(MailTransport).toResolvedValue(
+    (mailUrl: string, disposables: Disposables) => {
+      const transport = mailTransportFromUrl(mailUrl);
+      disposables.push(() => transport.close());
+      return transport;
+    },
+    [MailUrl, Disposables],
+  );
+
+  bindClass(container, KnexEmailSendRepository, [Database]);
+  container.bind<EmailSendRepository>(EmailSendRepository).toService(KnexEmailSendRepository);
+  container.bind<DkimKeys>(DkimKeys).toResolvedValue((knex: Knex, box: SecretBox) => new KnexDkimKeys(knex, box), [Database, SecretBox]);
+  container.bind<DeliveryWebhookSecrets>(DeliveryWebhookSecrets).toResolvedValue((knex: Knex) => new KnexDeliveryWebhookSecrets(knex), [Database]);
+  container.bind<SuppressionQueries>(SuppressionQueries).toResolvedValue((knex: Knex) => new KnexSuppressionSearch(knex), [Database]);
+
+  // The suppression list's repository: bound here unless a capability before this one did.
+  if (!container.isBound(SuppressionRepository)) {
+    container.bind<SuppressionRepository>(SuppressionRepository).toResolvedValue((knex: Knex, ids: IdGenerator) => new KnexSuppressionRepository(knex, ids), [Database, IdGenerator]);
+  }
+
+  bindClass(container, QueueEmailSend, [EmailSendRepository, JobQueue, IdGenerator, Clock]);
+  bindClass(container, DeliverEmail, [EmailSendRepository, SuppressionRepository, DkimKeys, MailTransport, IdGenerator, Clock]);
+  bindClass(container, RecordDeliveryEvent, [EmailSendRepository, SuppressionRepository, TenancyRepository, IdGenerator, Clock]);
+  container
+    .bind(CreateDeliveryWebhookSecret)
+    .toResolvedValue(
+      (secrets: DeliveryWebhookSecrets, box: SecretBox, clock: Clock, baseUrl: string) => new CreateDeliveryWebhookSecret(secrets, box, clock, baseUrl, newWebhookSecret),
+      [DeliveryWebhookSecrets, SecretBox, Clock, BaseUrl],
+    );
+  bindClass(container, OpenDeliveryWebhookSecret, [DeliveryWebhookSecrets, SecretBox]);
+
+  bindClass(container, ListSuppressions, [SuppressionQueries]);
+  bindClass(container, GetSuppression, [SuppressionRepository]);
+  bindClass(container, RemoveSuppression, [SuppressionRepository]);
+
+  handlers.register(DELIVER_EMAIL_JOB, (job) => container.get(DeliverEmail).handle(job));
+}

@@ -1,0 +1,56 @@
+import type { Container } from "inversify";
+import { KnexEmailBrandingSource } from "../../adapters/knex/repositories/email-branding-source.js";
+import { KnexEmailComponentRepository } from "../../adapters/knex/repositories/email-component-repository.js";
+import { KnexTemplateRepository } from "../../adapters/knex/repositories/template-repository.js";
+import { MjmlEmailRenderer } from "../../adapters/render/mjml-email-renderer.js";
+import { CreateEmailComponent } from "../../core/emails/create-email-component.js";
+import { CreateTemplate } from "../../core/emails/create-template.js";
+import { DeleteEmailComponent } from "../../core/emails/delete-email-component.js";
+import { DeleteTemplate } from "../../core/emails/delete-template.js";
+import { EmailRenderer } from "../../core/emails/email-renderer.js";
+import { GetDefaultComponent } from "../../core/emails/get-default-component.js";
+import { GetEmailComponent } from "../../core/emails/get-email-component.js";
+import { GetTemplate } from "../../core/emails/get-template.js";
+import { ListEmailComponents } from "../../core/emails/list-email-components.js";
+import { ListTemplates } from "../../core/emails/list-templates.js";
+import { EmailBrandingSource, EmailComponentRepository, TemplateRepository } from "../../core/emails/ports.js";
+import { PreviewTemplate } from "../../core/emails/preview-template.js";
+import { RenderEmail } from "../../core/emails/render-email.js";
+import { SetDefaultComponent } from "../../core/emails/set-default-component.js";
+import { UpdateEmailComponent } from "../../core/emails/update-email-component.js";
+import { UpdateTemplate } from "../../core/emails/update-template.js";
+import { Clock } from "../../core/ports/clock.js";
+import { IdGenerator } from "../../core/ports/id-generator.js";
+import { SubscriberRepository } from "../../core/subscribers/ports.js";
+import { bindClass } from "../bind-class.js";
+import { BaseUrl, Database } from "../container.js";
+import type { JobHandlers } from "../worker/job-handlers.js";
+
+/** Email content and rendering: templates, email components, the renderer and RenderEmail. */
+export function bindEmails(container: Container, handlers: JobHandlers): void {
+  void handlers;
+  bindClass(container, KnexTemplateRepository, [Database]);
+  container.bind<TemplateRepository>(TemplateRepository).toService(KnexTemplateRepository);
+  bindClass(container, KnexEmailComponentRepository, [Database]);
+  container.bind<EmailComponentRepository>(EmailComponentRepository).toService(KnexEmailComponentRepository);
+  bindClass(container, KnexEmailBrandingSource, [Database]);
+  container.bind<EmailBrandingSource>(EmailBrandingSource).toService(KnexEmailBrandingSource);
+  container.bind<EmailRenderer>(EmailRenderer).toConstantValue(new MjmlEmailRenderer());
+
+  bindClass(container, ListTemplates, [TemplateRepository]);
+  bindClass(container, GetTemplate, [TemplateRepository]);
+  bindClass(container, CreateTemplate, [TemplateRepository, IdGenerator, Clock]);
+  bindClass(container, UpdateTemplate, [TemplateRepository, Clock]);
+  bindClass(container, DeleteTemplate, [TemplateRepository, Clock]);
+
+  bindClass(container, ListEmailComponents, [EmailComponentRepository]);
+  bindClass(container, GetEmailComponent, [EmailComponentRepository]);
+  bindClass(container, CreateEmailComponent, [EmailComponentRepository, IdGenerator, Clock]);
+  bindClass(container, UpdateEmailComponent, [EmailComponentRepository, Clock]);
+  bindClass(container, DeleteEmailComponent, [EmailComponentRepository]);
+  bindClass(container, GetDefaultComponent, [EmailComponentRepository]);
+  bindClass(container, SetDefaultComponent, [EmailComponentRepository, IdGenerator, Clock]);
+
+  bindClass(container, RenderEmail, [EmailBrandingSource, EmailComponentRepository, EmailRenderer]);
+  bindClass(container, PreviewTemplate, [TemplateRepository, SubscriberRepository, RenderEmail, BaseUrl]);
+}

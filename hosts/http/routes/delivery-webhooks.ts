@@ -1,0 +1,24 @@
+import * as t from "io-ts";
+import { map } from "fp-ts/lib/Either.js";
+import { CreateDeliveryWebhookSecret, deliveryWebhookUrl, type DeliveryWebhookSecret } from "../../../core/delivery/create-delivery-webhook-secret.js";
+import { BaseUrl } from "../../container.js";
+import { defineRoute, type Route } from "../route.js";
+import { Timestamp } from "../schemas.js";
+
+/** Where mail providers report deliveries, bounces and complaints. */
+export const deliveryWebhookRoutes: readonly Route[] = [
+  defineRoute({
+    method: "post",
+    path: "/delivery-webhooks/secret",
+    tag: "Delivery webhooks",
+    scopes: ["integrations:manage"],
+    summary:
+      "Issue the signing secret of the company's generic delivery webhook (replacing any earlier one); it is shown only in this response. The relay posts {type: delivered|bounced|complained, messageId or emailSendId, bounceType?, bounceSubType?, occurredAt?, id?} to webhookUrl with X-Signature: sha256=<hex HMAC-SHA256 of the raw body>. Amazon SES reports through an SNS subscription to sesWebhookUrl (no secret: SNS signs its messages).",
+    response: t.type({ secret: t.string, webhookUrl: t.string, sesWebhookUrl: t.string, signatureHeader: t.string, createdAt: Timestamp }),
+    successStatus: 201,
+    handle: async ({ actor, container }) =>
+      map((issued: DeliveryWebhookSecret) => ({ ...issued, sesWebhookUrl: deliveryWebhookUrl(container.get<string>(BaseUrl), "ses", actor.companyId) }))(
+        await container.get(CreateDeliveryWebhookSecret).execute(actor),
+      ),
+  }),
+];
