@@ -76,8 +76,15 @@ const unsubscribeLine = (context: DocumentContext): string => {
  * html-to-text (the plain part). Every email ends with its footer and an unsubscribe link,
  * raw-HTML bodies included; click tracking rewrites every http(s) link but the unsubscribe one.
  */
+/** Stand-ins for a recipient's links in a cached footer: plain tokens MJML passes through untouched. */
+const UNSUBSCRIBE_SLOT = "lifecycle-unsubscribe-url-7f3a9c";
+const VIEW_IN_BROWSER_SLOT = "lifecycle-view-in-browser-url-7f3a9c";
+const MAX_CACHED_FOOTERS = 200;
+
 export class MjmlEmailRenderer implements EmailRenderer {
   private readonly engines: MergeTagEngines;
+  /** Compiled footers by MJML source (one per company footer and theme, in practice). */
+  private readonly footers = new Map<string, string>();
 
   constructor(private readonly limits: RenderLimits = DEFAULT_RENDER_LIMITS) {
     this.engines = mergeTagEngines(limits);
@@ -115,7 +122,7 @@ export class MjmlEmailRenderer implements EmailRenderer {
       html = await this.compile(emailDocument({ subject, previewText, body, footer }, context));
     } else {
       const content = await tags.html(request.body.html, { surface: "body" });
-      const footer = bodyContent(await this.compile(footerDocument(await fillBlocks(footerBlocks, tags, "footer"), context)));
+      const footer = await this.footerHtml(await fillBlocks(footerBlocks, tags, "footer"), context);
       html = insertAtBodyEnd(content, footer);
       if (previewText) html = insertAtBodyStart(html, hiddenPreview(previewText));
     }
@@ -128,6 +135,22 @@ export class MjmlEmailRenderer implements EmailRenderer {
       throw new RenderFailure(badRequest(`The email cannot be rendered: its HTML exceeds ${this.limits.maxHtmlLength} characters`, { code: "RENDER_LIMIT_EXCEEDED" }));
     }
     return { subject, previewText, html, text, ...tags.report(request.suppliedVariables) };
+  }
+
+  /**
+   * The footer of an HTML body, compiled once per footer and theme: MJML costs more than the
+   * rest of a render, and only the links differ between recipients, so they are compiled as
+   * placeholders and filled in afterwards.
+   */
+  private async footerHtml(blocks: Awaited<ReturnType<typeof fillBlocks>>, context: DocumentContext): Promise<string> {
+    const source = footerDocument(blocks, { ...context, unsubscribeUrl: UNSUBSCRIBE_SLOT, viewInBrowserUrl: context.viewInBrowserUrl ? VIEW_IN_BROWSER_SLOT : undefined });
+    let compiled = this.footers.get(source);
+    if (compiled === undefined) {
+      compiled = bodyContent(await this.compile(source));
+      if (this.footers.size >= MAX_CACHED_FOOTERS) this.footers.clear();
+      this.footers.set(source, compiled);
+    }
+    return compiled.replaceAll(UNSUBSCRIBE_SLOT, escapeHtml(context.unsubscribeUrl)).replaceAll(VIEW_IN_BROWSER_SLOT, escapeHtml(context.viewInBrowserUrl ?? ""));
   }
 
   private async compile(source: string): Promise<string> {

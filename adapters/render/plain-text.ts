@@ -1,8 +1,7 @@
-import { convert } from "html-to-text";
+import { compile } from "html-to-text";
 
-/** The text/plain part: the HTML's words and links, without hidden preview text or images. */
-export const toPlainText = (html: string): string =>
-  convert(html, {
+/** Compiled once: html-to-text's `convert` would compile the same options on every call. */
+const convert = compile({
     wordwrap: 78,
     selectors: [
       { selector: 'div[style*="display:none"]', format: "skip" },
@@ -15,7 +14,11 @@ export const toPlainText = (html: string): string =>
       { selector: "tr", format: "block" },
       { selector: "td", format: "block" },
     ],
-  })
+});
+
+/** The text/plain part: the HTML's words and links, without hidden preview text or images. */
+export const toPlainText = (html: string): string =>
+  convert(html)
     // Layout blocks (dividers, spacers) leave runs of empty lines.
     .replace(/\n[ \t]*(?:\n[ \t]*){2,}/g, "\n\n")
     .trim();

@@ -252,3 +252,19 @@ test("prototype properties are not reachable from merge tags", async (t) => {
   const email = await render({ body: { blocks: [{ type: "text", content: "[{{ firstName.constructor.name }}][{{ firstName.size }}]" }] } });
   t.true(email.html.includes("[][3]"));
 });
+
+test("raw HTML bodies of many recipients share one compiled footer, each with its own links", async (t) => {
+  const own = new MjmlEmailRenderer();
+  const body = { html: "<p>Receipt</p>" };
+  const first = await render({ body, links: { unsubscribeUrl: "https://mail.example.test/u/a?x=1&y=2", viewInBrowserUrl: "https://mail.example.test/v/a" } }, own);
+  const second = await render({ body, links: { unsubscribeUrl: "https://mail.example.test/u/b", viewInBrowserUrl: "https://mail.example.test/v/b" } }, own);
+  t.true(hrefs(first.html).includes("https://mail.example.test/u/a?x=1&y=2"));
+  t.true(hrefs(first.html).includes("https://mail.example.test/v/a"));
+  t.deepEqual(
+    hrefs(second.html).filter((href) => href.startsWith("https://mail.example.test/")),
+    hrefs(first.html).filter((href) => href.startsWith("https://mail.example.test/")).map((href) => href.replace("/u/a?x=1&y=2", "/u/b").replace("/v/a", "/v/b")),
+  );
+  t.false(second.html.includes("/u/a"), "nothing of the first recipient's links is left");
+  t.false(`${first.html}${second.html}`.includes("lifecycle-"), "no placeholder is left");
+  t.regex(second.text, /https:\/\/mail\.example\.test\/u\/b/);
+});
