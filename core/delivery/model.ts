@@ -1,3 +1,4 @@
+import type { MailboxProvider } from "../metrics/mailbox-provider.js";
 import type { SuppressionReason } from "../suppressions/model.js";
 
 export const EMAIL_TYPES = ["campaign", "transactional", "sequence"] as const;
@@ -10,8 +11,8 @@ export type SendKind = (typeof SEND_KINDS)[number];
 export const SEND_STATUSES = ["pending", "sent", "delivered", "bounced", "complained", "failed", "suppressed"] as const;
 export type SendStatus = (typeof SEND_STATUSES)[number];
 
-export const MAILBOX_PROVIDERS = ["gmail", "microsoft", "yahoo", "icloud", "orange", "other"] as const;
-export type MailboxProvider = (typeof MAILBOX_PROVIDERS)[number];
+
+export { MAILBOX_PROVIDERS, type MailboxProvider } from "../metrics/mailbox-provider.js";
 
 export const BOUNCE_TYPES = ["Permanent", "Transient", "Undetermined"] as const;
 export type BounceType = (typeof BOUNCE_TYPES)[number];

@@ -64,6 +64,25 @@ export const IntegerFromString = withSchema(new t.Type<number, string, unknown>(
   (n) => String(n),
 ), { type: "integer" });
 
+/** A whole number in [min, max], given as a number or (query strings) as a string. */
+export const integerBetween = (min: number, max: number) =>
+  withSchema(
+    new t.Type<number, string, unknown>(
+      `Integer(${min}..${max})`,
+      (u): u is number => Number.isInteger(u) && (u as number) >= min && (u as number) <= max,
+      (u, c) => {
+        const parsed = IntegerFromString.validate(u, c);
+        if (parsed._tag === "Left") return parsed;
+        return parsed.right >= min && parsed.right <= max ? t.success(parsed.right) : t.failure(u, c, `must be between ${min} and ${max}`);
+      },
+      String,
+    ),
+    { type: "integer", minimum: min, maximum: max },
+  );
+
+/** One of a list of words. */
+export const oneOf = <K extends string>(values: readonly K[], name: string) => t.keyof(Object.fromEntries(values.map((v) => [v, null])) as Record<K, null>, name);
+
 /** `true`/`false` (also 1/0, yes/no) given as a string. */
 export const BooleanFromString = withSchema(new t.Type<boolean, string, unknown>(
   "BooleanFromString",

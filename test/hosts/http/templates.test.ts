@@ -5,26 +5,12 @@ import { createCompanyFixture, createMemberKeyFixture, type CompanyFixture } fro
 import { apiFixture, type ApiFixture } from "../../helpers/api-fixture.js";
 import { dialects, type Dialect } from "../../helpers/databases.js";
 import type { JsonResponse, RequestOptions } from "../../helpers/http-client.js";
+import { pacedCaller } from "../../helpers/paced-caller.js";
 
 interface Session {
   readonly api: ApiFixture;
   readonly company: CompanyFixture;
   call(method: string, path: string, options?: Omit<RequestOptions, "key">): Promise<JsonResponse>;
-}
-
-/** Requests spread over several keys, each kept under the per-key limit of 20 a second. */
-async function pacedCaller(api: ApiFixture, company: CompanyFixture, keys = 4): Promise<Session["call"]> {
-  const ring = [company.ownerKey];
-  for (let i = 1; i < keys; i++) ring.push((await createMemberKeyFixture(api.runtime.container, company.companyId, { role: "owner", email: company.ownerEmail })).key);
-  const lastUse = new Map<string, number>();
-  let next = 0;
-  return async (method, path, options = {}) => {
-    const key = ring[next++ % ring.length]!;
-    const wait = (lastUse.get(key) ?? 0) + 60 - Date.now();
-    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    lastUse.set(key, Date.now());
-    return api.call(method, path, { ...options, key });
-  };
 }
 
 async function session(t: ExecutionContext, dialect: Dialect, api?: ApiFixture): Promise<Session> {
