@@ -16,6 +16,8 @@ export const ListTransactionalQuery = t.exact(
     search: optional(t.string),
     status: optional(t.keyof({ all: null, active: null, disabled: null }, "TransactionalStatus")),
     includeMachineEngagement: optional(BooleanFromString),
+    sort: optional(t.keyof({ date: null, sends: null, opens: null, "open-rate": null, clicks: null, ctr: null }, "TransactionalSort")),
+    order: optional(t.keyof({ asc: null, desc: null }, "SortOrder")),
   }),
   "ListTransactionalQuery",
 );

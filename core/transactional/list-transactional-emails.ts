@@ -1,26 +1,53 @@
 import type { TemplateRepository } from "../emails/ports.js";
+import type { GetTransactionalMetrics } from "../metrics/get-transactional-metrics.js";
+import type { Stats } from "../metrics/model.js";
 import type { Actor } from "../shared/actor.js";
 import { ok, type Result } from "../shared/result.js";
 import type { ListTransactionalQuery } from "./commands.js";
 import type { TransactionalEmailRepository } from "./ports.js";
 import { contentOf } from "./transactional-content.js";
-import { toTransactionalEmailView, type TransactionalEmailView } from "./view.js";
+import { toTransactionalEmailView, type TransactionalEmailListItem } from "./view.js";
 
-/** GET /transactional: newest first, `search` in name or slug, `status` all|active|disabled. */
+type Sort = NonNullable<ListTransactionalQuery["sort"]>;
+
+/** What each sort compares (`date` is the creation order the repository gives). */
+const SORT_KEYS: Record<Exclude<Sort, "date">, (stats: Stats) => number> = {
+  sends: (stats) => stats.sent,
+  opens: (stats) => stats.opened,
+  "open-rate": (stats) => stats.openRate,
+  clicks: (stats) => stats.clicked,
+  ctr: (stats) => stats.clickRate,
+};
+
+/**
+ * GET /transactional: `search` in name or slug, `status` all|active|disabled, each with the
+ * all-time stats of its sends (machine engagement excluded unless includeMachineEngagement),
+ * sorted by date (default), sends, opens, open-rate, clicks or ctr; `order` desc by default.
+ */
 export class ListTransactionalEmails {
   constructor(
     private readonly emails: TransactionalEmailRepository,
     private readonly templates: TemplateRepository,
+    private readonly metrics: GetTransactionalMetrics,
   ) {}
 
-  execute = async (actor: Actor, query: ListTransactionalQuery): Promise<Result<TransactionalEmailView[]>> => {
+  execute = async (actor: Actor, query: ListTransactionalQuery): Promise<Result<TransactionalEmailListItem[]>> => {
     const status = query.status ?? "all";
     const emails = await this.emails.list(actor.companyId, {
       search: query.search?.trim() || undefined,
       enabled: status === "all" ? undefined : status === "active",
     });
-    const views: TransactionalEmailView[] = [];
-    for (const email of emails) views.push(toTransactionalEmailView(email, await contentOf(this.templates, email)));
-    return ok(views);
+    const items: TransactionalEmailListItem[] = [];
+    for (const email of emails) {
+      const numbers = await this.metrics.execute(actor, email.id, { includeMachineEngagement: query.includeMachineEngagement ?? false });
+      if (numbers._tag === "Left") return numbers;
+      items.push({ ...toTransactionalEmailView(email, await contentOf(this.templates, email)), stats: numbers.right.stats });
+    }
+    const sort = query.sort ?? "date";
+    const direction = query.order === "asc" ? 1 : -1;
+    // The repository gives newest first; a stable sort keeps that order among equals.
+    if (sort === "date") return ok(direction === -1 ? items : items.reverse());
+    const key = SORT_KEYS[sort];
+    return ok(items.sort((a, b) => direction * (key(a.stats) - key(b.stats))));
   };
 }

@@ -1,5 +1,6 @@
 import type { EmailBlock } from "../emails/blocks.js";
 import { isBlocksBody, type Template } from "../emails/model.js";
+import type { Stats } from "../metrics/model.js";
 import type { TransactionalEmail } from "./model.js";
 
 /** The saved transactional email of the API (spec fields, compat-reference §13). */
@@ -18,6 +19,9 @@ export interface TransactionalEmailView {
   readonly createdAt: string;
   readonly updatedAt: string;
 }
+
+/** A list item: the saved email with the all-time numbers of its sends. */
+export type TransactionalEmailListItem = TransactionalEmailView & { readonly stats: Stats };
 
 export const toTransactionalEmailView = (email: TransactionalEmail, content: Template): TransactionalEmailView => ({
   id: email.id,

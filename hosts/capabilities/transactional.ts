@@ -11,6 +11,7 @@ import { TrackingLinks } from "../../core/tracking/tracking-links.js";
 import { CreateTransactionalEmail } from "../../core/transactional/create-transactional-email.js";
 import { DeleteTransactionalEmail } from "../../core/transactional/delete-transactional-email.js";
 import { GetTransactionalEmail } from "../../core/transactional/get-transactional-email.js";
+import { GetTransactionalMetrics } from "../../core/metrics/get-transactional-metrics.js";
 import { ListTransactionalEmails } from "../../core/transactional/list-transactional-emails.js";
 import { TransactionalEmailRepository } from "../../core/transactional/ports.js";
 import { SendTransactional } from "../../core/transactional/send-transactional.js";
@@ -26,7 +27,7 @@ export function bindTransactional(container: Container, handlers: JobHandlers): 
   container.bind<TransactionalEmailRepository>(TransactionalEmailRepository).toService(KnexTransactionalEmailRepository);
   bindClass(container, CreateTransactionalEmail, [TransactionalEmailRepository, TemplateRepository, IdGenerator, Clock]);
   bindClass(container, GetTransactionalEmail, [TransactionalEmailRepository, TemplateRepository]);
-  bindClass(container, ListTransactionalEmails, [TransactionalEmailRepository, TemplateRepository]);
+  bindClass(container, ListTransactionalEmails, [TransactionalEmailRepository, TemplateRepository, GetTransactionalMetrics]);
   bindClass(container, UpdateTransactionalEmail, [TransactionalEmailRepository, TemplateRepository, Clock]);
   bindClass(container, DeleteTransactionalEmail, [TransactionalEmailRepository, Clock]);
   bindClass(container, SendTransactional, [TransactionalEmailRepository, TemplateRepository, SubscriberRepository, ResolveSender, RenderEmail, TrackingLinks, QueueEmailSend]);

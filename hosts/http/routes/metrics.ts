@@ -11,7 +11,7 @@ import { Id, NullableTimestamp } from "../schemas.js";
 
 const Period = t.type({ name: t.string, start: NullableTimestamp, end: NullableTimestamp });
 
-const Stats = t.type({
+export const Stats = t.type({
   sent: t.number,
   delivered: t.number,
   bounced: t.number,

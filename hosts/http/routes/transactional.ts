@@ -11,6 +11,7 @@ import { SendTransactional } from "../../../core/transactional/send-transactiona
 import { UpdateTransactionalEmail } from "../../../core/transactional/update-transactional-email.js";
 import { withSchema } from "../../../core/shared/json-schema.js";
 import { defineRoute, type Route } from "../route.js";
+import { Stats } from "./metrics.js";
 import { Id, NullableString, Timestamp } from "../schemas.js";
 
 const TransactionalResource = t.type({
@@ -72,9 +73,10 @@ export const transactionalRoutes: readonly Route[] = [
     path: "/transactional",
     tag: "Transactional",
     scopes: ["transactional:read"],
-    summary: "Saved transactional emails, newest first; `search` in name or slug, `status` all|active|disabled",
+    summary:
+      "Saved transactional emails with the all-time stats of their sends; `search` in name or slug, `status` all|active|disabled, `sort` date (default), sends, opens, open-rate, clicks or ctr, `order` desc (default) or asc; `includeMachineEngagement` as for metrics",
     query: ListTransactionalQuery,
-    response: t.type({ transactional: t.array(TransactionalResource) }),
+    response: t.type({ transactional: t.array(t.intersection([TransactionalResource, t.type({ stats: Stats })])) }),
     errors: [422],
     handle: async ({ input, actor, container }) => map((transactional) => ({ transactional }))(await container.get(ListTransactionalEmails).execute(actor, input.query)),
   }),

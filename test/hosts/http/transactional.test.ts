@@ -118,6 +118,18 @@ for (const dialect of dialects()) {
     };
     t.is((await dkimVerify(raw, { resolver })).results[0]!.status.result, "pass");
 
+    // The worker records a send as sent right after the SMTP server accepts it.
+    const sentCount = async () => Number((await s.runtime.knex("email_sends").where({ status: "sent" }).count({ n: "*" }).first())!.n);
+    for (const deadline = Date.now() + 10_000; (await sentCount()) < 2 && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 25));
+
+    // The list carries each saved email's all-time numbers and sorts by them.
+    t.is((await s.api("POST", "/api/v1/transactional", { body: { ...WELCOME, name: "Receipt" } })).status, 200);
+    const bySends = await s.api("GET", "/api/v1/transactional?sort=sends");
+    t.deepEqual(bySends.body.transactional.map((e: { slug: string; stats: { sent: number } }) => [e.slug, e.stats.sent]), [["welcome-email", 2], ["receipt", 0]]);
+    t.deepEqual((await s.api("GET", "/api/v1/transactional?sort=sends&order=asc")).body.transactional.map((e: { slug: string }) => e.slug), ["receipt", "welcome-email"]);
+    t.deepEqual((await s.api("GET", "/api/v1/transactional")).body.transactional.map((e: { slug: string }) => e.slug), ["receipt", "welcome-email"], "newest first by default");
+    t.is((await s.api("GET", "/api/v1/transactional?sort=popular")).status, 422);
+
     const sends = await s.runtime.knex("email_sends").where({ company_id: s.company.companyId }).orderBy("recipient_email");
     t.deepEqual(
       sends.map((row) => [row.recipient_email, row.status, row.mailbox_provider, row.transactional_email_id]),
