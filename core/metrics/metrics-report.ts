@@ -18,10 +18,9 @@ export async function metricsReport(
   selection: SendSelection,
   options: { readonly includeMachineEngagement: boolean; readonly withoutReplies: boolean },
 ): Promise<MetricsReport> {
-  const [counts, subtypes, machine, links] = await Promise.all([
+  const [counts, subtypes, links] = await Promise.all([
     queries.funnel(selection),
     queries.bounceSubtypes(selection),
-    queries.machineEngagement(selection),
     queries.clickedLinks(selection, { includeMachineEngagement: options.includeMachineEngagement, limit: CLICKED_LINKS_LIMIT }),
   ]);
   const stats = toStats(counts, options);
@@ -30,7 +29,10 @@ export async function metricsReport(
     complaints: { count: stats.complaints, rate: stats.complaintRate },
     bounceBreakdown: toBounceBreakdown(counts, subtypes),
     // Both always, whatever includeMachineEngagement says.
-    engagementBreakdown: { human: { opens: counts.humanOpened, clicks: counts.humanClicked }, machine },
+    engagementBreakdown: {
+      human: { opens: counts.humanOpened, clicks: counts.humanClicked },
+      machine: { opens: counts.machineOpened, clicks: counts.machineClicked },
+    },
     clickedLinks: toClickedLinks(links, stats.clicked),
   };
 }

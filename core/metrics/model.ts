@@ -22,6 +22,9 @@ export interface FunnelCounts {
   readonly humanOpened: number;
   readonly clicked: number;
   readonly humanClicked: number;
+  /** Sends with at least one machine (scanner, preview, prefetch) open, and click. */
+  readonly machineOpened: number;
+  readonly machineClicked: number;
   readonly replies: number;
   readonly complaints: number;
   readonly unsubscribed: number;

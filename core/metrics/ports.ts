@@ -22,8 +22,6 @@ export interface MetricsQueries {
   funnel(selection: SendSelection): Promise<FunnelCounts>;
   /** Bounced sends by the type and subtype of their latest bounce, as stored. */
   bounceSubtypes(selection: SendSelection): Promise<BounceSubtypeCount[]>;
-  /** Sends with at least one machine (scanner, preview, prefetch) open, and click. */
-  machineEngagement(selection: SendSelection): Promise<{ opens: number; clicks: number }>;
   /** The most clicked links, by clicking sends, most first. */
   clickedLinks(selection: SendSelection, options: { includeMachineEngagement: boolean; limit: number }): Promise<LinkClicks[]>;
   /** Every stored contact, and the active ones (whatever the window). */

@@ -28,6 +28,9 @@ const FIRST_COLUMNS = {
   humanClicked: "first_human_clicked_at",
 } as const;
 
+/** The send's first machine open and click, which the metrics count machine engagement from. */
+const FIRST_MACHINE_COLUMNS = { open: "first_machine_opened_at", click: "first_machine_clicked_at" } as const;
+
 const earliest = (...dates: ReadonlyArray<Date | null>): Date | null =>
   dates.reduce<Date | null>((min, date) => (date !== null && (min === null || date < min) ? date : min), null);
 
@@ -72,7 +75,8 @@ export class KnexEngagementRepository implements EngagementRepository {
       });
       // Each marked column keeps the earliest time: set once, and right under concurrent requests
       // (the row lock makes a later update see the earlier one's value).
-      const columns = (Object.keys(FIRST_COLUMNS) as Array<keyof typeof FIRST_COLUMNS>).filter((mark) => e.marks[mark]).map((mark) => FIRST_COLUMNS[mark]);
+      const columns: string[] = (Object.keys(FIRST_COLUMNS) as Array<keyof typeof FIRST_COLUMNS>).filter((mark) => e.marks[mark]).map((mark) => FIRST_COLUMNS[mark]);
+      if (e.machine) columns.push(FIRST_MACHINE_COLUMNS[e.kind]);
       if (columns.length === 0) return;
       const changes = Object.fromEntries(columns.map((column) => [column, trx.raw("case when ?? is null or ?? > ? then ? else ?? end", [column, column, at, at, column])]));
       await trx("email_sends").where({ company_id: e.companyId, id: e.sendId }).update(changes);
@@ -103,19 +107,20 @@ export class KnexEngagementRepository implements EngagementRepository {
         .where("event_time", ">=", toDbDate(since))
         .update({ machine: true, machine_reason: reason });
 
-      const first = async (eventType: "open" | "click", humanOnly: boolean): Promise<Date | null> => {
+      const first = async (eventType: "open" | "click", by: "anyone" | "person" | "machine"): Promise<Date | null> => {
         const query = trx("email_events").where({ company_id: companyId, email_send_id: sendId, event_type: eventType });
-        if (humanOnly) query.where({ machine: false });
+        if (by !== "anyone") query.where({ machine: by === "machine" });
         return decodeRow(FirstRow, await query.first(trx.raw("min(event_time) as first")), "email_events").first;
       };
-      const humanClick = await first("click", true);
+      const humanClick = await first("click", "person");
       const clickAsOpen = openTracking ? humanClick : null;
       await trx("email_sends")
         .where({ company_id: companyId, id: sendId })
         .update({
-          first_opened_at: toDbDate(earliest(await first("open", false), clickAsOpen)),
-          first_human_opened_at: toDbDate(earliest(await first("open", true), clickAsOpen)),
+          first_opened_at: toDbDate(earliest(await first("open", "anyone"), clickAsOpen)),
+          first_human_opened_at: toDbDate(earliest(await first("open", "person"), clickAsOpen)),
           first_human_clicked_at: toDbDate(humanClick),
+          first_machine_clicked_at: toDbDate(await first("click", "machine")),
         });
     });
   }

@@ -19,6 +19,8 @@ const FunnelRow = t.type({
   human_opened: Count,
   clicked: Count,
   human_clicked: Count,
+  machine_opened: Count,
+  machine_clicked: Count,
   replies: Count,
   complaints: Count,
   unsubscribed: Count,
@@ -44,7 +46,7 @@ const sumWhen = (condition: string) => `coalesce(sum(case when ${condition} then
 /**
  * Metrics as conditional aggregates over `email_sends` (one row per send carrying its first
  * open, click, the latest bounce...), found by (company_id, sent_at); events are read only
- * for clicked links and machine engagement, through the sends of the window.
+ * for the clicked links.
  */
 export class KnexMetricsQueries implements MetricsQueries {
   constructor(private readonly knex: Knex) {}
@@ -77,6 +79,8 @@ export class KnexMetricsQueries implements MetricsQueries {
             "count(s.first_human_opened_at) as human_opened",
             "count(coalesce(s.first_clicked_at, s.first_human_clicked_at)) as clicked",
             "count(s.first_human_clicked_at) as human_clicked",
+            "count(s.first_machine_opened_at) as machine_opened",
+            "count(s.first_machine_clicked_at) as machine_clicked",
             "count(s.replied_at) as replies",
             "count(s.complained_at) as complaints",
             "count(s.unsubscribed_at) as unsubscribed",
@@ -95,6 +99,8 @@ export class KnexMetricsQueries implements MetricsQueries {
       humanOpened: count(r.human_opened),
       clicked: count(r.clicked),
       humanClicked: count(r.human_clicked),
+      machineOpened: count(r.machine_opened),
+      machineClicked: count(r.machine_clicked),
       replies: count(r.replies),
       complaints: count(r.complaints),
       unsubscribed: count(r.unsubscribed),
@@ -113,39 +119,35 @@ export class KnexMetricsQueries implements MetricsQueries {
   }
 
   /**
-   * Opens or clicks of the selected sends as `e`. The events are read from the engagement
-   * index and kept when their send is in a set built once from the sends' covering index,
-   * holding only the sends that were opened or clicked at all (`|| ''` stops the planner from
-   * probing the events send by send instead). No open or click happens before its send, so
-   * events older than the window (less a day of clock slack) are never read.
+   * Clicks of the selected sends as `e`: the clicks from the window on (less a day of clock
+   * slack; none happens before its send) read from the engagement index, kept when their send
+   * is among the window's clicked sends, read from their partial index. `|| ''` on both sides
+   * makes that one hashed set: without it the planner probes the sends' rows (or the events)
+   * one click at a time, several times slower.
    */
-  private engagement(selection: SendSelection, eventTypes: ReadonlyArray<"open" | "click">, machine: readonly boolean[]): Knex.QueryBuilder {
-    const engaged = eventTypes.flatMap((type) => (type === "open" ? ["s.first_opened_at", "s.first_human_opened_at"] : ["s.first_clicked_at", "s.first_human_clicked_at"]));
-    const sends = this.sends(selection)
-      .where((where) => engaged.forEach((column) => where.orWhereNotNull(column)))
-      .select("s.id");
+  private clicks(selection: SendSelection, machine: readonly boolean[]): Knex.QueryBuilder {
+    const clickedSends = this.sends(selection).whereNotNull("s.first_clicked_at").select(this.knex.raw("s.id || ''"));
     const query = this.knex("email_events as e")
       .where("e.company_id", selection.companyId)
-      .whereIn("e.event_type", eventTypes)
+      .where("e.event_type", "click")
       .whereIn("e.machine", machine)
-      .whereIn(this.knex.raw("e.email_send_id || ''") as unknown as string, sends);
+      .whereIn(this.knex.raw("e.email_send_id || ''") as unknown as string, clickedSends);
     if (selection.window.start) query.where("e.event_time", ">=", toDbDate(new Date(selection.window.start.getTime() - CLOCK_SLACK_MS)));
     return query;
   }
 
-  async machineEngagement(selection: SendSelection): Promise<{ opens: number; clicks: number }> {
-    const distinctSends = (type: string) => `count(distinct case when e.event_type = '${type}' then e.email_send_id end) as ${type}s`;
-    const row = await this.engagement(selection, ["open", "click"], [true]).first(this.knex.raw(`${distinctSends("open")}, ${distinctSends("click")}`));
-    const r = decodeRow(t.type({ opens: Count, clicks: Count }), row, "email_events");
-    return { opens: count(r.opens), clicks: count(r.clicks) };
-  }
-
   async clickedLinks(selection: SendSelection, options: { includeMachineEngagement: boolean; limit: number }): Promise<LinkClicks[]> {
-    const rows = await this.engagement(selection, ["click"], options.includeMachineEngagement ? [false, true] : [false])
+    // Each (link, send) pair once, then the pairs per link: two hashed groupings, where
+    // count(distinct) would sort every click by link.
+    const clickingSends = this.clicks(selection, options.includeMachineEngagement ? [false, true] : [false])
       .whereNotNull("e.url")
-      .groupBy("e.url")
-      .select("e.url", this.knex.raw("count(distinct e.email_send_id) as clicks"))
-      .orderBy([{ column: "clicks", order: "desc" }, { column: "e.url", order: "asc" }])
+      .groupBy("e.url", "e.email_send_id")
+      .select("e.url");
+    const rows = await this.knex
+      .from(clickingSends.as("c"))
+      .groupBy("c.url")
+      .select("c.url", this.knex.raw("count(*) as clicks"))
+      .orderBy([{ column: "clicks", order: "desc" }, { column: "c.url", order: "asc" }])
       .limit(options.limit);
     return rows.map((row: unknown) => {
       const r = decodeRow(t.type({ url: t.string, clicks: DbInteger }), row, "email_events");

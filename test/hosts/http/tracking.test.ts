@@ -85,7 +85,10 @@ async function tracking(t: ExecutionContext, dialect: Dialect): Promise<Tracking
     sendRow: async (id) => {
       const row = await knex("email_sends").where({ id }).first();
       return Object.fromEntries(
-        ["first_opened_at", "first_human_opened_at", "first_clicked_at", "first_human_clicked_at", "unsubscribed_at"].map((column) => [column, iso(row[column])]),
+        [
+          "first_opened_at", "first_human_opened_at", "first_clicked_at", "first_human_clicked_at",
+          "first_machine_opened_at", "first_machine_clicked_at", "unsubscribed_at",
+        ].map((column) => [column, iso(row[column])]),
       );
     },
     events: async (id) =>
@@ -100,7 +103,15 @@ async function tracking(t: ExecutionContext, dialect: Dialect): Promise<Tracking
   };
 }
 
-const none = { first_opened_at: null, first_human_opened_at: null, first_clicked_at: null, first_human_clicked_at: null, unsubscribed_at: null };
+const none = {
+  first_opened_at: null,
+  first_human_opened_at: null,
+  first_clicked_at: null,
+  first_human_clicked_at: null,
+  first_machine_opened_at: null,
+  first_machine_clicked_at: null,
+  unsubscribed_at: null,
+};
 
 /** The token in a URL, with one character of its signed part changed. */
 const tampered = (url: string): string => {
@@ -144,7 +155,7 @@ for (const dialect of dialects()) {
     t.is(head.headers.get("content-type"), "image/gif");
     t.is((await head.arrayBuffer()).byteLength, 0);
     t.deepEqual((await s.events(send.id)).map((e) => [e.type, e.machine, e.reason]), [["open", true, "head_request"]]);
-    t.deepEqual(await s.sendRow(send.id), { ...none, first_opened_at: NOW }, "opened, but not by a person");
+    t.deepEqual(await s.sendRow(send.id), { ...none, first_opened_at: NOW, first_machine_opened_at: NOW }, "opened, but not by a person");
 
     for (const url of [tampered(send.openPixelUrl), `${s.api.server.url}/t/o/garbage.gif`, `${s.api.server.url}/t/o/${send.unsubscribeUrl.split("/u/")[1]}.gif`]) {
       const response = await s.fetch(url);
@@ -218,12 +229,19 @@ for (const dialect of dialects()) {
     await s.fetch(scanned.rewriteLink("https://shop.example/"), { userAgent: "Mozilla/5.0 Mimecast URL Protect" });
     await s.fetch(scanned.openPixelUrl, { userAgent: "Mozilla/5.0" });
     t.deepEqual((await s.events(scanned.id)).map((e) => [e.type, e.machine, e.reason]), [["click", true, "security_scanner"], ["open", true, "known_proxy"]]);
-    t.deepEqual(await s.sendRow(scanned.id), { ...none, first_opened_at: NOW, first_clicked_at: NOW });
+    t.deepEqual(await s.sendRow(scanned.id), { ...none, first_opened_at: NOW, first_clicked_at: NOW, first_machine_opened_at: NOW, first_machine_clicked_at: NOW });
 
     // The person comes later: the human firsts are theirs.
     s.api.clock.advance(120_000);
     await s.fetch(scanned.openPixelUrl);
-    t.deepEqual(await s.sendRow(scanned.id), { ...none, first_opened_at: NOW, first_human_opened_at: "2026-11-22T10:02:00.000Z", first_clicked_at: NOW });
+    t.deepEqual(await s.sendRow(scanned.id), {
+      ...none,
+      first_opened_at: NOW,
+      first_human_opened_at: "2026-11-22T10:02:00.000Z",
+      first_clicked_at: NOW,
+      first_machine_opened_at: NOW,
+      first_machine_clicked_at: NOW,
+    });
 
     const justSent = await s.send(s.a, { sentAt: new Date(Date.parse(NOW) + 120_000 - 1_000) });
     await s.fetch(justSent.openPixelUrl);
@@ -250,13 +268,14 @@ for (const dialect of dialects()) {
       ["https://shop.example/b", true, "all_links"],
       ["https://shop.example/c", true, "all_links"],
     ]);
-    t.deepEqual(await s.sendRow(send.id), { ...none, first_clicked_at: NOW }, "no person engaged");
+    t.deepEqual(await s.sendRow(send.id), { ...none, first_clicked_at: NOW, first_machine_clicked_at: NOW }, "no person engaged: the earlier click is a machine's too");
 
     // Concurrent scanner clicks on a fresh send: whichever arrives last flags them all.
     const racing = await s.send(s.a);
     await Promise.all(["x", "y", "z"].map((path) => s.fetch(racing.rewriteLink(`https://shop.example/${path}`))));
     t.deepEqual((await s.events(racing.id)).map((e) => e.reason), ["all_links", "all_links", "all_links"]);
     t.is((await s.sendRow(racing.id)).first_human_clicked_at, null);
+    t.is((await s.sendRow(racing.id)).first_machine_clicked_at, "2026-11-22T10:00:00.600Z");
 
     // A person clicking a second link later is a person.
     const person = await s.send(s.a);
@@ -264,6 +283,7 @@ for (const dialect of dialects()) {
     s.api.clock.advance(10_000);
     await s.fetch(person.rewriteLink("https://shop.example/b"));
     t.deepEqual((await s.events(person.id)).map((e) => e.machine), [false, false]);
+    t.is((await s.sendRow(person.id)).first_machine_clicked_at, null);
   });
 
   test(name("unsubscribe: the page asks, one-click POST unsubscribes the contact, suppresses the address, and is idempotent"), async (t) => {
