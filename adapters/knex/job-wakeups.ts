@@ -2,15 +2,20 @@ import type { Knex } from "knex";
 import pg from "pg";
 import { isPostgres } from "./connection.js";
 import { JOBS_CHANNEL } from "./knex-job-queue.js";
+import { localJobSignals } from "./local-job-signals.js";
 
 export type StopListening = () => Promise<void>;
 
 /**
- * Wakes idle workers the moment a job is enqueued (Postgres LISTEN on a connection of its own).
- * On SQLite, or while the connection is down, workers fall back to polling.
+ * Wakes idle workers the moment a job is enqueued: on Postgres by LISTEN on a connection of its
+ * own (jobs of every process), on SQLite for jobs this process enqueues. Otherwise (another
+ * SQLite process, or the connection is down) workers fall back to polling.
  */
 export async function listenForJobs(knex: Knex, wake: () => void, onError: (error: unknown) => void): Promise<StopListening> {
-  if (!isPostgres(knex)) return async () => undefined;
+  if (!isPostgres(knex)) {
+    const stop = localJobSignals.listen(knex, wake);
+    return async () => stop();
+  }
   const connection = knex.client.config.connection as { connectionString: string };
   let client: pg.Client | null = null;
   let stopped = false;

@@ -6,6 +6,7 @@ import type { Job, JobQueue, JobRequest, JobStore } from "../../core/ports/job-q
 import type { Clock } from "../../core/ports/clock.js";
 import { isPostgres } from "./connection.js";
 import { DbDate, DbInteger, DbNullableDate, dbJson, decodeRow, toDbDate } from "./row-codecs.js";
+import { localJobSignals } from "./local-job-signals.js";
 
 export const DEFAULT_MAX_ATTEMPTS = 10;
 /** Postgres channel that wakes idle workers when a job is enqueued. */
@@ -90,6 +91,7 @@ export class KnexJobQueue implements JobQueue, JobStore {
       try {
         await this.knex("jobs").insert(row);
         if (this.postgres) await this.knex.raw("select pg_notify(?, ?)", [JOBS_CHANNEL, request.type]);
+        else localJobSignals.notify(this.knex);
         return id;
       } catch (error) {
         if (!request.singletonKey || !isUniqueViolation(error)) throw error;

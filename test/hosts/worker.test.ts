@@ -154,20 +154,19 @@ for (const dialect of dialects()) {
     t.is((await runs(knex, "end")).length, 1);
   });
 
-  if (dialect.name === "postgres") {
-    test(name("an idle worker is woken by LISTEN/NOTIFY, long before its next poll"), async (t) => {
-      const { runtime, queue } = await prepare(t);
-      const done: string[] = [];
-      runtime.container.get(JobHandlers).register("test.ping", async (job) => {
-        done.push(job.id);
-      });
-      const worker = createWorker(runtime.container, { concurrency: 1, pollMs: 60_000 });
-      await worker.start();
-      t.teardown(() => worker.stop());
-      await sleep(200); // the worker is now asleep until its next poll, a minute away
-      const id = await queue.enqueue({ type: "test.ping" });
-      await waitFor("the job to run", async () => done.includes(id), 3_000);
-      t.deepEqual(done, [id]);
+  const push = dialect.name === "postgres" ? "LISTEN/NOTIFY" : "a job enqueued in the same process";
+  test(name(`an idle worker is woken by ${push}, long before its next poll`), async (t) => {
+    const { runtime, queue } = await prepare(t);
+    const done: string[] = [];
+    runtime.container.get(JobHandlers).register("test.ping", async (job) => {
+      done.push(job.id);
     });
-  }
+    const worker = createWorker(runtime.container, { concurrency: 1, pollMs: 60_000 });
+    await worker.start();
+    t.teardown(() => worker.stop());
+    await sleep(200); // the worker is now asleep until its next poll, a minute away
+    const id = await queue.enqueue({ type: "test.ping" });
+    await waitFor("the job to run", async () => done.includes(id), 3_000);
+    t.deepEqual(done, [id]);
+  });
 }
