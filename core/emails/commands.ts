@@ -1,5 +1,5 @@
 import * as t from "io-ts";
-import { BooleanFromString, boundedText, Email, IntegerFromString, optional, required, TrimmedNonEmpty } from "../shared/codecs.js";
+import { BooleanFromString, boundedText, Email, integerBetween, optional, required, TrimmedNonEmpty } from "../shared/codecs.js";
 import { withSchema } from "../shared/json-schema.js";
 import { CustomAttributes } from "../subscribers/commands.js";
 import { arrayOf, EmailBlocks } from "./blocks.js";
@@ -32,21 +32,6 @@ const nullableText = (max: number) =>
     { type: ["string", "null"], maxLength: max },
   );
 
-/** A query-string integer in a range. */
-const queryInteger = (min: number, max: number) =>
-  withSchema(
-    new t.Type<number, string, unknown>(
-      `Integer(${min}..${max})`,
-      (u): u is number => Number.isInteger(u) && (u as number) >= min && (u as number) <= max,
-      (u, c) => {
-        const parsed = IntegerFromString.validate(u, c);
-        if (parsed._tag === "Left") return parsed;
-        return parsed.right >= min && parsed.right <= max ? t.success(parsed.right) : t.failure(u, c, `must be from ${min} to ${max}`);
-      },
-      String,
-    ),
-    { type: "integer", minimum: min, maximum: max },
-  );
 
 /** The fields of email content, shared by every kind of email that has some (templates, transactional emails). */
 export const ContentName = boundedText(255);
@@ -66,7 +51,7 @@ export const TemplatePath = t.type({ templateId: TrimmedNonEmpty }, "TemplatePat
 
 /** GET /templates. */
 export const ListTemplatesQuery = t.exact(
-  t.partial({ label: optional(TrimmedNonEmpty), limit: optional(queryInteger(1, 100)), offset: optional(queryInteger(0, 1_000_000_000)) }),
+  t.partial({ label: optional(TrimmedNonEmpty), limit: optional(integerBetween(1, 100)), offset: optional(integerBetween(0, 1_000_000_000)) }),
   "ListTemplatesQuery",
 );
 export type ListTemplatesQuery = t.TypeOf<typeof ListTemplatesQuery>;

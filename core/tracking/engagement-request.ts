@@ -8,11 +8,13 @@ export interface TrackingRequest {
   readonly method: string;
   readonly userAgent: string | null;
   readonly ip: string | null;
+  /** The address is in a mail security gateway's network (matched by the host). */
+  readonly fromScannerNetwork: boolean;
 }
 
 /** The classified event one request to a tracking URL records on its send. */
 export function engagementOf(send: TrackedSend, kind: EngagementKind, url: string | null, request: TrackingRequest, at: Date, ids: IdGenerator): Engagement {
-  const verdict = classifyEngagement({ kind, method: request.method, userAgent: request.userAgent, ip: request.ip, at, sentAt: send.sentAt, deliveredAt: send.deliveredAt });
+  const verdict = classifyEngagement({ kind, method: request.method, userAgent: request.userAgent, fromScannerNetwork: request.fromScannerNetwork, at, sentAt: send.sentAt, deliveredAt: send.deliveredAt });
   return {
     id: ids.next("eev"),
     companyId: send.companyId,

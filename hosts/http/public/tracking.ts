@@ -9,17 +9,16 @@ import { ShowUnsubscribePage } from "../../../core/tracking/unsubscribe-page.js"
 import { UnsubscribeRecipient } from "../../../core/tracking/unsubscribe-recipient.js";
 import { AppLogger } from "../../container.js";
 import type { Logger } from "../../logger.js";
+import { isScannerAddress } from "../../../adapters/net/scanner-networks.js";
 import { errorPage, linkNotFoundPage, unsubscribeConfirmPage, unsubscribedPage } from "./tracking-pages.js";
 
 /** A transparent 1x1 GIF (43 bytes). */
 export const TRANSPARENT_GIF = Buffer.from("R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7", "base64");
 
-const trackingRequest = (req: Request, token: string): TrackingRequest => ({
-  token,
-  method: req.method,
-  userAgent: req.get("user-agent") ?? null,
-  ip: req.ip ?? req.socket.remoteAddress ?? null,
-});
+function trackingRequest(req: Request, token: string): TrackingRequest {
+  const ip = req.ip ?? req.socket.remoteAddress ?? null;
+  return { token, method: req.method, userAgent: req.get("user-agent") ?? null, ip, fromScannerNetwork: ip !== null && isScannerAddress(ip) };
+}
 
 /** Tracking and unsubscribe responses are per request and per reader: never cached, never indexed. */
 function uncached(res: Response): Response {

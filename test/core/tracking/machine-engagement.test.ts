@@ -2,12 +2,12 @@ import test from "ava";
 import {
   classifyEngagement,
   isLinkBurst,
-  isScannerAddress,
   LINK_BURST_WINDOW_MS,
   TOO_FAST_MS,
   type EngagementKind,
   type MachineReason,
 } from "../../../core/tracking/machine-engagement.js";
+import { isScannerAddress } from "../../../adapters/net/scanner-networks.js";
 
 const SENT = new Date("2026-11-22T10:00:00.000Z");
 const LATER = new Date(SENT.getTime() + 3_600_000);
@@ -71,7 +71,7 @@ for (const c of cases) {
       kind: c.kind ?? "open",
       method: c.method ?? "GET",
       userAgent: c.userAgent === undefined ? CHROME : c.userAgent,
-      ip: c.ip ?? "198.51.100.20",
+      fromScannerNetwork: isScannerAddress(c.ip ?? "198.51.100.20"),
       at: c.at ?? LATER,
       sentAt: c.sentAt === undefined ? SENT : c.sentAt,
       deliveredAt: c.deliveredAt ?? null,

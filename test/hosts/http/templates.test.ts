@@ -75,9 +75,9 @@ for (const dialect of dialects()) {
     t.deepEqual((await s.call("GET", "/api/v1/templates?label=nothing")).body.pagination, { limit: 50, offset: 0, count: 0, total: 0, hasMore: false });
 
     for (const [query, path, message] of [
-      ["limit=0", "limit", "must be from 1 to 100"],
-      ["limit=101", "limit", "must be from 1 to 100"],
-      ["offset=-1", "offset", "must be from 0 to 1000000000"],
+      ["limit=0", "limit", "must be between 1 and 100"],
+      ["limit=101", "limit", "must be between 1 and 100"],
+      ["offset=-1", "offset", "must be between 0 and 1000000000"],
       ["limit=ten", "limit", "must be an integer"],
     ] as const) {
       const bad = await s.call("GET", `/api/v1/templates?${query}`);
