@@ -1,8 +1,3 @@
-import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import knexFactory from "knex";
 import type { Knex } from "knex";
 import { IdGenerator } from "../core/ports/id-generator.js";
 import { JobQueue } from "../core/ports/job-queue.js";
@@ -10,6 +5,7 @@ import { createLogger } from "../hosts/logger.js";
 import { startRuntime, type Runtime } from "../hosts/runtime.js";
 import { createWorker } from "../hosts/worker/create-worker.js";
 import { JobHandlers } from "../hosts/worker/job-handlers.js";
+import { postgresTarget, sqliteTarget, type Target } from "./targets.js";
 
 /**
  * Throughput of the durable job queue: enqueue N no-op jobs one by one through the JobQueue,
@@ -45,48 +41,6 @@ const settings = (): Settings => ({
   pollMs: count("BENCH_JOBS_POLL_MS", 50),
 });
 
-/** A fresh database for one run, and how to get rid of it afterwards. */
-interface Target {
-  readonly url: string;
-  drop(): Promise<void>;
-}
-
-function sqliteTarget(): Target {
-  const dir = mkdtempSync(join(tmpdir(), "lifecycle-bench-"));
-  return { url: `sqlite:${join(dir, "bench.sqlite")}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
-}
-
-function withSearchPath(url: string, schema: string): string {
-  const parsed = new URL(url);
-  parsed.searchParams.set("options", `-c search_path=${schema}`);
-  return parsed.toString();
-}
-
-/** A schema of its own (`bench_<random>`), reached through `?options=-c search_path=...`. */
-async function postgresTarget(baseUrl: string): Promise<Target> {
-  const schema = `bench_${randomBytes(6).toString("hex")}`;
-  const admin = (): Knex => knexFactory({ client: "pg", connection: baseUrl, pool: { min: 0, max: 1 } });
-  const creator = admin();
-  try {
-    await creator.raw("create schema ??", [schema]);
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new Error(`bench jobs-postgres: cannot create a schema at ${baseUrl.replace(/(\/\/[^:/@]+:)[^@]*@/, "$1***@")} (set BENCH_DATABASE_URL): ${reason}`);
-  } finally {
-    await creator.destroy();
-  }
-  return {
-    url: withSearchPath(baseUrl, schema),
-    async drop() {
-      const cleaner = admin();
-      try {
-        await cleaner.raw("drop schema if exists ?? cascade", [schema]);
-      } finally {
-        await cleaner.destroy();
-      }
-    },
-  };
-}
 
 const now = (): number => performance.now();
 const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -203,5 +157,5 @@ export async function jobsSqlite(): Promise<string> {
 
 export async function jobsPostgres(): Promise<string> {
   const url = process.env.BENCH_DATABASE_URL || DEFAULT_POSTGRES_URL;
-  return jobsBenchmark("jobs-postgres", await postgresTarget(url));
+  return jobsBenchmark("jobs-postgres", await postgresTarget("jobs-postgres", url));
 }

@@ -1,8 +1,3 @@
-import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import knexFactory from "knex";
 import type { Knex } from "knex";
 import { isPostgres } from "../adapters/knex/connection.js";
 import { GetAccountMetrics } from "../core/metrics/get-account-metrics.js";
@@ -12,6 +7,7 @@ import { sendHistoryRows, type HistoryEvent, type SendHistory } from "../fixture
 import { createLogger } from "../hosts/logger.js";
 import { startRuntime } from "../hosts/runtime.js";
 import { count } from "./settings.js";
+import { postgresTarget, sqliteTarget, type Target } from "./targets.js";
 
 /**
  * `GET /metrics?period=30d` work without HTTP: the GetAccountMetrics use case (funnel, bounce
@@ -102,43 +98,6 @@ const median = (values: readonly number[]): number => {
   return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 };
 
-interface Target {
-  readonly url: string;
-  drop(): Promise<void>;
-}
-
-function sqliteTarget(): Target {
-  const dir = mkdtempSync(join(tmpdir(), "lifecycle-bench-"));
-  return { url: `sqlite:${join(dir, "bench.sqlite")}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
-}
-
-/** A schema of its own (`bench_<random>`), reached through `?options=-c search_path=...`. */
-async function postgresTarget(baseUrl: string): Promise<Target> {
-  const schema = `bench_${randomBytes(6).toString("hex")}`;
-  const admin = (): Knex => knexFactory({ client: "pg", connection: baseUrl, pool: { min: 0, max: 1 } });
-  const creator = admin();
-  try {
-    await creator.raw("create schema ??", [schema]);
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new Error(`bench metrics-postgres: cannot create a schema at ${baseUrl.replace(/(\/\/[^:/@]+:)[^@]*@/, "$1***@")} (set BENCH_DATABASE_URL): ${reason}`);
-  } finally {
-    await creator.destroy();
-  }
-  const parsed = new URL(baseUrl);
-  parsed.searchParams.set("options", `-c search_path=${schema}`);
-  return {
-    url: parsed.toString(),
-    async drop() {
-      const cleaner = admin();
-      try {
-        await cleaner.raw("drop schema if exists ?? cascade", [schema]);
-      } finally {
-        await cleaner.destroy();
-      }
-    },
-  };
-}
 
 async function metricsBenchmark(label: string, goalMs: number, target: Target): Promise<string> {
   const runs = count("BENCH_ROUNDS", 15);
@@ -181,5 +140,5 @@ export async function metricsSqlite(): Promise<string> {
 }
 
 export async function metricsPostgres(): Promise<string> {
-  return metricsBenchmark("metrics-postgres", 100, await postgresTarget(process.env.BENCH_DATABASE_URL || DEFAULT_POSTGRES_URL));
+  return metricsBenchmark("metrics-postgres", 100, await postgresTarget("metrics-postgres", process.env.BENCH_DATABASE_URL || DEFAULT_POSTGRES_URL));
 }

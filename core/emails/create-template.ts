@@ -1,11 +1,11 @@
 import type { Clock } from "../ports/clock.js";
 import type { IdGenerator } from "../ports/id-generator.js";
 import type { Actor } from "../shared/actor.js";
-import { fail, ok, type Result } from "../shared/result.js";
+import { ok, type Result } from "../shared/result.js";
 import type { CreateTemplateCommand } from "./commands.js";
 import type { Template } from "./model.js";
 import type { TemplateRepository } from "./ports.js";
-import { bodyFrom, ONE_BODY_SOURCE, PROMPT_UNAVAILABLE, SUBJECT_REQUIRED, uniqueLabels } from "./template-content.js";
+import { newContentFrom, uniqueLabels } from "./template-content.js";
 import { toTemplateView, type TemplateView } from "./view.js";
 
 /** POST /templates: name, subject and exactly one of html and blocks (a prompt is refused: no AI here). */
@@ -17,19 +17,14 @@ export class CreateTemplate {
   ) {}
 
   execute = async (actor: Actor, input: CreateTemplateCommand): Promise<Result<TemplateView>> => {
-    if (input.prompt !== undefined) return fail(PROMPT_UNAVAILABLE);
-    if (input.subject === undefined) return fail(SUBJECT_REQUIRED);
-    const body = bodyFrom(input);
-    if (body._tag === "Left") return body;
-    if (!body.right) return fail(ONE_BODY_SOURCE);
+    const content = newContentFrom(input);
+    if (content._tag === "Left") return content;
     const now = this.clock.now();
     const template: Template = {
       id: this.ids.next("tpl"),
       companyId: actor.companyId,
       name: input.name,
-      subject: input.subject,
-      previewText: input.previewText ?? null,
-      body: body.right,
+      ...content.right,
       labels: uniqueLabels(input.labels ?? []),
       deletedAt: null,
       createdAt: now,

@@ -19,3 +19,19 @@ export function bodyFrom(input: { readonly html?: string | undefined; readonly b
 
 /** Labels without repeats, in the order given. */
 export const uniqueLabels = (labels: readonly string[]): string[] => [...new Set(labels)];
+
+/** The content a create takes: no prompt, a subject, exactly one of html and blocks. */
+export function newContentFrom(input: {
+  readonly prompt?: unknown;
+  readonly subject?: string | undefined;
+  readonly previewText?: string | null | undefined;
+  readonly html?: string | undefined;
+  readonly blocks?: readonly EmailBlock[] | undefined;
+}): Result<{ subject: string; previewText: string | null; body: EmailBody }> {
+  if (input.prompt !== undefined) return fail(PROMPT_UNAVAILABLE);
+  if (input.subject === undefined) return fail(SUBJECT_REQUIRED);
+  const body = bodyFrom(input);
+  if (body._tag === "Left") return body;
+  if (!body.right) return fail(ONE_BODY_SOURCE);
+  return ok({ subject: input.subject, previewText: input.previewText ?? null, body: body.right });
+}

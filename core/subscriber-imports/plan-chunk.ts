@@ -1,7 +1,7 @@
 import { mergeContact, newContact, overwriteContact } from "../subscribers/contact-fields.js";
 import type { DuplicateStrategy, Subscriber } from "../subscribers/model.js";
 import { FAIL_REASONS, SKIP_REASONS, type ChunkOutcome } from "./model.js";
-import type { ContactRow, RowReading } from "./rows.js";
+import type { RowReading } from "./rows.js";
 
 /** A contact to write, with the tags it gains (or, with `replaceTags`, the tags it has exactly). */
 export interface ContactWrite {

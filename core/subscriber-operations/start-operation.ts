@@ -10,7 +10,7 @@ import { fail, ok, type Result } from "../shared/result.js";
 import { normalizeTags } from "../subscribers/save-contact.js";
 import { advanceJob } from "./advance-operation.js";
 import type { AudienceInput, StartOperationCommand } from "./commands.js";
-import { EVERYONE, MAX_AUDIENCE_SUBSCRIBER_IDS, MAX_OPERATION_TAGS, type OperationAudience, type SubscriberOperation } from "./model.js";
+import { EVERYONE, MAX_AUDIENCE_SUBSCRIBER_IDS, MAX_OPERATION_TAGS, type OperationAudience } from "./model.js";
 import type { SubscriberOperationRepository } from "./ports.js";
 import { toOperationView, type OperationView } from "./view.js";
 

@@ -1,6 +1,6 @@
 import type { Template } from "../emails/model.js";
 import type { TemplateRepository } from "../emails/ports.js";
-import { bodyFrom, ONE_BODY_SOURCE, PROMPT_UNAVAILABLE, SUBJECT_REQUIRED } from "../emails/template-content.js";
+import { newContentFrom } from "../emails/template-content.js";
 import type { Clock } from "../ports/clock.js";
 import type { IdGenerator } from "../ports/id-generator.js";
 import type { Actor } from "../shared/actor.js";
@@ -26,11 +26,8 @@ export class CreateTransactionalEmail {
   ) {}
 
   execute = async (actor: Actor, input: CreateTransactionalCommand): Promise<Result<TransactionalEmailView>> => {
-    if (input.prompt !== undefined) return fail(PROMPT_UNAVAILABLE);
-    if (input.subject === undefined) return fail(SUBJECT_REQUIRED);
-    const body = bodyFrom(input);
-    if (body._tag === "Left") return body;
-    if (!body.right) return fail(ONE_BODY_SOURCE);
+    const fields = newContentFrom(input);
+    if (fields._tag === "Left") return fields;
     const slug = input.slug ?? slugify(input.name);
     if (!SLUG_PATTERN.test(slug)) return fail(INVALID_SLUG);
     if (await this.emails.findByIdOrSlug(actor.companyId, slug)) return fail(slugTaken(slug));
@@ -40,9 +37,7 @@ export class CreateTransactionalEmail {
       id: this.ids.next("tpl"),
       companyId: actor.companyId,
       name: input.name,
-      subject: input.subject,
-      previewText: input.previewText ?? null,
-      body: body.right,
+      ...fields.right,
       labels: [],
       deletedAt: null,
       createdAt: now,

@@ -14,7 +14,8 @@ const SuppressionRow = t.type({
   created_at: DbDate,
 });
 
-function toSuppression(row: unknown): Suppression {
+/** A `suppressions` row as the domain sees it (also used by the search). */
+export function toSuppression(row: unknown): Suppression {
   const r = decodeRow(SuppressionRow, row, "suppressions");
   return { id: r.id, companyId: r.company_id, email: r.email, reason: r.reason, emailSendId: r.email_send_id, createdAt: r.created_at };
 }

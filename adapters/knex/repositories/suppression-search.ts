@@ -1,17 +1,10 @@
 import * as t from "io-ts";
 import type { Knex } from "knex";
-import { SUPPRESSION_REASONS, type Suppression, type SuppressionReason } from "../../../core/suppressions/model.js";
+import type { Suppression } from "../../../core/suppressions/model.js";
 import type { SuppressionQueries, SuppressionSearch, SuppressionSort } from "../../../core/suppressions/suppression-search.js";
-import { DbDate, DbInteger, decodeRow } from "../row-codecs.js";
+import { DbInteger, decodeRow } from "../row-codecs.js";
+import { toSuppression } from "./suppression-repository.js";
 
-const SuppressionRow = t.type({
-  id: t.string,
-  company_id: t.string,
-  email: t.string,
-  reason: t.keyof(Object.fromEntries(SUPPRESSION_REASONS.map((reason) => [reason, null])) as Record<SuppressionReason, null>),
-  email_send_id: t.union([t.string, t.null]),
-  created_at: DbDate,
-});
 
 const COLUMN_OF: Record<SuppressionSort, string> = { suppressedAt: "created_at", email: "email", status: "reason" };
 
@@ -34,10 +27,7 @@ export class KnexSuppressionSearch implements SuppressionQueries {
       .offset((query.page - 1) * query.limit);
     return {
       total: decodeRow(t.type({ total: DbInteger }), counted, "suppressions").total,
-      suppressions: rows.map((row) => {
-        const r = decodeRow(SuppressionRow, row, "suppressions");
-        return { id: r.id, companyId: r.company_id, email: r.email, reason: r.reason, emailSendId: r.email_send_id, createdAt: r.created_at };
-      }),
+      suppressions: rows.map(toSuppression),
     };
   }
 }
