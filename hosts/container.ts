@@ -48,6 +48,8 @@ export const AppLogger = Symbol.for("lifecycle.Logger");
 export const BaseUrl = Symbol.for("lifecycle.BaseUrl");
 /** Where mail goes: `smtp://`, `smtps://`, `file:<dir>` or `memory:` (CONTRACTS.md, MAIL_URL). */
 export const MailUrl = Symbol.for("lifecycle.MailUrl");
+/** ALLOW_PRIVATE_DESTINATIONS: outbound destinations may be loopback/private and plain http (tests only). */
+export const AllowPrivateDestinations = Symbol.for("lifecycle.AllowPrivateDestinations");
 
 /** Clean-up of resources made on demand (connections), run when the runtime closes. */
 export const Disposables = Symbol.for("lifecycle.Disposables");
@@ -64,6 +66,8 @@ export interface ContainerParts {
   /** The 32-byte master key for stored secrets and signed tokens. */
   readonly secretKey: Buffer;
   readonly mailUrl: string;
+  /** Lets bucket endpoints, warehouse hosts and provider APIs be private addresses (tests only). */
+  readonly allowPrivateDestinations?: boolean;
 }
 
 
@@ -85,6 +89,7 @@ export function buildContainer(parts: ContainerParts): Container {
   container.bind<SecretBox>(SecretBox).toConstantValue(new AesGcmSecretBox(parts.secretKey));
   container.bind<TokenSigner>(TokenSigner).toConstantValue(new HmacTokenSigner(parts.secretKey));
   container.bind<string>(MailUrl).toConstantValue(parts.mailUrl);
+  container.bind<boolean>(AllowPrivateDestinations).toConstantValue(parts.allowPrivateDestinations ?? false);
 
   // The durable job queue, its schedules, and the handlers capabilities register for the worker.
   bindClass(container, KnexJobQueue, [Database, IdGenerator, Clock]);

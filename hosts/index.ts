@@ -57,6 +57,8 @@ export interface LifecycleOptions {
   readonly secretKey?: Buffer | string;
   /** Where mail goes (MAIL_URL syntax); defaults to `memory:`. */
   readonly mailUrl?: string;
+  /** Let outbound destinations be loopback/private addresses (local testing only). */
+  readonly allowPrivateDestinations?: boolean;
 }
 
 export interface Lifecycle {
@@ -105,6 +107,7 @@ export async function createLifecycle(options: LifecycleOptions = {}): Promise<L
     ...(options.clock ? { clock: options.clock } : {}),
     ...secretKeyOf(options),
     mailUrl: options.mailUrl ?? "memory:",
+    allowPrivateDestinations: options.allowPrivateDestinations ?? false,
   });
   const { container } = runtime;
   return {

@@ -20,6 +20,8 @@ export interface RuntimeOptions {
   readonly secretKey?: Buffer;
   /** MAIL_URL; `memory:` when omitted. */
   readonly mailUrl?: string;
+  /** ALLOW_PRIVATE_DESTINATIONS; false when omitted. */
+  readonly allowPrivateDestinations?: boolean;
 }
 
 /** What every host runs on: one database pool, an up-to-date schema, and the container. */
@@ -50,6 +52,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     redisUrl: options.redisUrl,
     secretKey: options.secretKey ?? randomBytes(32),
     mailUrl: options.mailUrl ?? "memory:",
+    allowPrivateDestinations: options.allowPrivateDestinations ?? false,
     ...(options.clock ? { clock: options.clock } : {}),
   });
   let closed = false;

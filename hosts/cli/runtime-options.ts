@@ -11,4 +11,5 @@ export const runtimeOptions = (config: AppConfig, logger: Logger): RuntimeOption
   redisUrl: config.redisUrl,
   secretKey: loadSecretKey(config.secretKey),
   mailUrl: config.mailUrl,
+  allowPrivateDestinations: config.allowPrivateDestinations,
 });

@@ -4,13 +4,16 @@ import type { AddressInfo } from "node:net";
 import type { Clock } from "../../core/ports/clock.js";
 import { createHttpApp } from "../../hosts/http/app.js";
 import { createLogger } from "../../hosts/logger.js";
-import { startRuntime, type Runtime } from "../../hosts/runtime.js";
+import { startRuntime, type Runtime, type RuntimeOptions } from "../../hosts/runtime.js";
 import type { TestDatabase } from "./databases.js";
 
 export const BASE_URL = "http://lifecycle.test";
 
-export function startTestRuntime(database: TestDatabase, clock?: Clock): Promise<Runtime> {
-  return startRuntime({ databaseUrl: database.url, logger: createLogger("silent"), baseUrl: BASE_URL, ...(clock ? { clock } : {}) });
+/** Options a test may add to the runtime (e.g. `allowPrivateDestinations` for loopback peers). */
+export type TestRuntimeOptions = Partial<Omit<RuntimeOptions, "databaseUrl" | "logger" | "baseUrl" | "clock">>;
+
+export function startTestRuntime(database: TestDatabase, clock?: Clock, options: TestRuntimeOptions = {}): Promise<Runtime> {
+  return startRuntime({ ...options, databaseUrl: database.url, logger: createLogger("silent"), baseUrl: BASE_URL, ...(clock ? { clock } : {}) });
 }
 
 export interface TestServer {

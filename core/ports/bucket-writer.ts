@@ -1,0 +1,48 @@
+/**
+ * Writes objects into a customer's bucket (data exports). One adapter serves Amazon S3,
+ * S3-compatible services and GCS with HMAC keys; a memory adapter serves tests and embedders.
+ */
+
+/** Where to write, with the credentials in plain text (unsealed only for the call). */
+export interface BucketDestination {
+  readonly provider: "s3" | "gcs";
+  readonly bucket: string;
+  /** `auto` for gcs and for custom endpoints without a region. */
+  readonly region: string;
+  /** HTTPS origin of an S3-compatible service; null for Amazon S3 (and gcs, which has a fixed one). */
+  readonly endpoint: string | null;
+  readonly accessKeyId: string;
+  readonly secretAccessKey: string;
+}
+
+export interface ObjectOptions {
+  readonly contentType: string;
+  /** e.g. `gzip` for `.jsonl.gz` files. */
+  readonly contentEncoding?: string;
+}
+
+/** A write the destination refused or could not take; `message` is readable by the customer. */
+export class BucketWriteError extends Error {
+  override readonly name = "BucketWriteError";
+}
+
+/** An open connection to one destination; close it when done. */
+export interface Bucket {
+  /** Writes a small object in one request (connection test, manifest). */
+  put(key: string, body: string | Uint8Array, options: ObjectOptions): Promise<void>;
+  /**
+   * Streams `body` to `key` without buffering it whole. Nothing is visible at `key` until the
+   * whole body is written (written under a temporary name, then committed); a failed upload
+   * leaves nothing at `key`. Returns the bytes written.
+   */
+  upload(key: string, body: AsyncIterable<Uint8Array>, options: ObjectOptions): Promise<{ readonly bytes: number }>;
+  /** Whether an object exists at `key` (used to resume a run that died half-way). */
+  exists(key: string): Promise<boolean>;
+  close(): void;
+}
+
+export interface BucketWriter {
+  /** Every call of the bucket rejects with BucketWriteError on failure, including a destination that resolves to a private address (unless ALLOW_PRIVATE_DESTINATIONS). */
+  open(destination: BucketDestination): Bucket;
+}
+export const BucketWriter = Symbol.for("lifecycle.BucketWriter");
