@@ -4,7 +4,7 @@ import type { EmailRenderer, MergeTagUse, RenderedEmail, RenderEmailRequest } fr
 import { GENERATED_FOOTER, isBlocksBody } from "../../core/emails/model.js";
 import { badRequest } from "../../core/shared/errors.js";
 import { fail, ok, type Result } from "../../core/shared/result.js";
-import { bodyContent, hasLinkTo, insertAtBodyEnd, insertAtBodyStart, rewriteLinks } from "./html-document.js";
+import { HtmlDocument, insertAt } from "./html-document.js";
 import { escapeHtml, oneLine, safeUrl } from "./html-text.js";
 import { DEFAULT_MERGE_TAG_LIMITS, MergeTagSession, mergeTagEngines, RenderFailure, type MergeTagEngines, type MergeTagLimits } from "./merge-tags.js";
 import { emailDocument, footerDocument, type DocumentContext } from "./mjml-document.js";
@@ -80,11 +80,18 @@ const unsubscribeLine = (context: DocumentContext): string => {
 const UNSUBSCRIBE_SLOT = "lifecycle-unsubscribe-url-7f3a9c";
 const VIEW_IN_BROWSER_SLOT = "lifecycle-view-in-browser-url-7f3a9c";
 const MAX_CACHED_FOOTERS = 200;
+const TRACKABLE = /^https?:\/\//i;
+
+/** A compiled footer with its links' stand-ins, parsed once. */
+interface CompiledFooter {
+  readonly document: HtmlDocument;
+  readonly hasUnsubscribeLink: boolean;
+}
 
 export class MjmlEmailRenderer implements EmailRenderer {
   private readonly engines: MergeTagEngines;
   /** Compiled footers by MJML source (one per company footer and theme, in practice). */
-  private readonly footers = new Map<string, string>();
+  private readonly footers = new Map<string, CompiledFooter>();
 
   constructor(private readonly limits: RenderLimits = DEFAULT_RENDER_LIMITS) {
     this.engines = mergeTagEngines(limits);
@@ -113,24 +120,34 @@ export class MjmlEmailRenderer implements EmailRenderer {
     const context: DocumentContext = { theme: request.theme, companyName: request.companyName, unsubscribeUrl: links.unsubscribeUrl, viewInBrowserUrl: links.viewInBrowserUrl };
     const footerBlocks = request.footer ?? GENERATED_FOOTER;
 
-    let html: string;
+    // Click tracking: every http(s) link but the unsubscribe one goes through the tracker.
+    const track = (url: string): string | null =>
+      links.rewriteLink && TRACKABLE.test(url) && url !== links.unsubscribeUrl ? links.rewriteLink(url) : null;
+
+    let document: HtmlDocument;
+    let footer = "";
+    let hasUnsubscribeLink: boolean;
     if (isBlocksBody(request.body)) {
       const body = await fillBlocks(request.body.blocks, tags, "block");
       // A body with a footer block of its own keeps it instead of the default one.
       const ownFooter = request.body.blocks.some((block) => block.type === "footer");
-      const footer = ownFooter ? [] : await fillBlocks(footerBlocks, tags, "footer");
-      html = await this.compile(emailDocument({ subject, previewText, body, footer }, context));
+      const defaultFooter = ownFooter ? [] : await fillBlocks(footerBlocks, tags, "footer");
+      document = HtmlDocument.parse(await this.compile(emailDocument({ subject, previewText, body, footer: defaultFooter }, context)));
+      hasUnsubscribeLink = document.hasLinkTo(links.unsubscribeUrl);
     } else {
-      const content = await tags.html(request.body.html, { surface: "body" });
-      const footer = await this.footerHtml(await fillBlocks(footerBlocks, tags, "footer"), context);
-      html = insertAtBodyEnd(content, footer);
-      if (previewText) html = insertAtBodyStart(html, hiddenPreview(previewText));
+      document = HtmlDocument.parse(await tags.html(request.body.html, { surface: "body" }));
+      const compiled = await this.footer(await fillBlocks(footerBlocks, tags, "footer"), context);
+      footer = this.footerFor(compiled, context, track);
+      hasUnsubscribeLink = compiled.hasUnsubscribeLink || document.hasLinkTo(links.unsubscribeUrl);
     }
-
-    if (!hasLinkTo(html, links.unsubscribeUrl)) html = insertAtBodyEnd(html, unsubscribeLine(context));
-    if (links.rewriteLink) html = rewriteLinks(html, links.rewriteLink, (url) => url === links.unsubscribeUrl);
-    const text = toPlainText(html);
-    if (links.openPixelUrl) html = insertAtBodyEnd(html, openPixel(links.openPixelUrl));
+    const preview = previewText && !isBlocksBody(request.body) ? hiddenPreview(previewText) : undefined;
+    const edited = document.edit({
+      atBodyStart: preview,
+      atBodyEnd: footer + (hasUnsubscribeLink ? "" : unsubscribeLine(context)),
+      rewriteLink: track,
+    });
+    const text = toPlainText(edited.html);
+    const html = links.openPixelUrl ? insertAt(edited.html, edited.bodyEnd, openPixel(links.openPixelUrl)) : edited.html;
     if (html.length > this.limits.maxHtmlLength) {
       throw new RenderFailure(badRequest(`The email cannot be rendered: its HTML exceeds ${this.limits.maxHtmlLength} characters`, { code: "RENDER_LIMIT_EXCEEDED" }));
     }
@@ -140,17 +157,32 @@ export class MjmlEmailRenderer implements EmailRenderer {
   /**
    * The footer of an HTML body, compiled once per footer and theme: MJML costs more than the
    * rest of a render, and only the links differ between recipients, so they are compiled as
-   * placeholders and filled in afterwards.
+   * placeholders and filled in per recipient.
    */
-  private async footerHtml(blocks: Awaited<ReturnType<typeof fillBlocks>>, context: DocumentContext): Promise<string> {
+  private async footer(blocks: Awaited<ReturnType<typeof fillBlocks>>, context: DocumentContext): Promise<CompiledFooter> {
     const source = footerDocument(blocks, { ...context, unsubscribeUrl: UNSUBSCRIBE_SLOT, viewInBrowserUrl: context.viewInBrowserUrl ? VIEW_IN_BROWSER_SLOT : undefined });
     let compiled = this.footers.get(source);
     if (compiled === undefined) {
-      compiled = bodyContent(await this.compile(source));
+      const document = HtmlDocument.parse(HtmlDocument.parse(await this.compile(source)).bodyContent());
+      compiled = { document, hasUnsubscribeLink: document.hasLinkTo(UNSUBSCRIBE_SLOT) };
       if (this.footers.size >= MAX_CACHED_FOOTERS) this.footers.clear();
       this.footers.set(source, compiled);
     }
-    return compiled.replaceAll(UNSUBSCRIBE_SLOT, escapeHtml(context.unsubscribeUrl)).replaceAll(VIEW_IN_BROWSER_SLOT, escapeHtml(context.viewInBrowserUrl ?? ""));
+    return compiled;
+  }
+
+  /** A recipient's footer: the placeholders replaced by their links, tracked where `track` says. */
+  private footerFor(compiled: CompiledFooter, context: DocumentContext, track: (url: string) => string | null): string {
+    const fill = (text: string, escape: (value: string) => string): string =>
+      text.replaceAll(UNSUBSCRIBE_SLOT, escape(context.unsubscribeUrl)).replaceAll(VIEW_IN_BROWSER_SLOT, escape(context.viewInBrowserUrl ?? ""));
+    const { html } = compiled.document.edit({
+      rewriteLink: (url) => {
+        const filled = fill(url, (value) => value);
+        return track(filled) ?? (filled === url ? null : filled);
+      },
+    });
+    // Placeholders outside links (a URL shown as text) are filled as text.
+    return fill(html, escapeHtml);
   }
 
   private async compile(source: string): Promise<string> {

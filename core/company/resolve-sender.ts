@@ -1,28 +1,17 @@
-import type { SecretBox } from "../ports/secret-box.js";
 import { conflict } from "../shared/errors.js";
 import { fail, ok, type Result } from "../shared/result.js";
 import { canSend, COMPANY_NOT_FOUND, domainOf, type SenderProfile } from "./model.js";
 import type { CompanyProfileRepository, ProfileRepository, SendingDomainRepository } from "./ports.js";
-import { dkimPublished } from "./sending-domain.js";
 
 export interface Mailbox {
   readonly email: string;
   readonly name: string | null;
 }
 
-/** The key to sign with (DKIM d=, s= and the opened private key, PKCS#8 PEM). */
-export interface DkimSigning {
-  readonly domainName: string;
-  readonly keySelector: string;
-  readonly privateKey: string;
-}
-
 export interface ResolvedSender {
   readonly from: Mailbox;
   /** The company's default Reply-To, or null (replies then go to the From). */
   readonly replyTo: Mailbox | null;
-  /** Null when the domain's DKIM record was never seen in DNS (operator-verified): a signature would fail. */
-  readonly dkim: DkimSigning | null;
 }
 
 export const NO_VERIFIED_SENDER = conflict("No verified sender: add and verify a sending domain (POST /api/v1/sending-domains), then set a From address on it", {
@@ -30,7 +19,7 @@ export const NO_VERIFIED_SENDER = conflict("No verified sender: add and verify a
 });
 
 /**
- * The From, Reply-To and DKIM key of one send. A requested From is used when its address is on
+ * The From and Reply-To of one send (the DKIM key is looked up at delivery). A requested From is used when its address is on
  * a verified sending domain of the company, else ignored (compat: "from ... on a verified domain,
  * else ignored"); then the default sender profile, else the oldest sender profile that can send;
  * none at all is a 409.
@@ -40,7 +29,6 @@ export class ResolveSender {
     private readonly companies: CompanyProfileRepository,
     private readonly profiles: ProfileRepository,
     private readonly domains: SendingDomainRepository,
-    private readonly box: SecretBox,
   ) {}
 
   execute = async (companyId: string, requested?: { readonly email: string; readonly name?: string | null }): Promise<Result<ResolvedSender>> => {
@@ -62,9 +50,7 @@ export class ResolveSender {
     if (!from && fallback) from = { email: fallback.email, name: fallback.name };
     if (!from) return fail(NO_VERIFIED_SENDER);
 
-    const domain = await this.domains.findByName(companyId, domainOf(from.email));
-    const dkim = domain && dkimPublished(domain) ? { domainName: domain.domain, keySelector: domain.dkimSelector, privateKey: this.box.open(domain.dkimPrivateKeySealed) } : null;
     const reply = company.defaultReplyProfileId ? await this.profiles.findReply(companyId, company.defaultReplyProfileId) : null;
-    return ok({ from, replyTo: reply ? { email: reply.email, name: reply.name } : null, dkim });
+    return ok({ from, replyTo: reply ? { email: reply.email, name: reply.name } : null });
   };
 }

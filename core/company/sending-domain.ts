@@ -143,9 +143,5 @@ export function statusAfterCheck(current: SendingDomain, records: readonly Recor
   return "pending";
 }
 
-/** Whether mail from the domain may carry our DKIM signature: the key must be published (checked), else a signature would fail. */
-export const dkimPublished = (domain: SendingDomain): boolean =>
-  domain.verifiedBy === "dns" || (domain.lastCheck?.records.some((record) => record.purpose === "dkim" && record.status === "verified") ?? false);
-
 /** A DKIM selector naming the key's month, so a rotated key gets a new name. */
 export const dkimSelectorFor = (at: Date): string => `lc${at.toISOString().slice(0, 7).replace("-", "")}`;

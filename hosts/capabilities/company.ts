@@ -56,5 +56,5 @@ export function bindCompany(container: Container, handlers: JobHandlers): void {
   bindClass(container, DeleteSendingDomain, [SendingDomainRepository]);
   bindClass(container, OperatorVerifyDomain, [CompanyProfileRepository, SendingDomainRepository, DkimKeyGenerator, SecretBox, IdGenerator, Clock]);
   bindClass(container, SetUpOperatorSender, [CompanyProfileRepository, ProfileRepository, OperatorVerifyDomain, IdGenerator, Clock]);
-  bindClass(container, ResolveSender, [CompanyProfileRepository, ProfileRepository, SendingDomainRepository, SecretBox]);
+  bindClass(container, ResolveSender, [CompanyProfileRepository, ProfileRepository, SendingDomainRepository]);
 }

@@ -3,6 +3,7 @@ import type { Knex } from "knex";
 import { REPLY_TRACKING_DOMAIN_MODES, type CompanyProfile, type ReplyTrackingDomainMode } from "../../../core/company/model.js";
 import type { StoredEmailTheme } from "../../../core/company/email-theme.js";
 import type { CompanyProfileRepository, CompanyProfileUpdate } from "../../../core/company/ports.js";
+import { SqliteReadCache } from "../sqlite-read-cache.js";
 import { DbBoolean, DbDate, DbInteger, dbJson, decodeRow } from "../row-codecs.js";
 import { insertProfile, renameProfile } from "./profile-repository.js";
 
@@ -73,11 +74,18 @@ const COLUMNS: Readonly<Record<keyof CompanyProfileUpdate["changes"], readonly [
 
 /** The profile columns of `companies` (migration 0006). */
 export class KnexCompanyProfileRepository implements CompanyProfileRepository {
-  constructor(private readonly knex: Knex) {}
+  private readonly cache: SqliteReadCache;
 
-  async find(companyId: string): Promise<CompanyProfile | null> {
-    const [row] = await this.knex("companies").where({ id: companyId });
-    return row ? toCompanyProfile(row) : null;
+  constructor(private readonly knex: Knex) {
+    this.cache = SqliteReadCache.for(knex);
+  }
+
+  /** Read on every send (the sender's defaults): cached on SQLite until the database changes. */
+  find(companyId: string): Promise<CompanyProfile | null> {
+    return this.cache.read(`company-profile:${companyId}`, async () => {
+      const [row] = await this.knex("companies").where({ id: companyId });
+      return row ? toCompanyProfile(row) : null;
+    });
   }
 
   async apply(companyId: string, update: CompanyProfileUpdate): Promise<boolean> {

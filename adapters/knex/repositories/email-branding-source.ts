@@ -3,6 +3,7 @@ import type { Knex } from "knex";
 import { resolveEmailTheme, THEME_PRESETS, type StoredEmailTheme } from "../../../core/company/email-theme.js";
 import type { EmailBranding, EmailBrandingSource } from "../../../core/emails/ports.js";
 import { dbJson, decodeRow } from "../row-codecs.js";
+import { SqliteReadCache } from "../sqlite-read-cache.js";
 
 /** The stored partial theme; keys the renderer does not know are ignored. */
 const StoredTheme = t.partial({
@@ -22,10 +23,13 @@ const BrandingRow = t.type({
 export class KnexEmailBrandingSource implements EmailBrandingSource {
   constructor(private readonly knex: Knex) {}
 
-  async find(companyId: string): Promise<EmailBranding | null> {
-    const [row] = await this.knex("companies").where({ id: companyId }).select("name", "primary_color", "email_theme");
-    if (!row) return null;
-    const r = decodeRow(BrandingRow, row, "companies");
-    return { companyName: r.name, theme: resolveEmailTheme((r.email_theme ?? null) as StoredEmailTheme | null, r.primary_color) };
+  /** Read on every render: cached on SQLite until the database changes. */
+  find(companyId: string): Promise<EmailBranding | null> {
+    return SqliteReadCache.for(this.knex).read(`email-branding:${companyId}`, async () => {
+      const [row] = await this.knex("companies").where({ id: companyId }).select("name", "primary_color", "email_theme");
+      if (!row) return null;
+      const r = decodeRow(BrandingRow, row, "companies");
+      return { companyName: r.name, theme: resolveEmailTheme((r.email_theme ?? null) as StoredEmailTheme | null, r.primary_color) };
+    });
   }
 }

@@ -4,6 +4,7 @@ import { EmailBlocks } from "../../../core/emails/blocks.js";
 import { COMPONENT_TYPES, DEFAULT_SLOTS, type ComponentType, type DefaultSlot, type EmailComponent } from "../../../core/emails/model.js";
 import type { ComponentWrite, EmailComponentRepository } from "../../../core/emails/ports.js";
 import { DbDate, DbInteger, dbJson, decodeRow, toDbDate } from "../row-codecs.js";
+import { SqliteReadCache } from "../sqlite-read-cache.js";
 
 const keys = <K extends string>(values: readonly K[]) => t.keyof(Object.fromEntries(values.map((value) => [value, null])) as Record<K, null>);
 
@@ -67,9 +68,12 @@ export class KnexEmailComponentRepository implements EmailComponentRepository {
     return row ? toComponent(row) : null;
   }
 
-  async findDefault(companyId: string, slot: DefaultSlot): Promise<EmailComponent | null> {
-    const [row] = await this.knex("email_components").where({ company_id: companyId, default_slot: slot });
-    return row ? toComponent(row) : null;
+  /** Read on every render (the default footer): cached on SQLite until the database changes. */
+  findDefault(companyId: string, slot: DefaultSlot): Promise<EmailComponent | null> {
+    return SqliteReadCache.for(this.knex).read(`default-component:${companyId}:${slot}`, async () => {
+      const [row] = await this.knex("email_components").where({ company_id: companyId, default_slot: slot });
+      return row ? toComponent(row) : null;
+    });
   }
 
   /** A unique violation is a taken name when a row of that name exists; anything else is a real failure. */

@@ -15,6 +15,7 @@ import {
   type SendStatus,
 } from "../../../core/delivery/model.js";
 import type { EmailSendRepository, NewEmailSend, SendOutcomeEvent } from "../../../core/delivery/ports.js";
+import { SqliteReadCache } from "../sqlite-read-cache.js";
 import { DbBoolean, DbDate, DbNullableDate, dbJson, decodeRow, toDbDate } from "../row-codecs.js";
 
 const keys = <K extends string>(values: readonly K[]) => t.keyof(Object.fromEntries(values.map((v) => [v, null])) as Record<K, null>);
@@ -58,6 +59,20 @@ const EmailSendRow = t.type({
   updated_at: DbDate,
 });
 
+/** The columns a new send leaves null until delivery, bounces or complaints fill them. */
+const UNSET_OUTCOME = {
+  suppression_reason: null,
+  failure_reason: null,
+  message_id: null,
+  sent_at: null,
+  delivered_at: null,
+  bounce_type: null,
+  bounce_sub_type: null,
+  bounced_at: null,
+  complained_at: null,
+  suppressed_at: null,
+} as const;
+
 function toEmailSend(row: unknown): EmailSend {
   const r = decodeRow(EmailSendRow, row, "email_sends");
   return {
@@ -100,11 +115,18 @@ function toEmailSend(row: unknown): EmailSend {
 
 /** `email_sends` and the events delivery writes into `email_events`. */
 export class KnexEmailSendRepository implements EmailSendRepository {
-  constructor(private readonly knex: Knex) {}
+  constructor(private readonly knex: Knex) {
+    // No cached read (API keys, companies, senders, footers, DKIM keys) depends on sends or
+    // their events: writing them, as every send does, must not empty SQLite's read cache.
+    const cache = SqliteReadCache.for(knex);
+    cache.ignoreWrites(/^(insert into|update) `email_sends` /);
+    cache.ignoreWrites(/^insert into `email_events` /);
+    cache.ignoreWrites(/^(begin|commit|rollback);?$/i);
+  }
 
   async create(send: NewEmailSend): Promise<EmailSend> {
     const at = toDbDate(send.createdAt);
-    await this.knex("email_sends").insert({
+    const row = {
       id: send.id,
       company_id: send.companyId,
       subscriber_id: send.subscriberId ?? null,
@@ -130,10 +152,10 @@ export class KnexEmailSendRepository implements EmailSendRepository {
       payload: JSON.stringify(send.payload),
       created_at: at,
       updated_at: at,
-    });
-    const created = await this.get(send.companyId, send.id);
-    if (!created) throw new Error(`email send ${send.id} vanished after insert`);
-    return created;
+    };
+    await this.knex("email_sends").insert(row);
+    // The new row as a read would return it (outcome columns not yet set), without reading it back.
+    return toEmailSend({ ...row, ...UNSET_OUTCOME });
   }
 
   async get(companyId: string, sendId: string): Promise<EmailSend | null> {

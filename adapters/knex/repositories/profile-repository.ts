@@ -3,6 +3,7 @@ import type { Knex } from "knex";
 import { SENDING_DOMAIN_STATUSES, domainOf, type Profile, type ProfileKind, type SenderProfile, type SendingDomainStatus } from "../../../core/company/model.js";
 import type { NewProfile, ProfileRepository } from "../../../core/company/ports.js";
 import { DbDate, decodeRow, toDbDate } from "../row-codecs.js";
+import { SqliteReadCache } from "../sqlite-read-cache.js";
 
 const TABLES: Readonly<Record<ProfileKind, string>> = { sender: "sender_profiles", reply: "reply_profiles" };
 
@@ -49,7 +50,11 @@ export async function renameProfile(knex: Knex, companyId: string, kind: Profile
 
 /** `sender_profiles` (with their sending domain) and `reply_profiles`. */
 export class KnexProfileRepository implements ProfileRepository {
-  constructor(private readonly knex: Knex) {}
+  private readonly cache: SqliteReadCache;
+
+  constructor(private readonly knex: Knex) {
+    this.cache = SqliteReadCache.for(knex);
+  }
 
   private senders(companyId: string) {
     return this.knex("sender_profiles as p")
@@ -61,8 +66,9 @@ export class KnexProfileRepository implements ProfileRepository {
       .orderBy([{ column: "p.created_at" }, { column: "p.id" }]);
   }
 
-  async listSenders(companyId: string): Promise<SenderProfile[]> {
-    return (await this.senders(companyId)).map(toSender);
+  /** Read on every send (who it is from): cached on SQLite until the database changes. */
+  listSenders(companyId: string): Promise<SenderProfile[]> {
+    return this.cache.read(`sender-profiles:${companyId}`, async () => (await this.senders(companyId)).map(toSender));
   }
 
   async listReplies(companyId: string): Promise<Profile[]> {

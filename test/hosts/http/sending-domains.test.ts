@@ -2,6 +2,7 @@ import { createPublicKey, createSign, createVerify } from "node:crypto";
 import test, { type ExecutionContext } from "ava";
 import { NodeDnsResolver } from "../../../adapters/dns/node-dns-resolver.js";
 import { ResolveSender } from "../../../core/company/resolve-sender.js";
+import { DkimKeys } from "../../../core/delivery/ports.js";
 import { DnsResolver } from "../../../core/ports/dns-resolver.js";
 import { createCompanyFixture, type CompanyFixture } from "../../../fixtures/companies.js";
 import { apiFixture, type ApiFixture } from "../../helpers/api-fixture.js";
@@ -140,13 +141,14 @@ for (const dialect of dialects()) {
     t.true(verified.body.sendingDomain.records.every((r: RecordView) => r.status === "verified" && r.problem === null));
     t.like((await s.call("GET", "/api/v1/sender-profiles")).body.senderProfiles[0], { domainStatus: "verified", canSend: true });
 
-    // The send path gets the From and the opened key, which signs and verifies against the published key.
+    // The send path gets the From, and delivery the opened key, which signs and verifies against the published key.
     const sender = await s.api.runtime.container.get(ResolveSender).execute(s.company.companyId);
     if (sender._tag === "Left") return t.fail(sender.left.message);
     t.deepEqual(sender.right.from, { email: "hi@mail.acme.test", name: "Acme" });
     t.is(sender.right.replyTo, null);
-    t.like(sender.right.dkim, { domainName: "mail.acme.test", keySelector: "lc202611" });
-    const signature = createSign("sha256").update("message").sign(sender.right.dkim!.privateKey);
+    const dkim = await s.api.runtime.container.get<DkimKeys>(DkimKeys).find(s.company.companyId, "mail.acme.test");
+    t.like(dkim, { domainName: "mail.acme.test", keySelector: "lc202611" });
+    const signature = createSign("sha256").update("message").sign(dkim!.privateKey);
     t.true(createVerify("sha256").update("message").verify(key, signature));
 
     const got = await s.call("GET", `/api/v1/sending-domains/${domain.id}`);
@@ -181,7 +183,7 @@ for (const dialect of dialects()) {
     const byDefault = await resolve.execute(s.company.companyId);
     t.like(byDefault, { _tag: "Right", right: { from: { email: "news@acme.test", name: "Acme News" }, replyTo: { email: "help@elsewhere.example", name: "Help" } } });
     const requested = await resolve.execute(s.company.companyId, { email: "Billing@Acme.test", name: "Billing" });
-    t.like(requested, { _tag: "Right", right: { from: { email: "billing@acme.test", name: "Billing" }, dkim: { domainName: "acme.test" } } });
+    t.like(requested, { _tag: "Right", right: { from: { email: "billing@acme.test", name: "Billing" } } });
     const unnamed = await resolve.execute(s.company.companyId, { email: "news@acme.test" });
     t.like(unnamed, { _tag: "Right", right: { from: { email: "news@acme.test", name: "Acme News" } } });
     const foreign = await resolve.execute(s.company.companyId, { email: "ceo@gmail.example", name: "CEO" });
