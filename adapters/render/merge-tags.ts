@@ -30,8 +30,64 @@ export class RenderFailure extends Error {
 }
 
 export interface MergeTagEngines {
-  readonly html: Liquid;
-  readonly plain: Liquid;
+  readonly html: MergeTagEngine;
+  readonly plain: MergeTagEngine;
+}
+
+/** A merge tag of a parsed field: the variable, its path, and whether it must have a value. */
+interface FieldVariable {
+  readonly root: string;
+  readonly name: string;
+  readonly segments: readonly Segment[];
+  readonly required: boolean;
+}
+
+/** A field parsed and analysed once: the same subject or body is sent to many recipients. */
+interface ParsedField {
+  readonly templates: Template[];
+  readonly roots: readonly string[];
+  readonly variables: readonly FieldVariable[];
+}
+
+const MAX_CACHED_FIELDS = 500;
+const MAX_CACHED_FIELD_LENGTH = 100_000;
+
+/** One Liquid engine with its parsed fields (parsing and analysis cost more than rendering). */
+export class MergeTagEngine {
+  private readonly fields = new Map<string, ParsedField>();
+
+  constructor(readonly liquid: Liquid) {}
+
+  /** Throws Liquid's error when the source does not parse. */
+  parse(source: string): ParsedField {
+    let field = this.fields.get(source);
+    if (field === undefined) {
+      field = this.analyse(this.liquid.parse(source));
+      if (source.length <= MAX_CACHED_FIELD_LENGTH) {
+        if (this.fields.size >= MAX_CACHED_FIELDS) this.fields.clear();
+        this.fields.set(source, field);
+      }
+    }
+    return field;
+  }
+
+  private analyse(templates: Template[]): ParsedField {
+    const globals = this.liquid.analyzeSync(templates).globals;
+    const required = new Set(
+      Object.values(this.liquid.analyzeSync(requiredOutputs(templates)).globals)
+        .flat()
+        .map((variable) => `${variable.location.row}:${variable.location.col}`),
+    );
+    const variables = Object.entries(globals).flatMap(([root, uses]) =>
+      uses.map((variable) => ({
+        root,
+        name: variable.toString(),
+        segments: variable.segments as Segment[],
+        required: required.has(`${variable.location.row}:${variable.location.col}`),
+      })),
+    );
+    return { templates, roots: Object.keys(globals), variables };
+  }
 }
 
 export function mergeTagEngines(limits: MergeTagLimits): MergeTagEngines {
@@ -43,7 +99,7 @@ export function mergeTagEngines(limits: MergeTagLimits): MergeTagEngines {
     parseLimit: limits.parseLimit,
     memoryLimit: limits.memoryLimit,
   } as const;
-  return { html: new Liquid({ ...options, outputEscape: "escape" }), plain: new Liquid(options) };
+  return { html: new MergeTagEngine(new Liquid({ ...options, outputEscape: "escape" })), plain: new MergeTagEngine(new Liquid(options)) };
 }
 
 const CONDITIONAL_TAGS = new Set(["if", "unless", "case"]);
@@ -132,42 +188,33 @@ export class MergeTagSession {
   /** A field of text (subject, URL, alt text): values are inserted as they are. */
   plain = (source: string, use: MergeTagUse): Promise<string> => this.render(this.engines.plain, source, use);
 
-  private async render(engine: Liquid, source: string, use: MergeTagUse): Promise<string> {
+  private async render(engine: MergeTagEngine, source: string, use: MergeTagUse): Promise<string> {
     if (!HAS_TAGS.test(source)) return source;
-    let templates: Template[];
+    let field: ParsedField;
     try {
-      templates = engine.parse(source);
-      this.track(engine, templates, use);
+      field = engine.parse(source);
     } catch (error) {
       throw failure(use, error);
     }
+    this.track(field, use);
     const remaining = this.deadline - Date.now();
     if (remaining <= 0) throw failure(use, new Error("template render limit exceeded"));
     try {
-      return String(await engine.render(templates, this.scope, { renderLimit: remaining }));
+      return String(await engine.liquid.render(field.templates, this.scope, { renderLimit: remaining }));
     } catch (error) {
       throw failure(use, error);
     }
   }
 
-  private track(engine: Liquid, templates: Template[], use: MergeTagUse): void {
-    const globals = engine.analyzeSync(templates).globals;
-    const required = new Set(
-      Object.values(engine.analyzeSync(requiredOutputs(templates)).globals)
-        .flat()
-        .map((variable) => `${variable.location.row}:${variable.location.col}`),
-    );
-    for (const [root, variables] of Object.entries(globals)) {
-      this.roots.add(root);
-      for (const variable of variables) {
-        if (!required.has(`${variable.location.row}:${variable.location.col}`)) continue;
-        const value = lookup(this.scope, variable.segments as Segment[]);
-        if (value !== undefined && value !== null && value !== "") continue;
-        const name = variable.toString();
-        const tracked = this.unresolved.get(name) ?? { reason: value === undefined ? "unknown" : "no_value", usedIn: [] };
-        if (!tracked.usedIn.some((known) => JSON.stringify(known) === JSON.stringify(use))) tracked.usedIn.push(use);
-        this.unresolved.set(name, tracked);
-      }
+  private track(field: ParsedField, use: MergeTagUse): void {
+    for (const root of field.roots) this.roots.add(root);
+    for (const variable of field.variables) {
+      if (!variable.required) continue;
+      const value = lookup(this.scope, variable.segments);
+      if (value !== undefined && value !== null && value !== "") continue;
+      const tracked = this.unresolved.get(variable.name) ?? { reason: value === undefined ? "unknown" : "no_value", usedIn: [] };
+      if (!tracked.usedIn.some((known) => JSON.stringify(known) === JSON.stringify(use))) tracked.usedIn.push(use);
+      this.unresolved.set(variable.name, tracked);
     }
   }
 

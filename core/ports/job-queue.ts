@@ -47,8 +47,11 @@ export interface Job {
 export interface JobStore {
   /** Marks dead the jobs whose lease ran out on their last attempt; returns how many. */
   buryExpired(now: Date): Promise<number>;
-  /** Leases up to `limit` due jobs (queued and due, or running with an expired lease) to `owner`. */
-  claim(owner: string, limit: number, now: Date, leaseMs: number): Promise<Job[]>;
+  /**
+   * Leases up to `limit` due jobs (queued and due, or running with an expired lease) to `owner`.
+   * `expired: false` looks at queued jobs only (a busy worker looks for dead leases less often).
+   */
+  claim(owner: string, limit: number, now: Date, leaseMs: number, options?: { readonly expired?: boolean }): Promise<Job[]>;
   /** Extends the lease; false when the job is no longer this owner's. */
   heartbeat(jobId: string, owner: string, now: Date, leaseMs: number): Promise<boolean>;
   /** False when the lease was lost (another worker took the job over). */

@@ -113,12 +113,14 @@ export class Worker {
   /** Schedules and dead leases are looked at once per poll interval, not once per claim. */
   private lastHousekeeping = 0;
 
-  private async housekeeping(force = false): Promise<void> {
+  /** Returns whether it ran (and so whether dead leases are worth looking for in this claim). */
+  private async housekeeping(force = false): Promise<boolean> {
     const { store, schedules, clock } = this.ports;
-    if (!force && Date.now() - this.lastHousekeeping < this.pollMs) return;
+    if (!force && Date.now() - this.lastHousekeeping < this.pollMs) return false;
     this.lastHousekeeping = Date.now();
     await store.buryExpired(clock.now());
     await schedules.enqueueDue(clock.now());
+    return true;
   }
 
   private async run(): Promise<void> {
@@ -126,10 +128,10 @@ export class Worker {
     while (this.running) {
       let claimedAll = false;
       try {
-        await this.housekeeping();
+        const expired = await this.housekeeping();
         const free = this.options.concurrency - this.active.size;
         if (free > 0) {
-          const jobs = await store.claim(this.owner, free, clock.now(), this.leaseMs);
+          const jobs = await store.claim(this.owner, free, clock.now(), this.leaseMs, { expired });
           for (const job of jobs) this.track(job);
           claimedAll = jobs.length === free;
         }
