@@ -82,11 +82,22 @@ const VIEW_IN_BROWSER_SLOT = "lifecycle-view-in-browser-url-7f3a9c";
 const MAX_CACHED_FOOTERS = 200;
 const TRACKABLE = /^https?:\/\//i;
 
-/** A compiled footer with its links' stand-ins, parsed once. */
+/** A compiled footer with its links' stand-ins, parsed and turned into text once. */
 interface CompiledFooter {
   readonly document: HtmlDocument;
   readonly hasUnsubscribeLink: boolean;
+  /** The text part of the footer, its links' URLs as LINK_SLOT tokens (in document order). */
+  readonly text: string;
 }
+
+/** A recipient's footer: its HTML and the text part's lines for it. */
+interface RecipientFooter {
+  readonly html: string;
+  readonly text: string;
+}
+
+const linkSlot = (index: number): string => `lifecycle-link-${index}-7f3a9c`;
+const LINK_SLOTS = /lifecycle-link-(\d+)-7f3a9c/g;
 
 export class MjmlEmailRenderer implements EmailRenderer {
   private readonly engines: MergeTagEngines;
@@ -125,7 +136,7 @@ export class MjmlEmailRenderer implements EmailRenderer {
       links.rewriteLink && TRACKABLE.test(url) && url !== links.unsubscribeUrl ? links.rewriteLink(url) : null;
 
     let document: HtmlDocument;
-    let footer = "";
+    let footer: RecipientFooter | null = null;
     let hasUnsubscribeLink: boolean;
     if (isBlocksBody(request.body)) {
       const body = await fillBlocks(request.body.blocks, tags, "block");
@@ -141,13 +152,12 @@ export class MjmlEmailRenderer implements EmailRenderer {
       hasUnsubscribeLink = compiled.hasUnsubscribeLink || document.hasLinkTo(links.unsubscribeUrl);
     }
     const preview = previewText && !isBlocksBody(request.body) ? hiddenPreview(previewText) : undefined;
-    const edited = document.edit({
-      atBodyStart: preview,
-      atBodyEnd: footer + (hasUnsubscribeLink ? "" : unsubscribeLine(context)),
-      rewriteLink: track,
-    });
-    const text = toPlainText(edited.html);
-    const html = links.openPixelUrl ? insertAt(edited.html, edited.bodyEnd, openPixel(links.openPixelUrl)) : edited.html;
+    const edited = document.edit({ atBodyStart: preview, rewriteLink: track });
+    const unsubscribe = hasUnsubscribeLink ? "" : unsubscribeLine(context);
+    // The footer's text part was made when it was compiled: only the body's is converted here.
+    const text = [toPlainText(edited.html), footer?.text ?? "", unsubscribe ? toPlainText(unsubscribe) : ""].filter(Boolean).join("\n\n");
+    const ending = (footer?.html ?? "") + unsubscribe + (links.openPixelUrl ? openPixel(links.openPixelUrl) : "");
+    const html = insertAt(edited.html, edited.bodyEnd, ending);
     if (html.length > this.limits.maxHtmlLength) {
       throw new RenderFailure(badRequest(`The email cannot be rendered: its HTML exceeds ${this.limits.maxHtmlLength} characters`, { code: "RENDER_LIMIT_EXCEEDED" }));
     }
@@ -164,7 +174,9 @@ export class MjmlEmailRenderer implements EmailRenderer {
     let compiled = this.footers.get(source);
     if (compiled === undefined) {
       const document = HtmlDocument.parse(HtmlDocument.parse(await this.compile(source)).bodyContent());
-      compiled = { document, hasUnsubscribeLink: document.hasLinkTo(UNSUBSCRIBE_SLOT) };
+      let link = 0;
+      const text = toPlainText(document.edit({ rewriteLink: () => linkSlot(link++) }).html);
+      compiled = { document, hasUnsubscribeLink: document.hasLinkTo(UNSUBSCRIBE_SLOT), text };
       if (this.footers.size >= MAX_CACHED_FOOTERS) this.footers.clear();
       this.footers.set(source, compiled);
     }
@@ -172,17 +184,21 @@ export class MjmlEmailRenderer implements EmailRenderer {
   }
 
   /** A recipient's footer: the placeholders replaced by their links, tracked where `track` says. */
-  private footerFor(compiled: CompiledFooter, context: DocumentContext, track: (url: string) => string | null): string {
+  private footerFor(compiled: CompiledFooter, context: DocumentContext, track: (url: string) => string | null): RecipientFooter {
     const fill = (text: string, escape: (value: string) => string): string =>
       text.replaceAll(UNSUBSCRIBE_SLOT, escape(context.unsubscribeUrl)).replaceAll(VIEW_IN_BROWSER_SLOT, escape(context.viewInBrowserUrl ?? ""));
+    const urls: string[] = [];
     const { html } = compiled.document.edit({
       rewriteLink: (url) => {
         const filled = fill(url, (value) => value);
-        return track(filled) ?? (filled === url ? null : filled);
+        const final = track(filled) ?? filled;
+        urls.push(final);
+        return final === url ? null : final;
       },
     });
     // Placeholders outside links (a URL shown as text) are filled as text.
-    return fill(html, escapeHtml);
+    const text = fill(compiled.text.replace(LINK_SLOTS, (_, index: string) => urls[Number(index)] ?? ""), (value) => value);
+    return { html: fill(html, escapeHtml), text };
   }
 
   private async compile(source: string): Promise<string> {
