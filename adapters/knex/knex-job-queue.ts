@@ -6,6 +6,7 @@ import type { Job, JobQueue, JobRequest, JobStore } from "../../core/ports/job-q
 import type { Clock } from "../../core/ports/clock.js";
 import { isPostgres } from "./connection.js";
 import { DbDate, DbInteger, DbNullableDate, dbJson, decodeRow, toDbDate } from "./row-codecs.js";
+import { GroupCommit } from "./group-commit.js";
 import { localJobSignals } from "./local-job-signals.js";
 import { SqliteReadCache } from "./sqlite-read-cache.js";
 
@@ -59,7 +60,45 @@ const isUniqueViolation = (error: unknown): boolean => /unique|duplicate key/i.t
  * Postgres the candidates are locked with FOR UPDATE SKIP LOCKED so concurrent workers never
  * take the same job; on SQLite the single writer makes the conditional update atomic.
  */
+/**
+ * A new job's row. Repositories that queue a job with rows of their own (a send and its
+ * delivery) insert it in their transaction, so neither is ever written without the other.
+ */
+export function newJobRow(request: JobRequest, id: string, now: Date) {
+  return {
+    id,
+    company_id: request.companyId ?? null,
+    type: request.type,
+    payload: JSON.stringify(request.payload ?? {}),
+    status: "queued",
+    priority: request.priority ?? 0,
+    run_at: toDbDate(request.runAt ?? now),
+    attempts: 0,
+    max_attempts: request.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
+    singleton_key: request.singletonKey ?? null,
+    created_at: toDbDate(now),
+    updated_at: toDbDate(now),
+  };
+}
+
+/** Wakes idle workers once new jobs are committed: Postgres NOTIFY, or this process's SQLite workers. */
+export async function announceJobs(knex: Knex, types: readonly string[]): Promise<void> {
+  if (!isPostgres(knex)) return localJobSignals.notify(knex);
+  for (const type of new Set(types)) await knex.raw("select pg_notify(?, ?)", [JOBS_CHANNEL, type]);
+}
+
+interface Completion {
+  readonly jobId: string;
+  readonly owner: string;
+  readonly at: Date;
+}
+
+/** Completions that arrive together (concurrent jobs finishing) share one transaction. */
+const COMPLETION_TURNS = 1;
+
 export class KnexJobQueue implements JobQueue, JobStore {
+  private readonly completions = new GroupCommit<Completion, boolean>((items) => this.completeAll(items), COMPLETION_TURNS, 200);
+
   private readonly postgres: boolean;
 
   constructor(
@@ -75,28 +114,13 @@ export class KnexJobQueue implements JobQueue, JobStore {
   }
 
   async enqueue(request: JobRequest): Promise<string> {
-    const now = this.clock.now();
     const id = this.ids.next("job");
-    const row = {
-      id,
-      company_id: request.companyId ?? null,
-      type: request.type,
-      payload: JSON.stringify(request.payload ?? {}),
-      status: "queued",
-      priority: request.priority ?? 0,
-      run_at: toDbDate(request.runAt ?? now),
-      attempts: 0,
-      max_attempts: request.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
-      singleton_key: request.singletonKey ?? null,
-      created_at: toDbDate(now),
-      updated_at: toDbDate(now),
-    };
+    const row = newJobRow(request, id, this.clock.now());
     // A singleton key may be taken, or freed between our insert and our look-up: a few rounds settle it.
     for (let round = 0; round < 5; round++) {
       try {
         await this.knex("jobs").insert(row);
-        if (this.postgres) await this.knex.raw("select pg_notify(?, ?)", [JOBS_CHANNEL, request.type]);
-        else localJobSignals.notify(this.knex);
+        await announceJobs(this.knex, [request.type]);
         return id;
       } catch (error) {
         if (!request.singletonKey || !isUniqueViolation(error)) throw error;
@@ -147,14 +171,24 @@ export class KnexJobQueue implements JobQueue, JobStore {
   }
 
   async complete(jobId: string, owner: string, now: Date): Promise<boolean> {
-    const changed = await this.owned(jobId, owner).update({
-      status: "completed",
-      completed_at: toDbDate(now),
-      lease_owner: null,
-      lease_expires_at: null,
-      updated_at: toDbDate(now),
+    const [settled] = await this.completions.submit([{ jobId, owner, at: now }]);
+    return settled ?? false;
+  }
+
+  private async completeAll(items: readonly Completion[]): Promise<boolean[]> {
+    const completeOne = async (db: Knex, item: Completion): Promise<boolean> => {
+      const at = toDbDate(item.at);
+      const changed = await db("jobs")
+        .where({ id: item.jobId, lease_owner: item.owner, status: "running" })
+        .update({ status: "completed", completed_at: at, lease_owner: null, lease_expires_at: null, updated_at: at });
+      return changed > 0;
+    };
+    if (items.length === 1) return [await completeOne(this.knex, items[0]!)];
+    return this.knex.transaction(async (trx) => {
+      const settled: boolean[] = [];
+      for (const item of items) settled.push(await completeOne(trx, item));
+      return settled;
     });
-    return changed > 0;
   }
 
   async fail(job: Job, owner: string, error: string, now: Date): Promise<"retrying" | "dead" | "lost"> {

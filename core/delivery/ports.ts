@@ -1,3 +1,4 @@
+import type { JobRequest } from "../ports/job-queue.js";
 import type { DkimSigningKey } from "./mail-transport.js";
 import type { DeliveryEvent, EmailSend, EmailType, MailAddress, MailboxProvider, SendKind, SendPayload } from "./model.js";
 
@@ -35,7 +36,8 @@ export interface SendOutcomeEvent {
 }
 
 export interface EmailSendRepository {
-  create(send: NewEmailSend): Promise<EmailSend>;
+  /** Stores the pending send and queues its delivery job in one transaction (neither without the other). */
+  create(send: NewEmailSend, delivery: JobRequest): Promise<EmailSend>;
   get(companyId: string, sendId: string): Promise<EmailSend | null>;
   /** By our Message-ID, with or without its angle brackets. */
   findByMessageId(companyId: string, messageId: string): Promise<EmailSend | null>;

@@ -1,6 +1,6 @@
 import type { Clock } from "../ports/clock.js";
 import type { IdGenerator } from "../ports/id-generator.js";
-import type { JobQueue, JobRequest } from "../ports/job-queue.js";
+import type { JobRequest } from "../ports/job-queue.js";
 import { ok, type Result } from "../shared/result.js";
 import type { EmailSend, EmailType, MailAddress, MailboxProvider, SendKind, SendPayload } from "./model.js";
 import type { EmailSendRepository } from "./ports.js";
@@ -48,14 +48,13 @@ export interface QueueEmailSendInput {
 }
 
 /**
- * Records a pending send with its rendered content and queues its delivery. Callers that embed
+ * Records a pending send with its rendered content and queues its delivery, atomically. Callers that embed
  * the send's ID in the content (tracking links, unsubscribe tokens) take one from `newSendId()`
  * first and pass it in.
  */
 export class QueueEmailSend {
   constructor(
     private readonly sends: EmailSendRepository,
-    private readonly jobs: JobQueue,
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
   ) {}
@@ -69,8 +68,9 @@ export class QueueEmailSend {
       ...(input.unsubscribeUrl ? { unsubscribeUrl: input.unsubscribeUrl } : {}),
       ...(input.copyOf ? { copyOf: input.copyOf } : {}),
     };
+    const id = input.id ?? this.newSendId();
     const send = await this.sends.create({
-      id: input.id ?? this.newSendId(),
+      id,
       companyId: input.companyId,
       subscriberId: input.subscriberId ?? null,
       recipientEmail: input.recipient.trim().toLowerCase(),
@@ -92,8 +92,7 @@ export class QueueEmailSend {
       clickTracking: input.clickTracking ?? true,
       payload,
       createdAt: this.clock.now(),
-    });
-    await this.jobs.enqueue(deliverEmailJob(send));
+    }, deliverEmailJob({ id, companyId: input.companyId }));
     return ok(send);
   };
 }

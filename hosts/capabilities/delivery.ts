@@ -15,7 +15,6 @@ import { DELIVER_EMAIL_JOB, QueueEmailSend } from "../../core/delivery/queue-ema
 import { RecordDeliveryEvent } from "../../core/delivery/record-delivery-event.js";
 import { Clock } from "../../core/ports/clock.js";
 import { IdGenerator } from "../../core/ports/id-generator.js";
-import { JobQueue } from "../../core/ports/job-queue.js";
 import { SecretBox } from "../../core/ports/secret-box.js";
 import { GetSuppression } from "../../core/suppressions/get-suppression.js";
 import { ListSuppressions } from "../../core/suppressions/list-suppressions.js";
@@ -42,7 +41,7 @@ export function bindDelivery(container: Container, handlers: JobHandlers): void 
     [MailUrl, Disposables],
   );
 
-  bindClass(container, KnexEmailSendRepository, [Database]);
+  bindClass(container, KnexEmailSendRepository, [Database, IdGenerator]);
   container.bind<EmailSendRepository>(EmailSendRepository).toService(KnexEmailSendRepository);
   container.bind<DkimKeys>(DkimKeys).toResolvedValue((knex: Knex, box: SecretBox) => new KnexDkimKeys(knex, box), [Database, SecretBox]);
   container.bind<DeliveryWebhookSecrets>(DeliveryWebhookSecrets).toResolvedValue((knex: Knex) => new KnexDeliveryWebhookSecrets(knex), [Database]);
@@ -53,7 +52,7 @@ export function bindDelivery(container: Container, handlers: JobHandlers): void 
     container.bind<SuppressionRepository>(SuppressionRepository).toResolvedValue((knex: Knex, ids: IdGenerator) => new KnexSuppressionRepository(knex, ids), [Database, IdGenerator]);
   }
 
-  bindClass(container, QueueEmailSend, [EmailSendRepository, JobQueue, IdGenerator, Clock]);
+  bindClass(container, QueueEmailSend, [EmailSendRepository, IdGenerator, Clock]);
   bindClass(container, DeliverEmail, [EmailSendRepository, SuppressionRepository, DkimKeys, MailTransport, IdGenerator, Clock]);
   bindClass(container, RecordDeliveryEvent, [EmailSendRepository, SuppressionRepository, TenancyRepository, IdGenerator, Clock]);
   container

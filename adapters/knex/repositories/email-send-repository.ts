@@ -15,6 +15,10 @@ import {
   type SendStatus,
 } from "../../../core/delivery/model.js";
 import type { EmailSendRepository, NewEmailSend, SendOutcomeEvent } from "../../../core/delivery/ports.js";
+import type { IdGenerator } from "../../../core/ports/id-generator.js";
+import type { JobRequest } from "../../../core/ports/job-queue.js";
+import { GroupCommit } from "../group-commit.js";
+import { announceJobs, newJobRow } from "../knex-job-queue.js";
 import { SqliteReadCache } from "../sqlite-read-cache.js";
 import { DbBoolean, DbDate, DbNullableDate, dbJson, decodeRow, toDbDate } from "../row-codecs.js";
 
@@ -58,6 +62,22 @@ const EmailSendRow = t.type({
   created_at: DbDate,
   updated_at: DbDate,
 });
+
+/** Event-loop turns a group waits for company (as for custom events), and its size at most. */
+const GROUP_TURNS = 2;
+const MAX_GROUP = 200;
+
+interface OutboxRows {
+  readonly send: Record<string, unknown>;
+  readonly job: ReturnType<typeof newJobRow>;
+}
+
+interface Outcome {
+  readonly companyId: string;
+  readonly sendId: string;
+  readonly changes: Record<string, unknown>;
+  readonly event: SendOutcomeEvent & { readonly type: string };
+}
 
 /** The columns a new send leaves null until delivery, bounces or complaints fill them. */
 const UNSET_OUTCOME = {
@@ -115,7 +135,15 @@ function toEmailSend(row: unknown): EmailSend {
 
 /** `email_sends` and the events delivery writes into `email_events`. */
 export class KnexEmailSendRepository implements EmailSendRepository {
-  constructor(private readonly knex: Knex) {
+  /** Sends queued together (concurrent requests) are written, with their jobs, in one transaction. */
+  private readonly outbox = new GroupCommit<OutboxRows, void>((items) => this.writeOutbox(items), GROUP_TURNS, MAX_GROUP);
+  /** Outcomes of deliveries that finish together share one transaction. */
+  private readonly outcomes = new GroupCommit<Outcome, boolean>((items) => this.writeOutcomes(items), GROUP_TURNS, MAX_GROUP);
+
+  constructor(
+    private readonly knex: Knex,
+    private readonly ids: IdGenerator,
+  ) {
     // No cached read (API keys, companies, senders, footers, DKIM keys) depends on sends or
     // their events: writing them, as every send does, must not empty SQLite's read cache.
     const cache = SqliteReadCache.for(knex);
@@ -124,7 +152,7 @@ export class KnexEmailSendRepository implements EmailSendRepository {
     cache.ignoreWrites(/^(begin|commit|rollback);?$/i);
   }
 
-  async create(send: NewEmailSend): Promise<EmailSend> {
+  async create(send: NewEmailSend, delivery: JobRequest): Promise<EmailSend> {
     const at = toDbDate(send.createdAt);
     const row = {
       id: send.id,
@@ -153,7 +181,7 @@ export class KnexEmailSendRepository implements EmailSendRepository {
       created_at: at,
       updated_at: at,
     };
-    await this.knex("email_sends").insert(row);
+    await this.outbox.submit([{ send: row, job: newJobRow(delivery, this.ids.next("job"), send.createdAt) }]);
     // The new row as a read would return it (outcome columns not yet set), without reading it back.
     return toEmailSend({ ...row, ...UNSET_OUTCOME });
   }
@@ -188,22 +216,42 @@ export class KnexEmailSendRepository implements EmailSendRepository {
     return updated > 0;
   }
 
-  /** Moves a pending send to its outcome and records the event, in one transaction. */
-  private settle(companyId: string, sendId: string, changes: Record<string, unknown>, event: SendOutcomeEvent & { type: string }): Promise<boolean> {
-    return this.knex.transaction(async (trx) => {
-      const updated = await trx("email_sends").where({ company_id: companyId, id: sendId, status: "pending" }).update(changes);
-      if (updated === 0) return false;
-      await trx("email_events").insert({
-        id: event.id,
-        company_id: companyId,
-        email_send_id: sendId,
-        event_type: event.type,
-        event_time: toDbDate(event.at),
-        details: event.details ? JSON.stringify(event.details) : null,
-        created_at: toDbDate(event.at),
-      });
-      return true;
+  private async writeOutbox(items: readonly OutboxRows[]): Promise<void[]> {
+    await this.knex.transaction(async (trx) => {
+      await trx("email_sends").insert(items.map((item) => item.send));
+      await trx("jobs").insert(items.map((item) => item.job));
     });
+    await announceJobs(this.knex, items.map((item) => item.job.type));
+    return items.map(() => undefined);
+  }
+
+  /** Moves a pending send to its outcome and records the event, in one transaction. */
+  private async settle(companyId: string, sendId: string, changes: Record<string, unknown>, event: SendOutcomeEvent & { type: string }): Promise<boolean> {
+    const [settled] = await this.outcomes.submit([{ companyId, sendId, changes, event }]);
+    return settled ?? false;
+  }
+
+  private writeOutcomes(items: readonly Outcome[]): Promise<boolean[]> {
+    return this.knex.transaction(async (trx) => {
+      const settled: boolean[] = [];
+      for (const item of items) settled.push(await this.settleIn(trx, item));
+      return settled;
+    });
+  }
+
+  private async settleIn(trx: Knex.Transaction, { companyId, sendId, changes, event }: Outcome): Promise<boolean> {
+    const updated = await trx("email_sends").where({ company_id: companyId, id: sendId, status: "pending" }).update(changes);
+    if (updated === 0) return false;
+    await trx("email_events").insert({
+      id: event.id,
+      company_id: companyId,
+      email_send_id: sendId,
+      event_type: event.type,
+      event_time: toDbDate(event.at),
+      details: event.details ? JSON.stringify(event.details) : null,
+      created_at: toDbDate(event.at),
+    });
+    return true;
   }
 
   async recordDeliveryEvent(companyId: string, sendId: string, eventId: string, event: DeliveryEvent): Promise<boolean> {
