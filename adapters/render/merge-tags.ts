@@ -102,6 +102,20 @@ export function mergeTagEngines(limits: MergeTagLimits): MergeTagEngines {
   return { html: new MergeTagEngine(new Liquid({ ...options, outputEscape: "escape" })), plain: new MergeTagEngine(new Liquid(options)) };
 }
 
+/** The top-level variables the sources' merge tags read; sources that do not parse are skipped. */
+export function mergeVariablesOf(engine: MergeTagEngine, sources: readonly string[]): string[] {
+  const roots = new Set<string>();
+  for (const source of sources) {
+    if (!HAS_TAGS.test(source)) continue;
+    try {
+      for (const root of engine.parse(source).roots) roots.add(root);
+    } catch {
+      // A field that does not parse reads nothing (sending it would report the error).
+    }
+  }
+  return [...roots].sort();
+}
+
 const CONDITIONAL_TAGS = new Set(["if", "unless", "case"]);
 const HAS_TAGS = /\{[{%]/;
 

@@ -1,12 +1,12 @@
 import mjml2html from "mjml";
 import type { EmailBlock } from "../../core/emails/blocks.js";
 import type { EmailRenderer, MergeTagUse, RenderedEmail, RenderEmailRequest } from "../../core/emails/email-renderer.js";
-import { GENERATED_FOOTER, isBlocksBody } from "../../core/emails/model.js";
+import { GENERATED_FOOTER, isBlocksBody, type EmailContent } from "../../core/emails/model.js";
 import { badRequest } from "../../core/shared/errors.js";
 import { fail, ok, type Result } from "../../core/shared/result.js";
 import { HtmlDocument, insertAt } from "./html-document.js";
 import { escapeHtml, oneLine, safeUrl } from "./html-text.js";
-import { DEFAULT_MERGE_TAG_LIMITS, MergeTagSession, mergeTagEngines, RenderFailure, type MergeTagEngines, type MergeTagLimits } from "./merge-tags.js";
+import { DEFAULT_MERGE_TAG_LIMITS, MergeTagSession, mergeTagEngines, mergeVariablesOf, RenderFailure, type MergeTagEngines, type MergeTagLimits } from "./merge-tags.js";
 import { emailDocument, footerDocument, type DocumentContext } from "./mjml-document.js";
 import { toPlainText } from "./plain-text.js";
 
@@ -96,6 +96,13 @@ interface RecipientFooter {
   readonly text: string;
 }
 
+/** Merge variables the service fills itself. */
+const SERVICE_VARIABLES = new Set(["unsubscribeUrl", "viewInBrowserUrl"]);
+
+/** Every string in a block tree (the fields merge tags may be in). */
+const stringsOf = (value: unknown): string[] =>
+  typeof value === "string" ? [value] : Array.isArray(value) ? value.flatMap(stringsOf) : value && typeof value === "object" ? Object.values(value).flatMap(stringsOf) : [];
+
 const linkSlot = (index: number): string => `lifecycle-link-${index}-7f3a9c`;
 const LINK_SLOTS = /lifecycle-link-(\d+)-7f3a9c/g;
 
@@ -115,6 +122,11 @@ export class MjmlEmailRenderer implements EmailRenderer {
       if (error instanceof RenderFailure) return fail(error.error);
       throw error;
     }
+  }
+
+  variablesOf(content: EmailContent): string[] {
+    const sources = [content.subject, content.previewText ?? "", ...(isBlocksBody(content.body) ? stringsOf(content.body.blocks) : [content.body.html])];
+    return mergeVariablesOf(this.engines.plain, sources).filter((name) => !SERVICE_VARIABLES.has(name));
   }
 
   private async renderEmail(request: RenderEmailRequest): Promise<RenderedEmail> {

@@ -1,7 +1,7 @@
 import type { EmailTheme } from "../company/email-theme.js";
 import type { Result } from "../shared/result.js";
 import type { EmailBlock } from "./blocks.js";
-import type { EmailBody } from "./model.js";
+import type { EmailBody, EmailContent } from "./model.js";
 
 /** The links every rendered email carries, and how its links are tracked. */
 export interface EmailLinks {
@@ -62,5 +62,7 @@ export interface RenderedEmail {
  */
 export interface EmailRenderer {
   render(request: RenderEmailRequest): Promise<Result<RenderedEmail>>;
+  /** The variables the content's merge tags read (top-level names, sorted), the service's own links left out. */
+  variablesOf(content: EmailContent): string[];
 }
 export const EmailRenderer = Symbol.for("lifecycle.EmailRenderer");

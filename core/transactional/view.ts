@@ -20,6 +20,9 @@ export interface TransactionalEmailView {
   readonly updatedAt: string;
 }
 
+/** GET /transactional/{idOrSlug}: the saved email with the variables its merge tags read. */
+export type TransactionalEmailDetail = TransactionalEmailView & { readonly variables: string[] };
+
 /** A list item: the saved email with the all-time numbers of its sends. */
 export type TransactionalEmailListItem = TransactionalEmailView & { readonly stats: Stats };
 

@@ -10,6 +10,7 @@ import { SubscriberRepository } from "../../core/subscribers/ports.js";
 import { TrackingLinks } from "../../core/tracking/tracking-links.js";
 import { CreateTransactionalEmail } from "../../core/transactional/create-transactional-email.js";
 import { DeleteTransactionalEmail } from "../../core/transactional/delete-transactional-email.js";
+import { EmailRenderer } from "../../core/emails/email-renderer.js";
 import { GetTransactionalEmail } from "../../core/transactional/get-transactional-email.js";
 import { GetTransactionalMetrics } from "../../core/metrics/get-transactional-metrics.js";
 import { ListTransactionalEmails } from "../../core/transactional/list-transactional-emails.js";
@@ -26,7 +27,7 @@ export function bindTransactional(container: Container, handlers: JobHandlers): 
   bindClass(container, KnexTransactionalEmailRepository, [Database]);
   container.bind<TransactionalEmailRepository>(TransactionalEmailRepository).toService(KnexTransactionalEmailRepository);
   bindClass(container, CreateTransactionalEmail, [TransactionalEmailRepository, TemplateRepository, IdGenerator, Clock]);
-  bindClass(container, GetTransactionalEmail, [TransactionalEmailRepository, TemplateRepository]);
+  bindClass(container, GetTransactionalEmail, [TransactionalEmailRepository, TemplateRepository, EmailRenderer]);
   bindClass(container, ListTransactionalEmails, [TransactionalEmailRepository, TemplateRepository, GetTransactionalMetrics]);
   bindClass(container, UpdateTransactionalEmail, [TransactionalEmailRepository, TemplateRepository, Clock]);
   bindClass(container, DeleteTransactionalEmail, [TransactionalEmailRepository, Clock]);

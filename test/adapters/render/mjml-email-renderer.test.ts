@@ -268,3 +268,21 @@ test("raw HTML bodies of many recipients share one compiled footer, each with it
   t.false(`${first.html}${second.html}`.includes("lifecycle-"), "no placeholder is left");
   t.regex(second.text, /https:\/\/mail\.example\.test\/u\/b/);
 });
+
+test("variablesOf lists the variables an email's merge tags read, from every field, without the service's links", (t) => {
+  t.deepEqual(
+    renderer.variablesOf({
+      subject: "Order {{ order.id }} for {{ firstName | default: 'you' }}",
+      previewText: "{% if coupon %}{{ coupon }}{% endif %}",
+      body: {
+        blocks: [
+          { type: "text", content: "Hi {{ firstName }}, <a href='{{ unsubscribeUrl }}'>stop</a>" },
+          { type: "columns", columns: [{ blocks: [{ type: "button", text: "Track", url: "https://shop.example.test/{{ trackingCode }}" }] }] },
+          { type: "text", content: "{{ broken" },
+        ],
+      },
+    }),
+    ["coupon", "firstName", "order", "trackingCode"],
+  );
+  t.deepEqual(renderer.variablesOf({ subject: "Plain", previewText: null, body: { html: "<p>{{ viewInBrowserUrl }} {{ name }}</p>" } }), ["name"]);
+});

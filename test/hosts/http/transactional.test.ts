@@ -230,6 +230,10 @@ for (const dialect of dialects()) {
     t.is((await s.api("POST", "/api/v1/transactional", { body: { ...WELCOME, slug: "Not A Slug" } })).status, 400);
     t.is((await s.api("POST", "/api/v1/transactional", { body: { name: "x", subject: "y" } })).body.error, "Provide exactly one of html or blocks");
 
+    // The saved email with the variables a send should supply (the service's own links left out).
+    const got = await s.api("GET", "/api/v1/transactional/welcome");
+    t.like(got.body.transactional, { slug: "welcome", subject: WELCOME.subject, html: WELCOME.html, blocks: null, variables: ["firstName", "plan"] });
+
     const disabled = await s.api("PATCH", "/api/v1/transactional/welcome", { body: { enabled: false, subject: "Hello {{ firstName }}" } });
     t.like(disabled.body.transactional, { enabled: false, subject: "Hello {{ firstName }}" });
     t.is((await s.api("PATCH", "/api/v1/transactional/welcome", { body: {} })).status, 400);
