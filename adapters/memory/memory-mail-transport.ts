@@ -13,6 +13,8 @@ export class MemoryMailTransport implements MailTransport {
   private readonly mime = new MimeBuilder();
   /** Set by a test to make the next sends fail as a relay outage would. */
   failWith: Error | null = null;
+  /** Recipients the relay refuses (the send fails as a 5xx to RCPT TO would). */
+  readonly refused = new Set<string>();
 
   get messages(): readonly CapturedMessage[] {
     return this.captured;
@@ -20,6 +22,7 @@ export class MemoryMailTransport implements MailTransport {
 
   async send(message: OutgoingMessage): Promise<SentMessage> {
     if (this.failWith) throw this.failWith;
+    if (this.refused.has(message.to)) throw new Error(`550 5.1.1 <${message.to}>: Recipient address rejected`);
     const { messageId, raw } = await this.mime.build(message);
     this.captured.push({ message, raw: raw.toString("utf8") });
     return { messageId, accepted: [message.to], rejected: [], response: "250 kept in memory" };

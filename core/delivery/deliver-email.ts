@@ -13,6 +13,10 @@ export function transportFailureReason(error: unknown): string {
   return (message || "unknown transport error").slice(0, 500);
 }
 
+/** The sends of a delivery job (`emailSendIds`; jobs queued before batching carry one `emailSendId`). */
+const sendIdsOf = (payload: Readonly<Record<string, unknown>>): string[] =>
+  Array.isArray(payload.emailSendIds) ? payload.emailSendIds.map(String) : payload.emailSendId !== undefined ? [String(payload.emailSendId)] : [];
+
 /**
  * The `email.deliver` job: a pending send goes to a suppressed recipient never (status
  * suppressed), else to the mail transport (status sent, a `send` event). Transport errors are
@@ -30,13 +34,29 @@ export class DeliverEmail {
     private readonly clock: Clock,
   ) {}
 
+  /**
+   * Hands every send of the job to the transport at once. When some fail, the job is retried
+   * (sends already sent are no longer pending and are skipped); after its last attempt the
+   * sends that still fail are failed.
+   */
   handle = async (job: Job): Promise<void> => {
     const companyId = job.companyId ?? "";
-    const sendId = String(job.payload.emailSendId);
-    try {
-      await this.execute(companyId, sendId);
-    } catch (error) {
-      if (job.attempts < job.maxAttempts) throw error;
+    const failures: Array<{ sendId: string; error: unknown }> = [];
+    await Promise.all(
+      sendIdsOf(job.payload).map(async (sendId) => {
+        try {
+          await this.execute(companyId, sendId);
+        } catch (error) {
+          failures.push({ sendId, error });
+        }
+      }),
+    );
+    if (failures.length === 0) return;
+    if (job.attempts < job.maxAttempts) {
+      const [first] = failures;
+      throw failures.length === 1 ? first!.error : new Error(`${failures.length} sends were not delivered; the first: ${transportFailureReason(first!.error)}`);
+    }
+    for (const { sendId, error } of failures) {
       const reason = transportFailureReason(error);
       await this.sends.markFailed(companyId, sendId, reason, { id: this.ids.next("eev"), at: this.clock.now(), details: { reason, attempts: job.attempts } });
     }

@@ -35,9 +35,15 @@ export interface SendOutcomeEvent {
   readonly details?: Readonly<Record<string, unknown>> | undefined;
 }
 
+/** The job that delivers the given sends of one company. */
+export type DeliveryJob = (companyId: string, sendIds: readonly string[]) => JobRequest;
+
 export interface EmailSendRepository {
-  /** Stores the pending send and queues its delivery job in one transaction (neither without the other). */
-  create(send: NewEmailSend, delivery: JobRequest): Promise<EmailSend>;
+  /**
+   * Stores the pending send and queues its delivery in one transaction (neither without the
+   * other). Sends of a company stored together may share one `delivery` job.
+   */
+  create(send: NewEmailSend, delivery: DeliveryJob): Promise<EmailSend>;
   get(companyId: string, sendId: string): Promise<EmailSend | null>;
   /** By our Message-ID, with or without its angle brackets. */
   findByMessageId(companyId: string, messageId: string): Promise<EmailSend | null>;

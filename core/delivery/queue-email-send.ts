@@ -1,21 +1,20 @@
 import type { Clock } from "../ports/clock.js";
 import type { IdGenerator } from "../ports/id-generator.js";
-import type { JobRequest } from "../ports/job-queue.js";
 import { ok, type Result } from "../shared/result.js";
 import type { EmailSend, EmailType, MailAddress, MailboxProvider, SendKind, SendPayload } from "./model.js";
-import type { EmailSendRepository } from "./ports.js";
+import type { DeliveryJob, EmailSendRepository } from "./ports.js";
 
-/** The durable job that hands one send to the mail transport. */
+/** The durable job that hands sends to the mail transport (payload `emailSendIds`). */
 export const DELIVER_EMAIL_JOB = "email.deliver";
 /** Attempts (1 s, 2 s, 4 s, 8 s apart, with the queue's back-off) before the send is failed. */
 export const DELIVER_ATTEMPTS = 5;
 
-export const deliverEmailJob = (send: Pick<EmailSend, "id" | "companyId">): JobRequest => ({
+/** The job delivering sends of one company that were queued together (a claim and a completion for all of them). */
+export const deliverEmailsJob: DeliveryJob = (companyId, sendIds) => ({
   type: DELIVER_EMAIL_JOB,
-  companyId: send.companyId,
-  payload: { emailSendId: send.id },
+  companyId,
+  payload: { emailSendIds: [...sendIds] },
   maxAttempts: DELIVER_ATTEMPTS,
-  singletonKey: `${DELIVER_EMAIL_JOB}:${send.id}`,
 });
 
 export interface QueueEmailSendInput {
@@ -92,7 +91,7 @@ export class QueueEmailSend {
       clickTracking: input.clickTracking ?? true,
       payload,
       createdAt: this.clock.now(),
-    }, deliverEmailJob({ id, companyId: input.companyId }));
+    }, deliverEmailsJob);
     return ok(send);
   };
 }

@@ -17,17 +17,14 @@ import {
 } from "../../../core/accounts/suggestion.js";
 import { isPostgres } from "../connection.js";
 import { DbBoolean, DbDate, DbInteger, DbNullableDate, dbJson, decodeRow, toDbDate } from "../row-codecs.js";
+import { chunksOf } from "../../../core/shared/chunks.js";
 
 const keysOf = <T extends string>(values: readonly T[]) => t.keyof(Object.fromEntries(values.map((v) => [v, null])) as Record<T, null>);
 
 /** Rows written per statement, within every dialect's limit on bound parameters. */
 const CHUNK = 200;
 
-const chunks = <T>(items: readonly T[]): T[][] => {
-  const out: T[][] = [];
-  for (let start = 0; start < items.length; start += CHUNK) out.push(items.slice(start, start + CHUNK));
-  return out;
-};
+const chunks = <T>(items: readonly T[]): T[][] => chunksOf(items, CHUNK);
 
 // ---------------------------------------------------------------------------------------------
 // Accounts and members

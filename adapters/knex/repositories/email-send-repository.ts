@@ -14,9 +14,9 @@ import {
   type SendPayload,
   type SendStatus,
 } from "../../../core/delivery/model.js";
-import type { EmailSendRepository, NewEmailSend, SendOutcomeEvent } from "../../../core/delivery/ports.js";
+import type { DeliveryJob, EmailSendRepository, NewEmailSend, SendOutcomeEvent } from "../../../core/delivery/ports.js";
 import type { IdGenerator } from "../../../core/ports/id-generator.js";
-import type { JobRequest } from "../../../core/ports/job-queue.js";
+import { chunksOf } from "../../../core/shared/chunks.js";
 import { GroupCommit } from "../group-commit.js";
 import { announceJobs, newJobRow } from "../knex-job-queue.js";
 import { SqliteReadCache } from "../sqlite-read-cache.js";
@@ -67,9 +67,13 @@ const EmailSendRow = t.type({
 const GROUP_TURNS = 2;
 const MAX_GROUP = 200;
 
-interface OutboxRows {
-  readonly send: Record<string, unknown>;
-  readonly job: ReturnType<typeof newJobRow>;
+/** Sends one delivery job takes at most (they are handed to the transport together). */
+const SENDS_PER_DELIVERY = 50;
+
+interface OutboxItem {
+  readonly send: { readonly id: string; readonly company_id: string } & Record<string, unknown>;
+  readonly delivery: DeliveryJob;
+  readonly at: Date;
 }
 
 interface Outcome {
@@ -136,7 +140,7 @@ function toEmailSend(row: unknown): EmailSend {
 /** `email_sends` and the events delivery writes into `email_events`. */
 export class KnexEmailSendRepository implements EmailSendRepository {
   /** Sends queued together (concurrent requests) are written, with their jobs, in one transaction. */
-  private readonly outbox = new GroupCommit<OutboxRows, void>((items) => this.writeOutbox(items), GROUP_TURNS, MAX_GROUP);
+  private readonly outbox = new GroupCommit<OutboxItem, void>((items) => this.writeOutbox(items), GROUP_TURNS, MAX_GROUP);
   /** Outcomes of deliveries that finish together share one transaction. */
   private readonly outcomes = new GroupCommit<Outcome, boolean>((items) => this.writeOutcomes(items), GROUP_TURNS, MAX_GROUP);
 
@@ -152,7 +156,7 @@ export class KnexEmailSendRepository implements EmailSendRepository {
     cache.ignoreWrites(/^(begin|commit|rollback);?$/i);
   }
 
-  async create(send: NewEmailSend, delivery: JobRequest): Promise<EmailSend> {
+  async create(send: NewEmailSend, delivery: DeliveryJob): Promise<EmailSend> {
     const at = toDbDate(send.createdAt);
     const row = {
       id: send.id,
@@ -181,7 +185,7 @@ export class KnexEmailSendRepository implements EmailSendRepository {
       created_at: at,
       updated_at: at,
     };
-    await this.outbox.submit([{ send: row, job: newJobRow(delivery, this.ids.next("job"), send.createdAt) }]);
+    await this.outbox.submit([{ send: row, delivery, at: send.createdAt }]);
     // The new row as a read would return it (outcome columns not yet set), without reading it back.
     return toEmailSend({ ...row, ...UNSET_OUTCOME });
   }
@@ -216,12 +220,20 @@ export class KnexEmailSendRepository implements EmailSendRepository {
     return updated > 0;
   }
 
-  private async writeOutbox(items: readonly OutboxRows[]): Promise<void[]> {
+  /** The sends with their delivery jobs: one job per company and run of up to SENDS_PER_DELIVERY sends. */
+  private async writeOutbox(items: readonly OutboxItem[]): Promise<void[]> {
+    const byCompany = new Map<string, OutboxItem[]>();
+    for (const item of items) byCompany.set(item.send.company_id, [...(byCompany.get(item.send.company_id) ?? []), item]);
+    const jobs = [...byCompany].flatMap(([companyId, sends]) =>
+      chunksOf(sends, SENDS_PER_DELIVERY).map((run) =>
+        newJobRow(run[0]!.delivery(companyId, run.map((item) => item.send.id)), this.ids.next("job"), run[0]!.at),
+      ),
+    );
     await this.knex.transaction(async (trx) => {
       await trx("email_sends").insert(items.map((item) => item.send));
-      await trx("jobs").insert(items.map((item) => item.job));
+      await trx("jobs").insert(jobs);
     });
-    await announceJobs(this.knex, items.map((item) => item.job.type));
+    await announceJobs(this.knex, jobs.map((job) => job.type));
     return items.map(() => undefined);
   }
 

@@ -198,6 +198,30 @@ for (const dialect of dialects()) {
     t.deepEqual((await eventRows(s, id)).map((e) => e.event_type), ["transport_failure"]);
   });
 
+  test(name("sends queued together share one delivery job; a refused recipient is retried alone and failed after the last attempt"), async (t) => {
+    const s = await session(t, dialect);
+    const queue = s.api.runtime.container.get(QueueEmailSend);
+    const recipients = ["a@example.org", "b@example.org", "c@example.org"];
+    const queued = await Promise.all(recipients.map((recipient) => queue.execute(sendInput(s.company.companyId, { recipient }))));
+    const ids = queued.map((result) => (result._tag === "Right" ? result.right.id : ""));
+    const jobs = await s.api.runtime.knex("jobs").where({ type: DELIVER_EMAIL_JOB });
+    t.is(jobs.length, 1, "one job for the three sends");
+    const payload = typeof jobs[0].payload === "string" ? JSON.parse(jobs[0].payload) : jobs[0].payload;
+    t.deepEqual([...payload.emailSendIds].sort(), [...ids].sort());
+
+    s.transport.refused.add("b@example.org");
+    const deliver = s.api.runtime.container.get(DeliverEmail);
+    const job = { ...jobFor(s.company.companyId, "", 1), payload };
+    await t.throwsAsync(deliver.handle(job), { message: /550 5\.1\.1 <b@example\.org>/ });
+    t.deepEqual(await Promise.all(ids.map(async (id) => (await sendRow(s, id)).status)), ["sent", "pending", "sent"]);
+    t.is(s.transport.messages.length, 2);
+
+    await deliver.handle({ ...job, attempts: DELIVER_ATTEMPTS });
+    t.deepEqual(await Promise.all(ids.map(async (id) => (await sendRow(s, id)).status)), ["sent", "failed", "sent"]);
+    t.is(s.transport.messages.length, 2, "the sends already made are not made again");
+    t.deepEqual((await eventRows(s, ids[1]!)).map((e) => e.event_type), ["transport_failure"]);
+  });
+
   test(name("suppression routes: list with search, paging and sorting, read one, remove; scopes and tenancy"), async (t) => {
     const s = await session(t, dialect);
     const other = await createCompanyFixture(s.api.runtime.container);
