@@ -1,10 +1,11 @@
 import type { Clock } from "../ports/clock.js";
 import type { IdGenerator } from "../ports/id-generator.js";
 import type { Job } from "../ports/job-queue.js";
+import type { Suppression } from "../suppressions/model.js";
 import type { SuppressionRepository } from "../suppressions/ports.js";
 import { composeMessage } from "./compose-message.js";
 import type { MailTransport } from "./mail-transport.js";
-import { domainOf, suppressionBlocks, type SendStatus } from "./model.js";
+import { domainOf, suppressionBlocks, type EmailSend, type SendStatus } from "./model.js";
 import type { DkimKeys, EmailSendRepository } from "./ports.js";
 
 /** Why a transport error failed a send, short enough to show. */
@@ -41,13 +42,17 @@ export class DeliverEmail {
    */
   handle = async (job: Job): Promise<void> => {
     const companyId = job.companyId ?? "";
+    const sends = await this.sends.getMany(companyId, sendIdsOf(job.payload));
+    const pending = sends.filter((send) => send.status === "pending");
+    const suppressions = await this.suppressions.findMany(companyId, pending.map((send) => send.recipientEmail));
+    const suppressionOf = (send: EmailSend) => suppressions.find((suppression) => suppression.email === send.recipientEmail) ?? null;
     const failures: Array<{ sendId: string; error: unknown }> = [];
     await Promise.all(
-      sendIdsOf(job.payload).map(async (sendId) => {
+      pending.map(async (send) => {
         try {
-          await this.execute(companyId, sendId);
+          await this.deliver(send, suppressionOf(send));
         } catch (error) {
-          failures.push({ sendId, error });
+          failures.push({ sendId: send.id, error });
         }
       }),
     );
@@ -67,24 +72,27 @@ export class DeliverEmail {
     const send = await this.sends.get(companyId, sendId);
     if (!send) return null;
     if (send.status !== "pending") return send.status;
+    return this.deliver(send, await this.suppressions.find(companyId, send.recipientEmail));
+  };
 
-    const suppression = await this.suppressions.find(companyId, send.recipientEmail);
+  /** A pending send to the transport, unless its recipient's suppression blocks it. */
+  private async deliver(send: EmailSend, suppression: Suppression | null): Promise<SendStatus> {
+    const { companyId } = send;
     if (suppression && suppressionBlocks(suppression.reason, send)) {
-      await this.sends.markSuppressed(companyId, sendId, suppression.reason, this.clock.now());
+      await this.sends.markSuppressed(companyId, send.id, suppression.reason, this.clock.now());
       return "suppressed";
     }
-
     const dkim = await this.dkimKeys.find(companyId, domainOf(send.sender.email));
     const message = composeMessage(send, dkim);
     const sent = await this.transport.send(message);
     if (sent.accepted.length === 0) {
       throw new Error(`Recipient rejected: ${sent.response}`);
     }
-    await this.sends.markSent(companyId, sendId, message.messageId, {
+    await this.sends.markSent(companyId, send.id, message.messageId, {
       id: this.ids.next("eev"),
       at: this.clock.now(),
       details: { response: sent.response },
     });
     return "sent";
-  };
+  }
 }

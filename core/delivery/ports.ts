@@ -45,6 +45,8 @@ export interface EmailSendRepository {
    */
   create(send: NewEmailSend, delivery: DeliveryJob): Promise<EmailSend>;
   get(companyId: string, sendId: string): Promise<EmailSend | null>;
+  /** The sends among `sendIds` that exist (a delivery job's batch), in no particular order. */
+  getMany(companyId: string, sendIds: readonly string[]): Promise<EmailSend[]>;
   /** By our Message-ID, with or without its angle brackets. */
   findByMessageId(companyId: string, messageId: string): Promise<EmailSend | null>;
   /** pending -> sent, with a `send` event, in one transaction; false when the send was not pending. */

@@ -4,6 +4,8 @@ export interface SuppressionRepository {
   /** Adds the address unless it is already suppressed (the first reason stays); returns the suppression in force. */
   add(input: { companyId: string; email: string; reason: SuppressionReason; emailSendId: string | null; at: Date }): Promise<Suppression>;
   find(companyId: string, email: string): Promise<Suppression | null>;
+  /** The suppressions in force among `emails` (a batch of recipients). */
+  findMany(companyId: string, emails: readonly string[]): Promise<Suppression[]>;
   remove(companyId: string, email: string): Promise<boolean>;
 }
 export const SuppressionRepository = Symbol.for("lifecycle.SuppressionRepository");

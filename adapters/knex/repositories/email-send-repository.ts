@@ -195,6 +195,12 @@ export class KnexEmailSendRepository implements EmailSendRepository {
     return row ? toEmailSend(row) : null;
   }
 
+  async getMany(companyId: string, sendIds: readonly string[]): Promise<EmailSend[]> {
+    if (sendIds.length === 0) return [];
+    const rows = await this.knex("email_sends").where({ company_id: companyId }).whereIn("id", [...sendIds]);
+    return rows.map(toEmailSend);
+  }
+
   async findByMessageId(companyId: string, messageId: string): Promise<EmailSend | null> {
     const bare = messageId.trim().replace(/^<|>$/g, "");
     if (!bare) return null;

@@ -45,6 +45,12 @@ export class KnexSuppressionRepository implements SuppressionRepository {
     return row ? toSuppression(row) : null;
   }
 
+  async findMany(companyId: string, emails: readonly string[]): Promise<Suppression[]> {
+    if (emails.length === 0) return [];
+    const rows = await this.knex("suppressions").where({ company_id: companyId }).whereIn("email", [...new Set(emails.map(normalise))]);
+    return rows.map(toSuppression);
+  }
+
   async remove(companyId: string, email: string): Promise<boolean> {
     return (await this.knex("suppressions").where({ company_id: companyId, email: normalise(email) }).delete()) > 0;
   }

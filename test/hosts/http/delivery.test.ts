@@ -198,7 +198,7 @@ for (const dialect of dialects()) {
     t.deepEqual((await eventRows(s, id)).map((e) => e.event_type), ["transport_failure"]);
   });
 
-  test(name("sends queued together share one delivery job; a refused recipient is retried alone and failed after the last attempt"), async (t) => {
+  test(name("sends queued together share one delivery job; a refused recipient is retried alone and failed after the last attempt, a suppressed one is never sent"), async (t) => {
     const s = await session(t, dialect);
     const queue = s.api.runtime.container.get(QueueEmailSend);
     const recipients = ["a@example.org", "b@example.org", "c@example.org"];
@@ -210,15 +210,17 @@ for (const dialect of dialects()) {
     t.deepEqual([...payload.emailSendIds].sort(), [...ids].sort());
 
     s.transport.refused.add("b@example.org");
+    const suppressions = s.api.runtime.container.get<SuppressionRepository>(SuppressionRepository);
+    await suppressions.add({ companyId: s.company.companyId, email: "C@example.org", reason: "complaint", emailSendId: null, at: new Date() });
     const deliver = s.api.runtime.container.get(DeliverEmail);
     const job = { ...jobFor(s.company.companyId, "", 1), payload };
     await t.throwsAsync(deliver.handle(job), { message: /550 5\.1\.1 <b@example\.org>/ });
-    t.deepEqual(await Promise.all(ids.map(async (id) => (await sendRow(s, id)).status)), ["sent", "pending", "sent"]);
-    t.is(s.transport.messages.length, 2);
+    t.deepEqual(await Promise.all(ids.map(async (id) => (await sendRow(s, id)).status)), ["sent", "pending", "suppressed"]);
+    t.deepEqual(s.transport.messages.map((m) => m.message.to), ["a@example.org"]);
 
     await deliver.handle({ ...job, attempts: DELIVER_ATTEMPTS });
-    t.deepEqual(await Promise.all(ids.map(async (id) => (await sendRow(s, id)).status)), ["sent", "failed", "sent"]);
-    t.is(s.transport.messages.length, 2, "the sends already made are not made again");
+    t.deepEqual(await Promise.all(ids.map(async (id) => (await sendRow(s, id)).status)), ["sent", "failed", "suppressed"]);
+    t.is(s.transport.messages.length, 1, "the sends already made are not made again");
     t.deepEqual((await eventRows(s, ids[1]!)).map((e) => e.event_type), ["transport_failure"]);
   });
 
