@@ -5,6 +5,7 @@ import { jobsPostgres, jobsSqlite } from "./jobs.js";
 import { segmentCount } from "./segment-count.js";
 import { metricsPostgres, metricsSqlite } from "./metrics.js";
 import { transactionalSend } from "./transactional-send.js";
+import { export1m } from "./export-1m.js";
 
 /**
  * Every benchmark, by name. Each resolves to its one summary line, which is printed on stdout
@@ -20,6 +21,7 @@ const benchmarks: Record<string, () => Promise<string>> = {
   "metrics-sqlite": metricsSqlite,
   "metrics-postgres": metricsPostgres,
   "transactional-send": transactionalSend,
+  "export-1m": export1m,
 };
 
 async function main(names: readonly string[]): Promise<void> {

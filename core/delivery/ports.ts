@@ -59,7 +59,7 @@ export interface EmailSendRepository {
    * Stores a provider's event once (by its provider event ID) and updates the send: delivered_at,
    * the latest bounce, complained_at and the status. False when the event was already stored.
    */
-  recordDeliveryEvent(companyId: string, sendId: string, eventId: string, event: DeliveryEvent): Promise<boolean>;
+  recordDeliveryEvent(companyId: string, sendId: string, eventId: string, event: DeliveryEvent, receivedAt: Date): Promise<boolean>;
 }
 export const EmailSendRepository = Symbol.for("lifecycle.EmailSendRepository");
 

@@ -47,7 +47,7 @@ export class RecordDeliveryEvent {
     }
     if (!send) return ok({ emailSendId: null, stored: false });
 
-    const stored = await this.sends.recordDeliveryEvent(companyId, send.id, this.ids.next("eev"), event);
+    const stored = await this.sends.recordDeliveryEvent(companyId, send.id, this.ids.next("eev"), event, this.clock.now());
     // Suppressing is idempotent, so it is repeated for a redelivered event (a crash may have come between).
     const reason = suppressionFor(event);
     if (reason) await this.suppressions.add({ companyId, email: send.recipientEmail, reason, emailSendId: send.id, at: this.clock.now() });

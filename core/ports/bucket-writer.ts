@@ -32,8 +32,9 @@ export interface Bucket {
   put(key: string, body: string | Uint8Array, options: ObjectOptions): Promise<void>;
   /**
    * Streams `body` to `key` without buffering it whole. Nothing is visible at `key` until the
-   * whole body is written (written under a temporary name, then committed); a failed upload
-   * leaves nothing at `key`. Returns the bytes written.
+   * whole body is written: the parts go to a pending upload that is committed at the end (S3
+   * multipart completion, which is atomic), and a failed upload is aborted, leaving nothing at
+   * `key`. Returns the bytes written.
    */
   upload(key: string, body: AsyncIterable<Uint8Array>, options: ObjectOptions): Promise<{ readonly bytes: number }>;
   /** Whether an object exists at `key` (used to resume a run that died half-way). */

@@ -14,6 +14,9 @@ import { bindCompany } from "./company.js";
 import { bindEmails } from "./emails.js";
 import { bindTransactional } from "./transactional.js";
 import { bindEmailSends } from "./email-sends.js";
+import { bindDataExports } from "./data-exports.js";
+import { bindWarehouseSyncs } from "./warehouse-syncs.js";
+import { bindMigrations } from "./migrations.js";
 
 /** Binds one capability's adapters, use cases and job handlers. */
 export type Capability = (container: Container, handlers: JobHandlers) => void;
@@ -34,4 +37,7 @@ export const capabilities: readonly Capability[] = [
   bindEmails,
   bindTransactional,
   bindEmailSends,
+  bindDataExports,
+  bindWarehouseSyncs,
+  bindMigrations,
 ];

@@ -19,6 +19,9 @@ import { deliveryWebhookRoutes } from "./delivery-webhooks.js";
 import { companyRoutes } from "./company.js";
 import { sendingDomainsRoutes } from "./sending-domains.js";
 import { transactionalRoutes } from "./transactional.js";
+import { dataExportsRoutes } from "./data-exports.js";
+import { warehouseSyncsRoutes } from "./warehouse-syncs.js";
+import { migrationsRoutes } from "./migrations.js";
 
 /**
  * Every API route, in mounting order: fixed paths such as /subscribers/me, /subscribers/events
@@ -42,5 +45,8 @@ export const apiRoutes: readonly Route[] = [
   ...templatesRoutes, ...emailComponentsRoutes,
   ...transactionalRoutes,
   ...emailSendsRoutes,
+  ...dataExportsRoutes,
+  ...warehouseSyncsRoutes,
+  ...migrationsRoutes,
   ...subscribersRoutes,
 ];

@@ -1,0 +1,56 @@
+import type { Container } from "inversify";
+import { KnexDataExportRepository } from "../../adapters/knex/repositories/data-export-repository.js";
+import { KnexExportSource } from "../../adapters/knex/repositories/export-source.js";
+import { S3BucketWriter } from "../../adapters/s3/s3-bucket-writer.js";
+import { CreateDataExport } from "../../core/data-exports/create-data-export.js";
+import { DeleteDataExport } from "../../core/data-exports/delete-data-export.js";
+import { DispatchDueExports } from "../../core/data-exports/dispatch-due-exports.js";
+import { GetDataExport } from "../../core/data-exports/get-data-export.js";
+import { ListDataExportRuns } from "../../core/data-exports/list-data-export-runs.js";
+import { ListDataExports } from "../../core/data-exports/list-data-exports.js";
+import { DataExportRepository, ExportSource } from "../../core/data-exports/ports.js";
+import { RequestDataExportRun } from "../../core/data-exports/request-data-export-run.js";
+import { RunDataExport } from "../../core/data-exports/run-data-export.js";
+import { DISPATCH_DATA_EXPORTS_JOB, DISPATCH_EVERY_MS, RUN_DATA_EXPORT_JOB } from "../../core/data-exports/run-job.js";
+import { TestDataExportConnection } from "../../core/data-exports/test-data-export-connection.js";
+import { UpdateDataExport } from "../../core/data-exports/update-data-export.js";
+import { BucketWriter } from "../../core/ports/bucket-writer.js";
+import { Clock } from "../../core/ports/clock.js";
+import { IdGenerator } from "../../core/ports/id-generator.js";
+import { JobQueue } from "../../core/ports/job-queue.js";
+import { SecretBox } from "../../core/ports/secret-box.js";
+import { bindClass } from "../bind-class.js";
+import { AllowPrivateDestinations, Database } from "../container.js";
+import type { JobHandlers } from "../worker/job-handlers.js";
+
+/** Data exports to customers' buckets: repositories, the S3 writer, use cases, the run job and its schedule. */
+export function bindDataExports(container: Container, handlers: JobHandlers): void {
+  bindClass(container, KnexDataExportRepository, [Database]);
+  container.bind<DataExportRepository>(DataExportRepository).toService(KnexDataExportRepository);
+  bindClass(container, KnexExportSource, [Database]);
+  container.bind<ExportSource>(ExportSource).toService(KnexExportSource);
+  container.bind<BucketWriter>(BucketWriter).toResolvedValue((allowPrivateDestinations: boolean) => new S3BucketWriter({ allowPrivateDestinations }), [AllowPrivateDestinations]);
+
+  container
+    .bind(CreateDataExport)
+    .toResolvedValue(
+      (exports: DataExportRepository, buckets: BucketWriter, box: SecretBox, jobs: JobQueue, ids: IdGenerator, clock: Clock, allowPrivate: boolean) =>
+        new CreateDataExport(exports, buckets, box, jobs, ids, clock, allowPrivate),
+      [DataExportRepository, BucketWriter, SecretBox, JobQueue, IdGenerator, Clock, AllowPrivateDestinations],
+    );
+  bindClass(container, ListDataExports, [DataExportRepository]);
+  bindClass(container, GetDataExport, [DataExportRepository]);
+  bindClass(container, UpdateDataExport, [DataExportRepository, BucketWriter, SecretBox, JobQueue, IdGenerator, Clock]);
+  bindClass(container, DeleteDataExport, [DataExportRepository, Clock]);
+  bindClass(container, ListDataExportRuns, [DataExportRepository]);
+  bindClass(container, RequestDataExportRun, [DataExportRepository, JobQueue, IdGenerator, Clock]);
+  bindClass(container, TestDataExportConnection, [DataExportRepository, BucketWriter, SecretBox, Clock]);
+  bindClass(container, RunDataExport, [DataExportRepository, ExportSource, BucketWriter, SecretBox, Clock]);
+  bindClass(container, DispatchDueExports, [DataExportRepository, JobQueue, IdGenerator, Clock]);
+
+  handlers.register(RUN_DATA_EXPORT_JOB, (job) => container.get(RunDataExport).handle(job));
+  handlers.register(DISPATCH_DATA_EXPORTS_JOB, async () => {
+    await container.get(DispatchDueExports).execute();
+  });
+  handlers.schedule({ name: DISPATCH_DATA_EXPORTS_JOB, everyMs: DISPATCH_EVERY_MS, job: { type: DISPATCH_DATA_EXPORTS_JOB } });
+}
