@@ -104,8 +104,12 @@ export class Worker {
     }
   }
 
+  /** Set by a wake that arrives while the loop is claiming: the sleep after that claim is skipped. */
+  private wakePending = false;
+
   /** Wakes the loop on the next turn, so slots freed together are refilled by one claim. */
   private wake(): void {
+    this.wakePending = true;
     const wakeUp = this.wakeUp;
     if (wakeUp) setImmediate(wakeUp);
   }
@@ -127,6 +131,8 @@ export class Worker {
     const { store, clock, logger } = this.ports;
     while (this.running) {
       let claimedAll = false;
+      // A job announced from here on may be missed by this claim: its wake must not be lost.
+      this.wakePending = false;
       try {
         const expired = await this.housekeeping();
         const free = this.options.concurrency - this.active.size;
@@ -143,6 +149,8 @@ export class Worker {
   }
 
   private sleep(): Promise<void> {
+    // Woken while claiming (a job queued, a slot freed): claim again on the next turn.
+    if (this.wakePending) return new Promise((resolve) => setImmediate(resolve));
     return new Promise((resolve) => {
       const timer = setTimeout(done, this.pollMs);
       function done() {
