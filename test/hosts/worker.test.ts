@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { fileURLToPath } from "node:url";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -11,33 +10,11 @@ import { JobQueue } from "../../core/ports/job-queue.js";
 import { createWorker } from "../../hosts/worker/create-worker.js";
 import { JobHandlers } from "../../hosts/worker/job-handlers.js";
 import { dialects, type TestDatabase } from "../helpers/databases.js";
+import { startWorkerProcess, waitFor } from "../helpers/worker-process.js";
 
 const SCRIPT = fileURLToPath(new URL("../helpers/job-worker-process.js", import.meta.url));
 
-interface WorkerProcess {
-  readonly child: ChildProcess;
-  readonly logs: () => string;
-}
-
-async function startWorkerProcess(t: ExecutionContext, database: TestDatabase, env: Record<string, string> = {}): Promise<WorkerProcess> {
-  const child = spawn(process.execPath, [SCRIPT], { env: { ...process.env, ...database.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
-  t.teardown(() => child.kill("SIGKILL"));
-  let logs = "";
-  child.stderr!.on("data", (chunk) => (logs += chunk));
-  await new Promise<void>((resolve, reject) => {
-    child.stdout!.once("data", () => resolve());
-    child.once("exit", (code) => reject(new Error(`worker exited with ${code}: ${logs}`)));
-  });
-  return { child, logs: () => logs };
-}
-
-async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(50);
-  }
-}
+const startJobWorker = (t: ExecutionContext, database: TestDatabase, env: Record<string, string> = {}) => startWorkerProcess(t, SCRIPT, database, env);
 
 const runs = async (knex: Knex, phase: string) =>
   (await knex("test_job_runs").where({ phase }).select("job_id", "owner")) as { job_id: string; owner: string }[];
@@ -116,7 +93,7 @@ for (const dialect of dialects()) {
     const ids: string[] = [];
     for (let i = 0; i < 10; i++) ids.push(await queue.enqueue({ type: "test.slow", payload: { ms: 400 } }));
 
-    const first = await startWorkerProcess(t, database, { LEASE_MS: "1000" });
+    const first = await startJobWorker(t, database, { LEASE_MS: "1000" });
     await waitFor("three jobs to start", async () => (await runs(knex, "start")).length >= 3);
     first.child.kill("SIGKILL");
     await once(first.child, "exit");
@@ -125,7 +102,7 @@ for (const dialect of dialects()) {
     const interrupted = [...startedByFirst].filter((id) => !endedByFirst.has(id));
     t.true(interrupted.length >= 1, "the kill interrupted at least one job");
 
-    const second = await startWorkerProcess(t, database, { LEASE_MS: "1000" });
+    const second = await startJobWorker(t, database, { LEASE_MS: "1000" });
     await waitFor("every job to complete", async () => Number((await knex("jobs").where({ status: "completed" }).count({ n: "*" }))[0]!.n) === 10);
 
     const jobs = await knex("jobs").whereIn("id", ids).select("id", "status", "attempts");
@@ -145,7 +122,7 @@ for (const dialect of dialects()) {
 
   test(name("SIGTERM lets a running job finish, then the worker exits 0"), async (t) => {
     const { database, knex, queue } = await prepare(t);
-    const worker = await startWorkerProcess(t, database, { LEASE_MS: "5000" });
+    const worker = await startJobWorker(t, database, { LEASE_MS: "5000" });
     const id = await queue.enqueue({ type: "test.slow", payload: { ms: 1_500 } });
     await waitFor("the job to start", async () => (await runs(knex, "start")).length === 1, 10_000);
     const exited = once(worker.child, "exit") as Promise<[number | null]>;
