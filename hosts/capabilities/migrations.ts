@@ -19,7 +19,7 @@ import { DirectImport } from "../../core/subscriber-imports/direct-import.js";
 import { SubscriberImportRepository } from "../../core/subscriber-imports/ports.js";
 import { TenancyRepository } from "../../core/tenancy/ports.js";
 import { bindClass } from "../bind-class.js";
-import { csvRowMapper } from "../cli/import-subscribers.js";
+import { csvRowMapper } from "../../core/subscriber-imports/csv-rows.js";
 import { AllowPrivateDestinations, Database } from "../container.js";
 import type { JobHandlers } from "../worker/job-handlers.js";
 
