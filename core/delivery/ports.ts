@@ -77,3 +77,12 @@ export interface DeliveryWebhookSecrets {
   saveSealed(companyId: string, sealed: string, at: Date): Promise<void>;
 }
 export const DeliveryWebhookSecrets = Symbol.for("lifecycle.DeliveryWebhookSecrets");
+
+/** The SNS topic each company's SES events are pinned to. */
+export interface SesTopicPins {
+  /** Pins `topicArn` unless the company has a topic already; returns the topic in force. */
+  pinIfNone(companyId: string, topicArn: string, at: Date): Promise<string>;
+  /** Forgets the company's topic (the next one to confirm is pinned); returns the one removed. */
+  unpin(companyId: string): Promise<string | null>;
+}
+export const SesTopicPins = Symbol.for("lifecycle.SesTopicPins");

@@ -2,6 +2,7 @@ import express, { type Request, type Response, type Router } from "express";
 import type { Container } from "inversify";
 import { SnsMessages } from "../../../adapters/aws-sns/sns-messages.js";
 import { hasValidSignature } from "../../../adapters/crypto/webhook-signatures.js";
+import { CheckSesTopic } from "../../../core/delivery/check-ses-topic.js";
 import { GENERIC_SIGNATURE_HEADER, OpenDeliveryWebhookSecret } from "../../../core/delivery/create-delivery-webhook-secret.js";
 import { fromGenericEvent, GenericDeliveryEvent } from "../../../core/delivery/generic-webhook-event.js";
 import { RecordDeliveryEvent } from "../../../core/delivery/record-delivery-event.js";
@@ -29,7 +30,8 @@ function parseJson(text: string): unknown {
 /**
  * Delivery events from mail providers, at `/api/webhooks/{provider}/{companyId}`:
  * - `ses`: Amazon SES notifications through an SNS subscription (signature checked with SNS's
- *   certificate; subscription confirmations are accepted for existing companies);
+ *   certificate; subscription confirmations are accepted for existing companies; the first
+ *   topic seen is pinned and other topics are refused);
  * - `generic`: one JSON event per request, signed with the company's webhook secret
  *   (`X-Signature: sha256=<hex HMAC-SHA256 of the raw body>`).
  * Nothing changes unless the signature holds and the company exists.
@@ -55,6 +57,11 @@ export function deliveryWebhooks(container: Container): Router {
       const recorder = container.get(RecordDeliveryEvent);
       const exists = await recorder.companyExists(companyId);
       if (exists._tag === "Left") return reply(res, exists.left);
+      const topic = await container.get(CheckSesTopic).execute(companyId, String(message.TopicArn));
+      if (topic._tag === "Left") {
+        logger().warn({ companyId, topicArn: message.TopicArn }, "SES webhook from a topic other than the company's");
+        return reply(res, topic.left);
+      }
 
       if (message.Type === "SubscriptionConfirmation") {
         if (!SnsMessages.isAmazonUrl(message.SubscribeURL)) return reply(res, badRequest("SubscribeURL is not an Amazon URL"));

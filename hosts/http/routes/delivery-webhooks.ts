@@ -1,6 +1,7 @@
 import * as t from "io-ts";
 import { map } from "fp-ts/lib/Either.js";
 import { CreateDeliveryWebhookSecret, deliveryWebhookUrl, type DeliveryWebhookSecret } from "../../../core/delivery/create-delivery-webhook-secret.js";
+import { UnpinSesTopic } from "../../../core/delivery/unpin-ses-topic.js";
 import { BaseUrl } from "../../container.js";
 import { defineRoute, type Route } from "../route.js";
 import { Timestamp } from "../schemas.js";
@@ -20,5 +21,15 @@ export const deliveryWebhookRoutes: readonly Route[] = [
       map((issued: DeliveryWebhookSecret) => ({ ...issued, sesWebhookUrl: deliveryWebhookUrl(container.get<string>(BaseUrl), "ses", actor.companyId) }))(
         await container.get(CreateDeliveryWebhookSecret).execute(actor),
       ),
+  }),
+  defineRoute({
+    method: "delete",
+    path: "/delivery-webhooks/ses-topic",
+    tag: "Delivery webhooks",
+    scopes: ["integrations:manage"],
+    summary:
+      "Forget the SNS topic the company's SES events are pinned to (the first topic whose subscription is confirmed at sesWebhookUrl is pinned, and other topics' messages are refused with 403); the next topic to confirm is pinned instead.",
+    response: t.type({ unpinned: t.union([t.string, t.null]) }),
+    handle: async ({ actor, container }) => container.get(UnpinSesTopic).execute(actor),
   }),
 ];

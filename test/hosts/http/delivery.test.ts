@@ -41,11 +41,13 @@ function snsMessage(fields: Record<string, string>, key: string | import("node:c
   return { ...fields, SignatureVersion: "2", SigningCertURL: `${CERT_HOST}${CERT_PATH}`, Signature: signer.sign(key, "base64") };
 }
 
-const sesNotification = (snsId: string, messageIdHeader: string, notification: Record<string, unknown>) =>
+const SES_TOPIC = "arn:aws:sns:us-east-1:123456789012:ses-events";
+
+const sesNotification = (snsId: string, messageIdHeader: string, notification: Record<string, unknown>, topicArn = SES_TOPIC) =>
   snsMessage({
     Type: "Notification",
     MessageId: snsId,
-    TopicArn: "arn:aws:sns:us-east-1:123456789012:ses-events",
+    TopicArn: topicArn,
     Timestamp: "2026-11-22T10:05:00.000Z",
     Message: JSON.stringify({
       ...notification,
@@ -367,6 +369,39 @@ for (const dialect of dialects()) {
     const other = await createCompanyFixture(s.api.runtime.container);
     t.deepEqual((await post(other.companyId, forged)).body, { success: true, emailSendId: null, stored: false });
     t.is((await sendRow(s, send.id)).delivered_at, null);
+  });
+
+  test(name("SES webhook: the first topic seen is pinned; another topic's messages are refused until the company unpins it"), async (t) => {
+    const s = await session(t, dialect);
+    const { send } = await queueAndDeliver(s);
+    const messageId = `<${send.id}@brand.example>`;
+    const otherTopic = "arn:aws:sns:eu-west-1:999999999999:someone-elses";
+    const post = async (payload: unknown) => {
+      const response = await fetch(`${s.api.server.url}/api/webhooks/ses/${s.company.companyId}`, { method: "POST", headers: { "content-type": "text/plain" }, body: JSON.stringify(payload) });
+      return { status: response.status, body: (await response.json()) as any };
+    };
+    const confirmation = (topicArn: string) =>
+      snsMessage({ Type: "SubscriptionConfirmation", MessageId: `sub-${topicArn}`, Token: "tok", TopicArn: topicArn, Message: "You have chosen to subscribe", SubscribeURL: `https://sns.eu-west-1.amazonaws.com/?Action=ConfirmSubscription&Token=${dialect.name}`, Timestamp: "2026-11-22T10:00:00.000Z" });
+    const complaint = (snsId: string, topicArn: string) => sesNotification(snsId, messageId, { notificationType: "Complaint", complaint: { timestamp: "2026-11-22T10:04:00.000Z", feedbackId: snsId } }, topicArn);
+
+    // The company's own subscription pins its topic.
+    nock("https://sns.eu-west-1.amazonaws.com").get("/").query(true).reply(200, "<ConfirmSubscriptionResponse/>");
+    t.deepEqual(await post(confirmation(SES_TOPIC)), { status: 200, body: { success: true, confirmed: true } });
+    // Someone else's topic, validly signed by SNS, can neither subscribe nor report.
+    const refused = await post(confirmation(otherTopic));
+    t.is(refused.status, 403);
+    t.regex(refused.body.error, new RegExp(`come from the SNS topic ${SES_TOPIC}`));
+    t.is((await post(complaint("sns-other-1", otherTopic))).status, 403);
+    t.is((await sendRow(s, send.id)).complained_at, null, "nothing stored from the other topic");
+    t.is(await s.api.runtime.container.get<SuppressionRepository>(SuppressionRepository).find(s.company.companyId, "reader@example.org"), null);
+
+    // After the company unpins its topic, the next topic to confirm is pinned instead.
+    const unpinned = await s.api.call("DELETE", "/api/v1/delivery-webhooks/ses-topic", { key: s.company.ownerKey });
+    t.deepEqual([unpinned.status, unpinned.body], [200, { success: true, unpinned: SES_TOPIC }]);
+    nock("https://sns.eu-west-1.amazonaws.com").get("/").query(true).reply(200, "<ConfirmSubscriptionResponse/>");
+    t.is((await post(confirmation(otherTopic))).status, 200);
+    t.is((await post(complaint("sns-old-1", SES_TOPIC))).status, 403, "the old topic is refused now");
+    t.deepEqual((await post(complaint("sns-other-2", otherTopic))).body, { success: true, emailSendId: send.id, stored: true });
   });
 
   test(name("SES webhook: a subscription is confirmed only through an https amazonaws.com SubscribeURL"), async (t) => {
