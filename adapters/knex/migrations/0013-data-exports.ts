@@ -1,5 +1,5 @@
 import type { Knex } from "knex";
-import { id, timestamp } from "./schema-helpers.js";
+import { companyId, id, jsonDocument, timestamp } from "./schema-helpers.js";
 
 /**
  * Data exports to customers' buckets and their runs. Also the indexes the export reads by: email
@@ -8,14 +8,11 @@ import { id, timestamp } from "./schema-helpers.js";
  */
 export const name = "0013-data-exports";
 
-const company = (table: Knex.CreateTableBuilder) => id(table, "company_id").notNullable().references("id").inTable("companies").onDelete("CASCADE");
-/** JSON documents: jsonb on Postgres, JSON text on SQLite. */
-const document = (table: Knex.CreateTableBuilder, column: string) => table.jsonb(column);
 
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable("data_exports", (table) => {
     id(table).primary();
-    company(table);
+    companyId(table);
     table.string("name", 255).notNullable();
     /** `s3` or `gcs`. */
     table.string("provider", 10).notNullable();
@@ -26,14 +23,14 @@ export async function up(knex: Knex): Promise<void> {
     table.string("access_key_id", 256).notNullable();
     /** The secret access key sealed with the SecretBox, bound to the row's ID; never in plain text. */
     table.text("secret_sealed").notNullable();
-    document(table, "datasets").notNullable();
+    jsonDocument(table, "datasets").notNullable();
     table.string("frequency", 30).notNullable();
     table.boolean("is_enabled").notNullable().defaultTo(true);
     /** `idle`, `queued`, `running`, `failed`. */
     table.string("status", 20).notNullable();
     timestamp(table, "start_from").notNullable();
     /** Per dataset: the event cursor written through, and the subscriber snapshots (model.ts, Watermarks). */
-    document(table, "exported_through").notNullable();
+    jsonDocument(table, "exported_through").notNullable();
     timestamp(table, "next_run_at");
     timestamp(table, "last_run_at");
     timestamp(table, "last_success_at");
@@ -52,16 +49,16 @@ export async function up(knex: Knex): Promise<void> {
 
   await knex.schema.createTable("data_export_runs", (table) => {
     id(table).primary();
-    company(table);
+    companyId(table);
     id(table, "data_export_id").notNullable().references("id").inTable("data_exports").onDelete("CASCADE");
     /** `created`, `scheduled`, `retry`, `manual`, `resumed`. */
     table.string("trigger", 20).notNullable();
     /** `queued`, `running`, `succeeded`, `failed`, `canceled`. */
     table.string("status", 20).notNullable();
     /** Per dataset: rows, files, bytes, watermark range, note. */
-    document(table, "datasets").notNullable();
+    jsonDocument(table, "datasets").notNullable();
     /** The files committed, in order (the manifest lists them too). */
-    document(table, "files").notNullable();
+    jsonDocument(table, "files").notNullable();
     table.bigInteger("rows_exported").notNullable().defaultTo(0);
     table.integer("files_written").notNullable().defaultTo(0);
     table.bigInteger("bytes_written").notNullable().defaultTo(0);

@@ -1,5 +1,5 @@
 import type { Knex } from "knex";
-import { id, timestamp } from "./schema-helpers.js";
+import { companyId, id, jsonDocument, timestamp } from "./schema-helpers.js";
 
 /**
  * Warehouse syncs: connections to a company's warehouse (the URL sealed, only a masked copy in
@@ -7,16 +7,13 @@ import { id, timestamp } from "./schema-helpers.js";
  */
 export const name = "0014-warehouse-syncs";
 
-const company = (table: Knex.CreateTableBuilder) => id(table, "company_id").notNullable().references("id").inTable("companies").onDelete("CASCADE");
 const owner = (table: Knex.CreateTableBuilder, column: string, parent: string) =>
   id(table, column).notNullable().references("id").inTable(parent).onDelete("CASCADE");
-/** JSON documents: jsonb on Postgres, JSON text on SQLite. */
-const document = (table: Knex.CreateTableBuilder, column: string) => table.jsonb(column);
 
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable("warehouse_connections", (table) => {
     id(table).primary();
-    company(table);
+    companyId(table);
     table.string("name", 255).notNullable();
     table.string("kind", 20).notNullable();
     // The URL with its password replaced by ****; the whole URL only sealed.
@@ -31,15 +28,15 @@ export async function up(knex: Knex): Promise<void> {
 
   await knex.schema.createTable("warehouse_syncs", (table) => {
     id(table).primary();
-    company(table);
+    companyId(table);
     owner(table, "connection_id", "warehouse_connections");
     table.string("name", 255).notNullable();
     table.string("kind", 20).notNullable();
     table.text("query").notNullable();
-    document(table, "mapping").notNullable();
+    jsonDocument(table, "mapping").notNullable();
     table.string("cursor_column", 255);
     table.text("cursor_value");
-    document(table, "list_ids").notNullable();
+    jsonDocument(table, "list_ids").notNullable();
     table.string("opt_in_mode", 20).notNullable();
     table.boolean("trigger_automations").notNullable();
     table.string("frequency", 30).notNullable();
@@ -65,7 +62,7 @@ export async function up(knex: Knex): Promise<void> {
 
   await knex.schema.createTable("warehouse_sync_runs", (table) => {
     id(table).primary();
-    company(table);
+    companyId(table);
     owner(table, "sync_id", "warehouse_syncs");
     table.string("status", 20).notNullable();
     table.boolean("is_manual").notNullable();
@@ -75,7 +72,7 @@ export async function up(knex: Knex): Promise<void> {
     table.integer("rows_synced").notNullable().defaultTo(0);
     table.integer("rows_skipped").notNullable().defaultTo(0);
     table.integer("rows_failed").notNullable().defaultTo(0);
-    document(table, "error_samples").notNullable();
+    jsonDocument(table, "error_samples").notNullable();
     table.text("cursor_from");
     table.text("cursor_to");
     table.boolean("row_limit_reached").notNullable().defaultTo(false);
@@ -94,7 +91,7 @@ export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable("warehouse_sync_run_imports", (table) => {
     owner(table, "run_id", "warehouse_sync_runs");
     owner(table, "import_id", "subscriber_imports");
-    company(table);
+    companyId(table);
     table.integer("position").notNullable();
     table.primary(["run_id", "import_id"]);
   });

@@ -1,5 +1,5 @@
 import type { Knex } from "knex";
-import { id, timestamp } from "./schema-helpers.js";
+import { companyId, id, jsonDocument, timestamp } from "./schema-helpers.js";
 
 /**
  * Migrations from another email provider: the runs (their source sealed, never in plain text),
@@ -9,23 +9,20 @@ import { id, timestamp } from "./schema-helpers.js";
  */
 export const name = "0015-migrations";
 
-const company = (table: Knex.CreateTableBuilder) => id(table, "company_id").notNullable().references("id").inTable("companies").onDelete("CASCADE");
-/** JSON documents: jsonb on Postgres, JSON text on SQLite. */
-const document = (table: Knex.CreateTableBuilder, column: string) => table.jsonb(column);
 
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable("migration_runs", (table) => {
     id(table).primary();
-    company(table);
+    companyId(table);
     table.string("provider", 40).notNullable();
     table.string("status", 20).notNullable();
     /** The credentials (or the CSV) as SecretBox sealed them, bound to the run's ID. */
     table.text("source_sealed").notNullable();
-    document(table, "discovery").notNullable();
-    document(table, "approved_plan").notNullable();
-    document(table, "progress").notNullable();
-    document(table, "report").notNullable();
-    document(table, "errors").notNullable();
+    jsonDocument(table, "discovery").notNullable();
+    jsonDocument(table, "approved_plan").notNullable();
+    jsonDocument(table, "progress").notNullable();
+    jsonDocument(table, "report").notNullable();
+    jsonDocument(table, "errors").notNullable();
     /** Every save moves it up by one; saves are conditional on it. */
     table.integer("version").notNullable().defaultTo(0);
     timestamp(table, "created_at").notNullable();
@@ -39,7 +36,7 @@ export async function up(knex: Knex): Promise<void> {
   // runs again creates nothing twice.
   await knex.schema.createTable("migration_run_drafts", (table) => {
     id(table, "run_id").notNullable().references("id").inTable("migration_runs").onDelete("CASCADE");
-    company(table);
+    companyId(table);
     table.string("resource_id", 255).notNullable();
     table.string("source_ref", 255).notNullable();
     id(table, "entity_id").notNullable();
@@ -49,7 +46,7 @@ export async function up(knex: Knex): Promise<void> {
 
   await knex.schema.createTable("campaigns", (table) => {
     id(table).primary();
-    company(table);
+    companyId(table);
     table.string("name", 255).notNullable();
     table.string("subject", 998);
     table.string("preview_text", 998);
