@@ -220,6 +220,21 @@ for (const dialect of dialects()) {
     t.is((await s.messages(3)).length, 3);
   });
 
+  test(name("a change to the sender reaches the very next send (reads cached for speed are dropped on change)"), async (t) => {
+    const s = await setUp(t, dialect);
+    const direct = (to: string) => s.api("POST", "/api/v1/transactional/send", { body: { to, subject: "Receipt", body: "<p>Thanks</p>" } });
+    t.is((await direct("first@example.org")).status, 200);
+    const [first] = await s.messages(1);
+    const originalName = first!.from!.value[0]!.name;
+
+    const renamed = await s.api("PATCH", `/api/v1/companies/${s.company.companyId}`, { body: { fromName: "Receipts Desk" } });
+    t.is(renamed.status, 200, JSON.stringify(renamed.body));
+    t.is((await direct("second@example.org")).status, 200);
+    const second = (await s.messages(2)).find((message) => message.to && JSON.stringify(message.to).includes("second@example.org"))!;
+    t.not(originalName, "Receipts Desk");
+    t.deepEqual(second.from!.value[0], { address: SENDER, name: "Receipts Desk" });
+  });
+
   test(name("saved emails: slug rules, disabled sends, update, delete keeps content and frees the slug, tenancy"), async (t) => {
     const s = await setUp(t, dialect);
     const created = await s.api("POST", "/api/v1/transactional", { body: { ...WELCOME, slug: "welcome" } });
