@@ -42,18 +42,10 @@ const SWEEP_RATE_LIMITS = "platform.sweep_rate_limits";
 const SWEEP_IDEMPOTENCY_KEYS = "platform.sweep_idempotency_keys";
 import { JobHandlers } from "./worker/job-handlers.js";
 
-/** Process-wide values the hosts share with the container. */
-export const Database = Symbol.for("lifecycle.Database");
-export const AppLogger = Symbol.for("lifecycle.Logger");
-export const BaseUrl = Symbol.for("lifecycle.BaseUrl");
-/** Where mail goes: `smtp://`, `smtps://`, `file:<dir>` or `memory:` (CONTRACTS.md, MAIL_URL). */
-export const MailUrl = Symbol.for("lifecycle.MailUrl");
-/** ALLOW_PRIVATE_DESTINATIONS: outbound destinations may be loopback/private and plain http (tests only). */
-export const AllowPrivateDestinations = Symbol.for("lifecycle.AllowPrivateDestinations");
+import { AllowPrivateDestinations, AppLogger, BaseUrl, Database, Disposables, MailUrl } from "./tokens.js";
 
-/** Clean-up of resources made on demand (connections), run when the runtime closes. */
-export const Disposables = Symbol.for("lifecycle.Disposables");
-export type Disposables = Array<() => Promise<void>>;
+// Until every capability imports them from tokens.ts.
+export { AllowPrivateDestinations, AppLogger, BaseUrl, Database, Disposables, MailUrl };
 
 export interface ContainerParts {
   readonly knex: Knex;

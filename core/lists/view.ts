@@ -1,17 +1,23 @@
+import * as t from "io-ts";
+import { Id, NullableString, Timestamp, view } from "../shared/view-fields.js";
 import type { ListWithCounts } from "./model.js";
 
 /** The list record of the API (compat-reference §8). */
-export interface ListView {
-  readonly id: string;
-  readonly name: string;
-  readonly description: string | null;
-  readonly isPrivate: boolean;
-  readonly allowMemberUnsubscribe: boolean;
-  readonly subscriberCount: number;
-  readonly activeSubscriberCount: number;
-  readonly createdAt: string;
-  readonly updatedAt: string;
-}
+export const ListView = view(
+  {
+    id: Id,
+    name: t.string,
+    description: NullableString,
+    isPrivate: t.boolean,
+    allowMemberUnsubscribe: t.boolean,
+    subscriberCount: t.number,
+    activeSubscriberCount: t.number,
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  },
+  "List",
+);
+export type ListView = t.TypeOf<typeof ListView>;
 
 export const toListView = (list: ListWithCounts): ListView => ({
   id: list.id,

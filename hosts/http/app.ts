@@ -2,7 +2,7 @@ import express, { type Express } from "express";
 import type { Container } from "inversify";
 import type { Knex } from "knex";
 import { AuthenticateApiKey } from "../../core/api-keys/authenticate-api-key.js";
-import { AppLogger, BaseUrl, Database } from "../container.js";
+import { AppLogger, BaseUrl, Database } from "../tokens.js";
 import { buildOpenApi } from "./openapi.js";
 import type { Logger } from "../logger.js";
 import { authenticate } from "./middleware/authenticate.js";
@@ -11,7 +11,7 @@ import { requestLog } from "./middleware/request-log.js";
 import { rateLimit } from "./middleware/rate-limit.js";
 import { RateLimiter } from "../../core/ports/rate-limiter.js";
 import { mountRoutes } from "./route.js";
-import { apiRoutes } from "./routes/index.js";
+import { apiRouteModules } from "./routes/index.js";
 import { publicSurfaces } from "./public/index.js";
 
 /** Every route of the API is served under both prefixes, identically. */
@@ -40,6 +40,7 @@ export function createHttpApp(container: Container): Express {
     }
   });
 
+  const apiRoutes = apiRouteModules.flatMap((module) => module.mount(container));
   const openApi = buildOpenApi(apiRoutes, container.get<string>(BaseUrl));
   app.get(API_PREFIXES.map((prefix) => `${prefix}/openapi.json`), (_req, res) => {
     res.json(openApi);

@@ -23,3 +23,6 @@ export function errorBody(error: DomainError): Record<string, unknown> {
     ...error.extra,
   };
 }
+
+/** The message of a 500, unless the route names another (the details go to the log). */
+export const INTERNAL_ERROR_MESSAGE = "Internal server error";

@@ -3,7 +3,7 @@ import type { Knex } from "knex";
 import { Clock } from "../../core/ports/clock.js";
 import { JobStore, ScheduleStore } from "../../core/ports/job-queue.js";
 import { listenForJobs } from "../../adapters/knex/job-wakeups.js";
-import { AppLogger, Database } from "../container.js";
+import { AppLogger, Database } from "../tokens.js";
 import type { Logger } from "../logger.js";
 import { JobHandlers } from "./job-handlers.js";
 import { Worker, type WorkerOptions } from "./worker.js";

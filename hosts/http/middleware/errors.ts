@@ -1,7 +1,7 @@
 import type { ErrorRequestHandler, RequestHandler } from "express";
 import { isDatabaseUnavailable } from "../../../adapters/knex/database-unavailable.js";
 import type { Logger } from "../../logger.js";
-import { INTERNAL_ERROR_MESSAGE } from "../route.js";
+import { INTERNAL_ERROR_MESSAGE } from "../error-body.js";
 
 export const notFoundHandler: RequestHandler = (_req, res) => {
   res.status(404).json({ success: false, error: "Not found" });

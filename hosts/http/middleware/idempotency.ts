@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import type { RequestHandler } from "express";
 import type { IdempotencyStore } from "../../../core/idempotency/ports.js";
 import type { Clock } from "../../../core/ports/clock.js";
-import { actorOf } from "../route.js";
+import { actorOf } from "../actor.js";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

@@ -1,7 +1,7 @@
 import type { Request, RequestHandler } from "express";
 import { ratePolicy, type RateBudget } from "../../../core/access/rate-budgets.js";
 import type { RateLimiter } from "../../../core/ports/rate-limiter.js";
-import { actorOf } from "../route.js";
+import { actorOf } from "../actor.js";
 
 /**
  * Spends `units` of a budget for the request's API key. Every limited response carries the

@@ -10,7 +10,7 @@ import { fromSesNotification } from "../../../core/delivery/ses-notification.js"
 import { Clock } from "../../../core/ports/clock.js";
 import { decode } from "../../../core/shared/codecs.js";
 import { badRequest, unauthorized, type DomainError } from "../../../core/shared/errors.js";
-import { AppLogger } from "../../container.js";
+import { AppLogger } from "../../tokens.js";
 import type { Logger } from "../../logger.js";
 import { errorBody, statusOf } from "../error-body.js";
 

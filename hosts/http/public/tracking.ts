@@ -7,7 +7,7 @@ import { RecordOpen } from "../../../core/tracking/record-open.js";
 import { TrackingTokens } from "../../../core/tracking/tracking-tokens.js";
 import { ShowUnsubscribePage } from "../../../core/tracking/unsubscribe-page.js";
 import { UnsubscribeRecipient } from "../../../core/tracking/unsubscribe-recipient.js";
-import { AppLogger } from "../../container.js";
+import { AppLogger } from "../../tokens.js";
 import type { Logger } from "../../logger.js";
 import { isScannerAddress } from "../../../adapters/net/scanner-networks.js";
 import { errorPage, linkNotFoundPage, unsubscribeConfirmPage, unsubscribedPage } from "./tracking-pages.js";

@@ -6,9 +6,9 @@ import { DescribeAccount, type AccountDescription } from "../../../core/tenancy/
 import { GetCurrentCompany } from "../../../core/tenancy/get-current-company.js";
 import type { Company } from "../../../core/tenancy/model.js";
 import { RoleCodec } from "../../../core/tenancy/commands.js";
-import { BaseUrl } from "../../container.js";
-import { defineRoute, type Route } from "../route.js";
-import { Id, NullableString } from "../schemas.js";
+import { BaseUrl } from "../../tokens.js";
+import { defineUncheckedRoute, type Route } from "../route.js";
+import { Id, NullableString } from "../../../core/shared/view-fields.js";
 
 const companiesOf = (account: AccountDescription) =>
   account.memberships.map(({ company, member }) => ({ id: company.id, name: company.name, role: member.role }));
@@ -29,7 +29,7 @@ const User = t.type({ id: Id, email: t.string, name: NullableString });
 
 /** Identity routes: any valid key may ask who it is, whatever its scopes. */
 export const accountRoutes: readonly Route[] = [
-  defineRoute({
+  defineUncheckedRoute({
     method: "get",
     path: "/account",
     tag: "Account",
@@ -63,7 +63,7 @@ export const accountRoutes: readonly Route[] = [
         message: `Acting in ${account.company.name} as ${account.member.role}.`,
       }))(await container.get(DescribeAccount).execute(actor)),
   }),
-  defineRoute({
+  defineUncheckedRoute({
     method: "get",
     path: "/companies",
     tag: "Account",
@@ -76,7 +76,7 @@ export const accountRoutes: readonly Route[] = [
         await container.get(DescribeAccount).execute(actor),
       ),
   }),
-  defineRoute({
+  defineUncheckedRoute({
     method: "get",
     path: "/subscribers/me",
     tag: "Account",

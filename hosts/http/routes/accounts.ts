@@ -18,8 +18,8 @@ import { SuggestOrganizationIds } from "../../../core/accounts/suggest-organizat
 import { SUGGESTION_STATES } from "../../../core/accounts/suggestion.js";
 import { UpsertAccount } from "../../../core/accounts/upsert-account.js";
 import { TrimmedNonEmpty } from "../../../core/shared/codecs.js";
-import { defineRoute, type Route } from "../route.js";
-import { Id, NullableString, Timestamp } from "../schemas.js";
+import { defineUncheckedRoute, type Route } from "../route.js";
+import { Id, NullableString, Timestamp } from "../../../core/shared/view-fields.js";
 
 const keys = <K extends string>(values: readonly K[]) => t.keyof(Object.fromEntries(values.map((v) => [v, null])) as Record<K, null>);
 
@@ -69,7 +69,7 @@ const AccountPath = t.type({ externalId: ExternalId });
 const JobPath = t.type({ jobId: TrimmedNonEmpty });
 
 export const accountsRoutes: readonly Route[] = [
-  defineRoute({
+  defineUncheckedRoute({
     method: "post",
     path: "/accounts",
     tag: "Accounts",
@@ -79,7 +79,7 @@ export const accountsRoutes: readonly Route[] = [
     response: t.type({ account: AccountResource, created: t.boolean }),
     handle: async ({ input, actor, container }) => await container.get(UpsertAccount).execute(actor, input.body),
   }),
-  defineRoute({
+  defineUncheckedRoute({
     method: "get",
     path: "/accounts/:externalId",
     tag: "Accounts",
@@ -90,7 +90,7 @@ export const accountsRoutes: readonly Route[] = [
     errors: [404],
     handle: async ({ input, actor, container }) => await container.get(GetAccount).execute(actor, input.params.externalId),
   }),
-  defineRoute({
+  defineUncheckedRoute({
     method: "post",
     path: "/accounts/:externalId/members",
     tag: "Accounts",
@@ -103,7 +103,7 @@ export const accountsRoutes: readonly Route[] = [
     errors: [400, 404],
     handle: async ({ input, actor, container }) => await container.get(AddAccountMember).execute(actor, input.params.externalId, input.body),
   }),
-  defineRoute({
+  defineUncheckedRoute({
     method: "post",
     path: "/accounts/:externalId/events",
     tag: "Accounts",
@@ -126,7 +126,7 @@ export const accountsRoutes: readonly Route[] = [
     errors: [400, 404],
     handle: async ({ input, actor, container }) => await container.get(RecordAccountEvent).execute(actor, input.params.externalId, input.body),
   }),
-  defineRoute({
+  defineUncheckedRoute({
     method: "post",
     path: "/account-suggestions/organization-ids",
     tag: "Accounts",
@@ -140,7 +140,7 @@ export const accountsRoutes: readonly Route[] = [
     successStatus: 202,
     handle: async ({ input, actor, container }) => await container.get(SuggestOrganizationIds).execute(actor, input.body),
   }),
-  defineRoute({
+  defineUncheckedRoute({
     method: "get",
     path: "/account-suggestions/organization-ids/jobs/:jobId",
     tag: "Accounts",

@@ -7,9 +7,9 @@ import { ListApiKeys } from "../../../core/api-keys/list-api-keys.js";
 import { RevokeApiKey } from "../../../core/api-keys/revoke-api-key.js";
 import { UpdateApiKey } from "../../../core/api-keys/update-api-key.js";
 import { TrimmedNonEmpty } from "../../../core/shared/codecs.js";
-import { BaseUrl } from "../../container.js";
-import { defineRoute, type Route } from "../route.js";
-import { Id, NullableString, NullableTimestamp, Timestamp } from "../schemas.js";
+import { BaseUrl } from "../../tokens.js";
+import { defineUncheckedRoute, type Route } from "../route.js";
+import { Id, NullableString, NullableTimestamp, Timestamp } from "../../../core/shared/view-fields.js";
 
 /** The variable Sequenzy's official clients read their key from. */
 const CLIENT_KEY_VARIABLE = "SEQUENZY_API_KEY";
@@ -37,7 +37,7 @@ const ApiKeyResource = t.type({
 const KeyPath = t.type({ apiKeyId: TrimmedNonEmpty });
 
 export const apiKeyRoutes: readonly Route[] = [
-  defineRoute({
+  defineUncheckedRoute({
     method: "get",
     path: "/api-keys",
     tag: "API keys",
@@ -46,7 +46,7 @@ export const apiKeyRoutes: readonly Route[] = [
     response: t.type({ apiKeys: t.array(ApiKeyResource) }),
     handle: async ({ actor, container }) => map((apiKeys) => ({ apiKeys }))(await container.get(ListApiKeys).execute(actor)),
   }),
-  defineRoute({
+  defineUncheckedRoute({
     method: "post",
     path: "/api-keys",
     tag: "API keys",
@@ -73,7 +73,7 @@ export const apiKeyRoutes: readonly Route[] = [
       }))(await container.get(CreateApiKey).execute(actor, input.body));
     },
   }),
-  defineRoute({
+  defineUncheckedRoute({
     method: "patch",
     path: "/api-keys/:apiKeyId",
     tag: "API keys",
@@ -86,7 +86,7 @@ export const apiKeyRoutes: readonly Route[] = [
     handle: async ({ input, actor, container }) =>
       map((apiKey) => ({ apiKey }))(await container.get(UpdateApiKey).execute(actor, input.params.apiKeyId, input.body)),
   }),
-  defineRoute({
+  defineUncheckedRoute({
     method: "delete",
     path: "/api-keys/:apiKeyId",
     tag: "API keys",

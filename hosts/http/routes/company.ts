@@ -8,8 +8,8 @@ import { COMPANY_NOT_FOUND } from "../../../core/company/model.js";
 import { RenameProfile } from "../../../core/company/rename-profile.js";
 import { UpdateCompanyProfile } from "../../../core/company/update-company-profile.js";
 import { fail } from "../../../core/shared/result.js";
-import { defineRoute, type Route } from "../route.js";
-import { Id, NullableString, Timestamp } from "../schemas.js";
+import { defineUncheckedRoute, type Route } from "../route.js";
+import { Id, NullableString, Timestamp } from "../../../core/shared/view-fields.js";
 
 const NullableId = t.union([Id, t.null]);
 const DomainStatus = t.union([t.keyof({ pending: null, verified: null, failed: null }), t.null]);
@@ -72,7 +72,7 @@ const PATCH_RULES = [
 
 /** The company profile (spec, Company and identity) and its sender and reply profiles (compat-reference §17). */
 export const companyRoutes: readonly Route[] = [
-  defineRoute({
+  defineUncheckedRoute({
     method: "get",
     path: "/companies/:companyId",
     tag: "Company",
@@ -86,7 +86,7 @@ export const companyRoutes: readonly Route[] = [
       return map((company) => ({ company }))(await container.get(GetCompanyProfile).execute(actor.companyId));
     },
   }),
-  defineRoute({
+  defineUncheckedRoute({
     method: "patch",
     path: "/companies/:companyId",
     tag: "Company",
@@ -99,7 +99,7 @@ export const companyRoutes: readonly Route[] = [
     handle: async ({ input, actor, container }) =>
       map((company) => ({ company }))(await container.get(UpdateCompanyProfile).execute(actor, input.params.companyId, input.body)),
   }),
-  defineRoute({
+  defineUncheckedRoute({
     method: "get",
     path: "/sender-profiles",
     tag: "Company",
@@ -113,7 +113,7 @@ export const companyRoutes: readonly Route[] = [
     }),
     handle: async ({ actor, container }) => map((view: SenderProfilesView) => ({ ...view }))(await container.get(ListSenderProfiles).execute(actor)),
   }),
-  defineRoute({
+  defineUncheckedRoute({
     method: "patch",
     path: "/sender-profiles/:profileId",
     tag: "Company",
@@ -128,7 +128,7 @@ export const companyRoutes: readonly Route[] = [
         await container.get(RenameProfile).execute(actor, "sender", input.params.profileId, input.body),
       ),
   }),
-  defineRoute({
+  defineUncheckedRoute({
     method: "patch",
     path: "/reply-profiles/:profileId",
     tag: "Company",
@@ -143,7 +143,7 @@ export const companyRoutes: readonly Route[] = [
         await container.get(RenameProfile).execute(actor, "reply", input.params.profileId, input.body),
       ),
   }),
-  defineRoute({
+  defineUncheckedRoute({
     method: "delete",
     path: "/sender-profiles/:profileId",
     tag: "Company",

@@ -7,8 +7,8 @@ import { ImportEvents, type EventImportReport } from "../../../core/events/impor
 import type { RecordedEvent } from "../../../core/events/record-custom-event.js";
 import type { EventSubscriber } from "../../../core/events/resolve-event-contact.js";
 import { TrackEvents } from "../../../core/events/track-events.js";
-import { defineRoute, type Route } from "../route.js";
-import { Id, NullableTimestamp, Timestamp } from "../schemas.js";
+import { defineUncheckedRoute, type Route } from "../route.js";
+import { Id, NullableTimestamp, Timestamp } from "../../../core/shared/view-fields.js";
 
 const SubscriberRef = t.type({ id: Id, email: t.string, created: t.boolean });
 const EventRef = t.type({ id: Id, name: t.string, definitionCreated: t.boolean });
@@ -42,7 +42,7 @@ function trackedEvent(subscriber: EventSubscriber, event: RecordedEvent): Record
 
 /** Custom events: submission (one, many for a contact, a batch for many contacts) and the event catalog. */
 export const customEventsRoutes: readonly Route[] = [
-  defineRoute({
+  defineUncheckedRoute({
     method: "post",
     path: "/subscribers/events",
     tag: "Events",
@@ -68,7 +68,7 @@ export const customEventsRoutes: readonly Route[] = [
       return map(({ subscriber, events }: { subscriber: EventSubscriber; events: RecordedEvent[] }) => trackedEvent(subscriber, events[0]!))(tracked);
     },
   }),
-  defineRoute({
+  defineUncheckedRoute({
     method: "post",
     path: "/subscribers/events/bulk",
     tag: "Events",
@@ -93,7 +93,7 @@ export const customEventsRoutes: readonly Route[] = [
       }))(tracked);
     },
   }),
-  defineRoute({
+  defineUncheckedRoute({
     method: "post",
     path: "/subscribers/events/imports",
     tag: "Events",
@@ -113,7 +113,7 @@ export const customEventsRoutes: readonly Route[] = [
     errors: [403, 422],
     handle: async ({ input: { body }, actor, container }) => map((report: EventImportReport) => ({ ...report }))(await container.get(ImportEvents).execute(actor, body.events)),
   }),
-  defineRoute({
+  defineUncheckedRoute({
     method: "get",
     path: "/events/schemas",
     tag: "Events",
@@ -140,7 +140,7 @@ export const customEventsRoutes: readonly Route[] = [
     errors: [403, 422],
     handle: async ({ input: { query }, actor, container }) => map((schemas: EventSchemas) => ({ ...schemas }))(await container.get(DescribeEventSchemas).execute(actor, query)),
   }),
-  defineRoute({
+  defineUncheckedRoute({
     method: "get",
     path: "/events/sample",
     tag: "Events",

@@ -15,8 +15,8 @@ import { UpdateDataExport } from "../../../core/data-exports/update-data-export.
 import { decode } from "../../../core/shared/codecs.js";
 import { toJsonSchema, withSchema } from "../../../core/shared/json-schema.js";
 import type { Result } from "../../../core/shared/result.js";
-import { defineRoute, type Route } from "../route.js";
-import { Id, NullableString, NullableTimestamp, Timestamp } from "../schemas.js";
+import { defineUncheckedRoute, type Route } from "../route.js";
+import { Id, NullableString, NullableTimestamp, Timestamp } from "../../../core/shared/view-fields.js";
 
 const TAG = "Data exports";
 const keysOf = <T extends string>(values: readonly T[]) => t.keyof(Object.fromEntries(values.map((v) => [v, null])) as Record<T, null>);
@@ -95,7 +95,7 @@ const WRITE_ERRORS = "400 with code invalid_input (a rule broken) or connection_
 
 /** Data exports (spec, Endpoints > Data exports; the run, runs and test routes are this service's). */
 export const dataExportsRoutes: readonly Route[] = [
-  defineRoute({
+  defineUncheckedRoute({
     method: "post",
     path: "/data-exports",
     tag: TAG,
@@ -110,7 +110,7 @@ export const dataExportsRoutes: readonly Route[] = [
       return map((dataExport) => ({ dataExport }))(await container.get(CreateDataExport).execute(actor, command.right));
     },
   }),
-  defineRoute({
+  defineUncheckedRoute({
     method: "get",
     path: "/data-exports",
     tag: TAG,
@@ -120,7 +120,7 @@ export const dataExportsRoutes: readonly Route[] = [
     errors: [403],
     handle: async ({ actor, container }) => map((dataExports) => ({ dataExports }))(await container.get(ListDataExports).execute(actor)),
   }),
-  defineRoute({
+  defineUncheckedRoute({
     method: "get",
     path: "/data-exports/:id",
     tag: TAG,
@@ -131,7 +131,7 @@ export const dataExportsRoutes: readonly Route[] = [
     errors: [403, 404],
     handle: async ({ input, actor, container }) => map((dataExport) => ({ dataExport }))(await container.get(GetDataExport).execute(actor, input.params.id)),
   }),
-  defineRoute({
+  defineUncheckedRoute({
     method: "patch",
     path: "/data-exports/:id",
     tag: TAG,
@@ -147,7 +147,7 @@ export const dataExportsRoutes: readonly Route[] = [
       return map((dataExport) => ({ dataExport }))(await container.get(UpdateDataExport).execute(actor, input.params.id, command.right));
     },
   }),
-  defineRoute({
+  defineUncheckedRoute({
     method: "delete",
     path: "/data-exports/:id",
     tag: TAG,
@@ -158,7 +158,7 @@ export const dataExportsRoutes: readonly Route[] = [
     errors: [403, 404],
     handle: async ({ input, actor, container }) => map((deleted: object) => ({ ...deleted }))(await container.get(DeleteDataExport).execute(actor, input.params.id)),
   }),
-  defineRoute({
+  defineUncheckedRoute({
     method: "get",
     path: "/data-exports/:id/runs",
     tag: TAG,
@@ -170,7 +170,7 @@ export const dataExportsRoutes: readonly Route[] = [
     errors: [400, 403, 404, 422],
     handle: async ({ input, actor, container }) => map((listing: object) => ({ ...listing }))(await container.get(ListDataExportRuns).execute(actor, input.params.id, input.query)),
   }),
-  defineRoute({
+  defineUncheckedRoute({
     method: "post",
     path: "/data-exports/:id/run",
     tag: TAG,
@@ -182,7 +182,7 @@ export const dataExportsRoutes: readonly Route[] = [
     successStatus: 202,
     handle: async ({ input, actor, container }) => map((requested: object) => ({ ...requested }))(await container.get(RequestDataExportRun).execute(actor, input.params.id)),
   }),
-  defineRoute({
+  defineUncheckedRoute({
     method: "post",
     path: "/data-exports/:id/test",
     tag: TAG,

@@ -2,13 +2,13 @@ import * as t from "io-ts";
 import { map } from "fp-ts/lib/Either.js";
 import { CreateDeliveryWebhookSecret, deliveryWebhookUrl, type DeliveryWebhookSecret } from "../../../core/delivery/create-delivery-webhook-secret.js";
 import { UnpinSesTopic } from "../../../core/delivery/unpin-ses-topic.js";
-import { BaseUrl } from "../../container.js";
-import { defineRoute, type Route } from "../route.js";
-import { Timestamp } from "../schemas.js";
+import { BaseUrl } from "../../tokens.js";
+import { defineUncheckedRoute, type Route } from "../route.js";
+import { Timestamp } from "../../../core/shared/view-fields.js";
 
 /** Where mail providers report deliveries, bounces and complaints. */
 export const deliveryWebhookRoutes: readonly Route[] = [
-  defineRoute({
+  defineUncheckedRoute({
     method: "post",
     path: "/delivery-webhooks/secret",
     tag: "Delivery webhooks",
@@ -22,7 +22,7 @@ export const deliveryWebhookRoutes: readonly Route[] = [
         await container.get(CreateDeliveryWebhookSecret).execute(actor),
       ),
   }),
-  defineRoute({
+  defineUncheckedRoute({
     method: "delete",
     path: "/delivery-webhooks/ses-topic",
     tag: "Delivery webhooks",

@@ -10,8 +10,8 @@ import { ListEmailComponents } from "../../../core/emails/list-email-components.
 import { SetDefaultComponent } from "../../../core/emails/set-default-component.js";
 import { UpdateEmailComponent } from "../../../core/emails/update-email-component.js";
 import { ok } from "../../../core/shared/result.js";
-import { defineRoute, type Route } from "../route.js";
-import { Id, NullableString, Timestamp } from "../schemas.js";
+import { defineUncheckedRoute, type Route } from "../route.js";
+import { Id, NullableString, Timestamp } from "../../../core/shared/view-fields.js";
 
 const ComponentResource = t.type({
   id: Id,
@@ -36,7 +36,7 @@ const BlockField: t.Mixed = t.intersection([
 
 /** Email components (spec, Email components; compat-reference §15) and the block catalog. */
 export const emailComponentsRoutes: readonly Route[] = [
-  defineRoute({
+  defineUncheckedRoute({
     method: "get",
     path: "/email-blocks",
     tag: "Email components",
@@ -47,7 +47,7 @@ export const emailComponentsRoutes: readonly Route[] = [
     }),
     handle: async () => ok({ blockTypes: describeBlockTypes() }),
   }),
-  defineRoute({
+  defineUncheckedRoute({
     method: "get",
     path: "/email-components",
     tag: "Email components",
@@ -58,7 +58,7 @@ export const emailComponentsRoutes: readonly Route[] = [
     errors: [422],
     handle: async ({ input, actor, container }) => map((components) => ({ components }))(await container.get(ListEmailComponents).execute(actor, input.query)),
   }),
-  defineRoute({
+  defineUncheckedRoute({
     method: "get",
     path: "/email-components/defaults/:slot",
     tag: "Email components",
@@ -69,7 +69,7 @@ export const emailComponentsRoutes: readonly Route[] = [
     errors: [400, 404],
     handle: async ({ input, actor, container }) => map((component) => ({ component }))(await container.get(GetDefaultComponent).execute(actor, input.params.slot)),
   }),
-  defineRoute({
+  defineUncheckedRoute({
     method: "put",
     path: "/email-components/defaults/:slot",
     tag: "Email components",
@@ -91,7 +91,7 @@ export const emailComponentsRoutes: readonly Route[] = [
         await container.get(SetDefaultComponent).execute(actor, input.params.slot, input.body),
       ),
   }),
-  defineRoute({
+  defineUncheckedRoute({
     method: "get",
     path: "/email-components/:componentId",
     tag: "Email components",
@@ -102,7 +102,7 @@ export const emailComponentsRoutes: readonly Route[] = [
     errors: [404],
     handle: async ({ input, actor, container }) => map((component) => ({ component }))(await container.get(GetEmailComponent).execute(actor, input.params.componentId)),
   }),
-  defineRoute({
+  defineUncheckedRoute({
     method: "post",
     path: "/email-components",
     tag: "Email components",
@@ -113,7 +113,7 @@ export const emailComponentsRoutes: readonly Route[] = [
     errors: [400, 409, 422],
     handle: async ({ input, actor, container }) => map((component) => ({ component }))(await container.get(CreateEmailComponent).execute(actor, input.body)),
   }),
-  defineRoute({
+  defineUncheckedRoute({
     method: "patch",
     path: "/email-components/:componentId",
     tag: "Email components",
@@ -129,7 +129,7 @@ export const emailComponentsRoutes: readonly Route[] = [
         await container.get(UpdateEmailComponent).execute(actor, input.params.componentId, input.body),
       ),
   }),
-  defineRoute({
+  defineUncheckedRoute({
     method: "delete",
     path: "/email-components/:componentId",
     tag: "Email components",

@@ -3,8 +3,8 @@ import { map } from "fp-ts/lib/Either.js";
 import { EmailSendIdPath, ListEmailSendsQuery } from "../../../core/email-sends/commands.js";
 import { GetEmailSend, type EmailSendDetail } from "../../../core/email-sends/get-email-send.js";
 import { ListEmailSends, type EmailSendPage } from "../../../core/email-sends/list-email-sends.js";
-import { defineRoute, type Route } from "../route.js";
-import { Id, NullableString, NullableTimestamp, Timestamp } from "../schemas.js";
+import { defineUncheckedRoute, type Route } from "../route.js";
+import { Id, NullableString, NullableTimestamp, Timestamp } from "../../../core/shared/view-fields.js";
 
 const EmailSendSummaryResource = t.type({
   id: Id,
@@ -53,7 +53,7 @@ const EmailSendEventResource = t.intersection([
 
 /** The email-sends search (compat-reference §14): every message sent, its delivery status and its events. */
 export const emailSendsRoutes: readonly Route[] = [
-  defineRoute({
+  defineUncheckedRoute({
     method: "get",
     path: "/email-sends",
     tag: "Email sends",
@@ -72,7 +72,7 @@ export const emailSendsRoutes: readonly Route[] = [
     errors: [422],
     handle: async ({ input, actor, container }) => map((page: EmailSendPage) => ({ ...page }))(await container.get(ListEmailSends).execute(actor, input.query)),
   }),
-  defineRoute({
+  defineUncheckedRoute({
     method: "get",
     path: "/email-sends/:emailSendId",
     tag: "Email sends",

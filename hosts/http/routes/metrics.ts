@@ -6,8 +6,8 @@ import { GetTransactionalMetrics } from "../../../core/metrics/get-transactional
 import { MAILBOX_PROVIDERS } from "../../../core/metrics/mailbox-provider.js";
 import { CLICKED_LINKS_LIMIT } from "../../../core/metrics/metrics-report.js";
 import { MAX_RANGE_DAYS } from "../../../core/metrics/period.js";
-import { defineRoute, type Route } from "../route.js";
-import { Id, NullableTimestamp } from "../schemas.js";
+import { defineUncheckedRoute, type Route } from "../route.js";
+import { Id, NullableTimestamp } from "../../../core/shared/view-fields.js";
 
 const Period = t.type({ name: t.string, start: NullableTimestamp, end: NullableTimestamp });
 
@@ -55,7 +55,7 @@ const RULES =
   `bounceBreakdown counts each bounced send once by its latest bounce; clickedLinks lists the ${CLICKED_LINKS_LIMIT} links clicked by the most sends (percentage of clicking sends).`;
 
 const account = (path: string, summary: string) =>
-  defineRoute({
+  defineUncheckedRoute({
     method: "get",
     path,
     tag: "Metrics",
@@ -71,7 +71,7 @@ const account = (path: string, summary: string) =>
   });
 
 const transactional = (path: string, summary: string) =>
-  defineRoute({
+  defineUncheckedRoute({
     method: "get",
     path,
     tag: "Metrics",

@@ -7,8 +7,8 @@ import { GetMigrationRun } from "../../../core/migrations/get-migration-run.js";
 import { MIGRATION_PROVIDERS, RESOURCE_TYPES, RUN_STATUSES } from "../../../core/migrations/model.js";
 import { DUPLICATE_STRATEGIES, SUBSCRIBER_STATUSES } from "../../../core/subscribers/model.js";
 import { StartMigration } from "../../../core/migrations/start-migration.js";
-import { defineRoute, type Route } from "../route.js";
-import { Id, NullableString, NullableTimestamp, Timestamp } from "../schemas.js";
+import { defineUncheckedRoute, type Route } from "../route.js";
+import { Id, NullableString, NullableTimestamp, Timestamp } from "../../../core/shared/view-fields.js";
 
 const TAG = "Migrations";
 const keysOf = <T extends string>(values: readonly T[]) => t.keyof(Object.fromEntries(values.map((v) => [v, null])) as Record<T, null>);
@@ -57,7 +57,7 @@ const RunStatus = t.type({ id: Id, status: keysOf(RUN_STATUSES) });
 
 /** Migrations from another email provider; payloads go under `data` (spec, envelope rule 1). */
 export const migrationsRoutes: readonly Route[] = [
-  defineRoute({
+  defineUncheckedRoute({
     method: "post",
     path: "/migrations",
     tag: TAG,
@@ -70,7 +70,7 @@ export const migrationsRoutes: readonly Route[] = [
     errors: [400, 403, 422],
     handle: async ({ input, actor, container }) => map((data) => ({ data }))(await container.get(CreateMigration).execute(actor, input.body)),
   }),
-  defineRoute({
+  defineUncheckedRoute({
     method: "get",
     path: "/migrations/:runId",
     tag: TAG,
@@ -81,7 +81,7 @@ export const migrationsRoutes: readonly Route[] = [
     errors: [403, 404],
     handle: async ({ input, actor, container }) => map((data) => ({ data }))(await container.get(GetMigrationRun).execute(actor, input.params.runId)),
   }),
-  defineRoute({
+  defineUncheckedRoute({
     method: "post",
     path: "/migrations/:runId/start",
     tag: TAG,
@@ -95,7 +95,7 @@ export const migrationsRoutes: readonly Route[] = [
     handle: async ({ input, actor, container }) =>
       map((data) => ({ data }))(await container.get(StartMigration).execute(actor, input.params.runId, input.body)),
   }),
-  defineRoute({
+  defineUncheckedRoute({
     method: "post",
     path: "/migrations/:runId/cancel",
     tag: TAG,

@@ -7,8 +7,8 @@ import { MAX_NOTE_BODY } from "../../../core/notes/model.js";
 import { optional, TrimmedNonEmpty } from "../../../core/shared/codecs.js";
 import { withSchema } from "../../../core/shared/json-schema.js";
 import { ExternalIdQuery, SubscriberEmailPath } from "../../../core/subscribers/commands.js";
-import { defineRoute, type Route } from "../route.js";
-import { Id, NullableString, Timestamp } from "../schemas.js";
+import { defineUncheckedRoute, type Route } from "../route.js";
+import { Id, NullableString, Timestamp } from "../../../core/shared/view-fields.js";
 
 /** The spec's Subscriber note: team-only, never shown to the contact. */
 export const NoteResource = t.type({
@@ -31,7 +31,7 @@ const ERRORS_400 = `400 'body is required' (missing or blank) or over ${MAX_NOTE
 
 /** Subscriber notes. Fixed paths (`external`, `notes`) are declared before parameterised ones. */
 export const notesRoutes: readonly Route[] = [
-  defineRoute({
+  defineUncheckedRoute({
     method: "get",
     path: "/subscribers/external/notes",
     tag: "Subscriber notes",
@@ -42,7 +42,7 @@ export const notesRoutes: readonly Route[] = [
     errors: [404, 422],
     handle: async ({ input, actor, container }) => map((notes) => ({ notes }))(await container.get(ListNotes).execute(actor, { externalId: input.query.externalId })),
   }),
-  defineRoute({
+  defineUncheckedRoute({
     method: "post",
     path: "/subscribers/external/notes",
     tag: "Subscriber notes",
@@ -55,7 +55,7 @@ export const notesRoutes: readonly Route[] = [
     handle: async ({ input, actor, container }) =>
       map((note) => ({ note }))(await container.get(AddNote).execute(actor, { externalId: input.query.externalId }, input.body)),
   }),
-  defineRoute({
+  defineUncheckedRoute({
     method: "delete",
     path: "/subscribers/notes/:noteId",
     tag: "Subscriber notes",
@@ -66,7 +66,7 @@ export const notesRoutes: readonly Route[] = [
     errors: [404],
     handle: async ({ input, actor, container }) => container.get(DeleteNote).execute(actor, input.params.noteId),
   }),
-  defineRoute({
+  defineUncheckedRoute({
     method: "get",
     path: "/subscribers/:email/notes",
     tag: "Subscriber notes",
@@ -77,7 +77,7 @@ export const notesRoutes: readonly Route[] = [
     errors: [404],
     handle: async ({ input, actor, container }) => map((notes) => ({ notes }))(await container.get(ListNotes).execute(actor, { email: input.params.email })),
   }),
-  defineRoute({
+  defineUncheckedRoute({
     method: "post",
     path: "/subscribers/:email/notes",
     tag: "Subscriber notes",

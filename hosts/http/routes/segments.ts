@@ -10,8 +10,8 @@ import { MAX_REFERENCE_DEPTH, MAX_REFERENCES } from "../../../core/segments/refe
 import { UpdateSegment } from "../../../core/segments/update-segment.js";
 import { TrimmedNonEmpty } from "../../../core/shared/codecs.js";
 import { withSchema } from "../../../core/shared/json-schema.js";
-import { defineRoute, type Route } from "../route.js";
-import { Id, Timestamp } from "../schemas.js";
+import { defineUncheckedRoute, type Route } from "../route.js";
+import { Id, Timestamp } from "../../../core/shared/view-fields.js";
 
 const keys = <K extends string>(values: readonly K[]) => t.keyof(Object.fromEntries(values.map((v) => [v, null])) as Record<K, null>);
 
@@ -43,7 +43,7 @@ const SegmentPath = t.type({ segmentId: TrimmedNonEmpty });
 const LIMITS = `segment references: at most ${MAX_REFERENCE_DEPTH} levels deep and ${MAX_REFERENCES} in total (400 SEGMENT_REFERENCE_DEPTH_EXCEEDED / SEGMENT_REFERENCE_COUNT_EXCEEDED)`;
 
 export const segmentsRoutes: readonly Route[] = [
-  defineRoute({
+  defineUncheckedRoute({
     method: "get",
     path: "/segments",
     tag: "Segments",
@@ -52,7 +52,7 @@ export const segmentsRoutes: readonly Route[] = [
     response: t.type({ segments: t.array(SegmentResource) }),
     handle: async ({ actor, container }) => map((segments) => ({ segments }))(await container.get(ListSegments).execute(actor)),
   }),
-  defineRoute({
+  defineUncheckedRoute({
     method: "post",
     path: "/segments",
     tag: "Segments",
@@ -63,7 +63,7 @@ export const segmentsRoutes: readonly Route[] = [
     errors: [400],
     handle: async ({ input, actor, container }) => map((segment) => ({ segment }))(await container.get(CreateSegment).execute(actor, input.body)),
   }),
-  defineRoute({
+  defineUncheckedRoute({
     method: "patch",
     path: "/segments/:segmentId",
     tag: "Segments",
@@ -76,7 +76,7 @@ export const segmentsRoutes: readonly Route[] = [
     handle: async ({ input, actor, container }) =>
       map((segment) => ({ segment }))(await container.get(UpdateSegment).execute(actor, input.params.segmentId, input.body)),
   }),
-  defineRoute({
+  defineUncheckedRoute({
     method: "delete",
     path: "/segments/:segmentId",
     tag: "Segments",
@@ -87,7 +87,7 @@ export const segmentsRoutes: readonly Route[] = [
     errors: [404, 409],
     handle: async ({ input, actor, container }) => container.get(DeleteSegment).execute(actor, input.params.segmentId),
   }),
-  defineRoute({
+  defineUncheckedRoute({
     method: "get",
     path: "/segments/:segmentId/count",
     tag: "Segments",

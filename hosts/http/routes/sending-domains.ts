@@ -6,8 +6,8 @@ import { DeleteSendingDomain } from "../../../core/company/delete-sending-domain
 import { GetSendingDomain } from "../../../core/company/get-sending-domain.js";
 import { ListSendingDomains } from "../../../core/company/list-sending-domains.js";
 import { VerifySendingDomain } from "../../../core/company/verify-sending-domain.js";
-import { defineRoute, type Route } from "../route.js";
-import { Id, NullableString, NullableTimestamp, Timestamp } from "../schemas.js";
+import { defineUncheckedRoute, type Route } from "../route.js";
+import { Id, NullableString, NullableTimestamp, Timestamp } from "../../../core/shared/view-fields.js";
 
 const DnsRecordResource = t.type({
   purpose: t.keyof({ dkim: null, spf: null, dmarc: null, return_path: null }),
@@ -40,7 +40,7 @@ const RECORDS =
 
 /** A company's sending domains: From addresses must be on a verified one. */
 export const sendingDomainsRoutes: readonly Route[] = [
-  defineRoute({
+  defineUncheckedRoute({
     method: "post",
     path: "/sending-domains",
     tag: "Sending domains",
@@ -51,7 +51,7 @@ export const sendingDomainsRoutes: readonly Route[] = [
     errors: [409, 422],
     handle: async ({ input, actor, container }) => map((sendingDomain) => ({ sendingDomain }))(await container.get(CreateSendingDomain).execute(actor, input.body)),
   }),
-  defineRoute({
+  defineUncheckedRoute({
     method: "get",
     path: "/sending-domains",
     tag: "Sending domains",
@@ -60,7 +60,7 @@ export const sendingDomainsRoutes: readonly Route[] = [
     response: t.type({ sendingDomains: t.array(SendingDomainResource) }),
     handle: async ({ actor, container }) => map((sendingDomains) => ({ sendingDomains }))(await container.get(ListSendingDomains).execute(actor)),
   }),
-  defineRoute({
+  defineUncheckedRoute({
     method: "get",
     path: "/sending-domains/:domainId",
     tag: "Sending domains",
@@ -71,7 +71,7 @@ export const sendingDomainsRoutes: readonly Route[] = [
     errors: [404],
     handle: async ({ input, actor, container }) => map((sendingDomain) => ({ sendingDomain }))(await container.get(GetSendingDomain).execute(actor, input.params.domainId)),
   }),
-  defineRoute({
+  defineUncheckedRoute({
     method: "post",
     path: "/sending-domains/:domainId/verify",
     tag: "Sending domains",
@@ -84,7 +84,7 @@ export const sendingDomainsRoutes: readonly Route[] = [
     errors: [404],
     handle: async ({ input, actor, container }) => map((sendingDomain) => ({ sendingDomain }))(await container.get(VerifySendingDomain).execute(actor, input.params.domainId)),
   }),
-  defineRoute({
+  defineUncheckedRoute({
     method: "delete",
     path: "/sending-domains/:domainId",
     tag: "Sending domains",

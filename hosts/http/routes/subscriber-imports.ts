@@ -5,8 +5,8 @@ import { CreateImport } from "../../../core/subscriber-imports/create-import.js"
 import { GetImport } from "../../../core/subscriber-imports/get-import.js";
 import { IMPORT_STATUSES } from "../../../core/subscriber-imports/model.js";
 import { DUPLICATE_STRATEGIES } from "../../../core/subscribers/model.js";
-import { defineRoute, type Route } from "../route.js";
-import { Id, NullableString, NullableTimestamp, Timestamp } from "../schemas.js";
+import { defineUncheckedRoute, type Route } from "../route.js";
+import { Id, NullableString, NullableTimestamp, Timestamp } from "../../../core/shared/view-fields.js";
 
 const TAG = "Subscribers";
 const keysOf = <T extends string>(values: readonly T[]) => t.keyof(Object.fromEntries(values.map((v) => [v, null])) as Record<T, null>);
@@ -41,7 +41,7 @@ const ImportResource = t.type({
 
 /** Subscriber imports. */
 export const subscriberImportsRoutes: readonly Route[] = [
-  defineRoute({
+  defineUncheckedRoute({
     method: "post",
     path: "/subscribers/imports",
     tag: TAG,
@@ -55,7 +55,7 @@ export const subscriberImportsRoutes: readonly Route[] = [
     successStatus: 202,
     handle: async ({ input, actor, container }) => map((created: object) => ({ ...created }))(await container.get(CreateImport).execute(actor, input.body)),
   }),
-  defineRoute({
+  defineUncheckedRoute({
     method: "get",
     path: "/subscribers/imports/:importId",
     tag: TAG,

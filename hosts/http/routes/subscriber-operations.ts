@@ -8,8 +8,8 @@ import { ListOperations } from "../../../core/subscriber-operations/list-operati
 import { OPERATION_KINDS, OPERATION_STATUSES } from "../../../core/subscriber-operations/model.js";
 import { StartOperation } from "../../../core/subscriber-operations/start-operation.js";
 import { TrimmedNonEmpty } from "../../../core/shared/codecs.js";
-import { defineRoute, type Route } from "../route.js";
-import { Id, NullableString, NullableTimestamp, Timestamp } from "../schemas.js";
+import { defineUncheckedRoute, type Route } from "../route.js";
+import { Id, NullableString, NullableTimestamp, Timestamp } from "../../../core/shared/view-fields.js";
 
 const TAG = "Subscribers";
 const keysOf = <T extends string>(values: readonly T[]) => t.keyof(Object.fromEntries(values.map((v) => [v, null])) as Record<T, null>);
@@ -47,7 +47,7 @@ const OperationPath = t.type({ operationId: TrimmedNonEmpty });
 
 /** Bulk tags and subscriber operations. */
 export const subscriberOperationsRoutes: readonly Route[] = [
-  defineRoute({
+  defineUncheckedRoute({
     method: "post",
     path: "/subscribers/bulk/tags/add",
     tag: TAG,
@@ -58,7 +58,7 @@ export const subscriberOperationsRoutes: readonly Route[] = [
     errors: [400, 403, 422],
     handle: async ({ input, actor, container }) => map((outcome: object) => ({ ...outcome }))(await container.get(BulkTag).add(actor, input.body)),
   }),
-  defineRoute({
+  defineUncheckedRoute({
     method: "post",
     path: "/subscribers/bulk/tags/remove",
     tag: TAG,
@@ -69,7 +69,7 @@ export const subscriberOperationsRoutes: readonly Route[] = [
     errors: [400, 403, 422],
     handle: async ({ input, actor, container }) => map((outcome: object) => ({ ...outcome }))(await container.get(BulkTag).remove(actor, input.body)),
   }),
-  defineRoute({
+  defineUncheckedRoute({
     method: "post",
     path: "/subscribers/operations",
     tag: TAG,
@@ -81,7 +81,7 @@ export const subscriberOperationsRoutes: readonly Route[] = [
     successStatus: 202,
     handle: async ({ input, actor, container }) => map((operation) => ({ operation }))(await container.get(StartOperation).execute(actor, input.body)),
   }),
-  defineRoute({
+  defineUncheckedRoute({
     method: "get",
     path: "/subscribers/operations",
     tag: TAG,
@@ -91,7 +91,7 @@ export const subscriberOperationsRoutes: readonly Route[] = [
     errors: [403],
     handle: async ({ actor, container }) => map((operations) => ({ operations }))(await container.get(ListOperations).execute(actor)),
   }),
-  defineRoute({
+  defineUncheckedRoute({
     method: "get",
     path: "/subscribers/operations/:operationId",
     tag: TAG,
@@ -103,7 +103,7 @@ export const subscriberOperationsRoutes: readonly Route[] = [
     handle: async ({ input, actor, container }) =>
       map((operation) => ({ operation }))(await container.get(GetOperation).execute(actor, input.params.operationId)),
   }),
-  defineRoute({
+  defineUncheckedRoute({
     method: "post",
     path: "/subscribers/operations/:operationId/cancel",
     tag: TAG,

@@ -15,8 +15,8 @@ import { GetSubscriber } from "../../../core/subscribers/get-subscriber.js";
 import { ListSubscribers, type SubscriberListing } from "../../../core/subscribers/list-subscribers.js";
 import { SMS_STATUSES, SUBSCRIBER_STATUSES } from "../../../core/subscribers/model.js";
 import { UpdateSubscriber } from "../../../core/subscribers/update-subscriber.js";
-import { defineRoute, type Route } from "../route.js";
-import { Id, NullableString, NullableTimestamp, Timestamp } from "../schemas.js";
+import { defineUncheckedRoute, type Route } from "../route.js";
+import { Id, NullableString, NullableTimestamp, Timestamp } from "../../../core/shared/view-fields.js";
 import { NoteResource } from "./notes.js";
 
 const keys = <K extends string>(values: readonly K[]) => t.keyof(Object.fromEntries(values.map((v) => [v, null])) as Record<K, null>);
@@ -95,7 +95,7 @@ const BY_EXTERNAL_ID = "by externalId in the query string (for IDs containing `/
  * routes are mounted last, after every fixed `/subscribers/...` path.
  */
 export const subscribersRoutes: readonly Route[] = [
-  defineRoute({
+  defineUncheckedRoute({
     method: "post",
     path: "/subscribers",
     tag: "Subscribers",
@@ -106,7 +106,7 @@ export const subscribersRoutes: readonly Route[] = [
     errors: [400, 404, 409, 422],
     handle: async ({ input, actor, container }) => map((created: CreatedSubscriber) => ({ ...created }))(await container.get(CreateSubscriber).execute(actor, input.body)),
   }),
-  defineRoute({
+  defineUncheckedRoute({
     method: "get",
     path: "/subscribers",
     tag: "Subscribers",
@@ -118,7 +118,7 @@ export const subscribersRoutes: readonly Route[] = [
     errors: [400, 404, 422],
     handle: async ({ input, actor, container }) => map((listing: SubscriberListing) => ({ ...listing }))(await container.get(ListSubscribers).execute(actor, input.query)),
   }),
-  defineRoute({
+  defineUncheckedRoute({
     method: "get",
     path: "/subscribers/external",
     tag: "Subscribers",
@@ -130,7 +130,7 @@ export const subscribersRoutes: readonly Route[] = [
     handle: async ({ input, actor, container }) =>
       map((subscriber) => ({ subscriber }))(await container.get(GetSubscriber).execute(actor, { externalId: input.query.externalId })),
   }),
-  defineRoute({
+  defineUncheckedRoute({
     method: "patch",
     path: "/subscribers/external",
     tag: "Subscribers",
@@ -143,7 +143,7 @@ export const subscribersRoutes: readonly Route[] = [
     handle: async ({ input, actor, container }) =>
       map((subscriber) => ({ subscriber }))(await container.get(UpdateSubscriber).execute(actor, { externalId: input.query.externalId }, input.body)),
   }),
-  defineRoute({
+  defineUncheckedRoute({
     method: "delete",
     path: "/subscribers/external",
     tag: "Subscribers",
@@ -155,7 +155,7 @@ export const subscribersRoutes: readonly Route[] = [
     handle: async ({ input, actor, container }) =>
       map((deleted: DeletedSubscriber) => ({ ...deleted }))(await container.get(DeleteSubscriber).execute(actor, { externalId: input.query.externalId })),
   }),
-  defineRoute({
+  defineUncheckedRoute({
     method: "get",
     path: "/subscribers/:email",
     tag: "Subscribers",
@@ -167,7 +167,7 @@ export const subscribersRoutes: readonly Route[] = [
     errors: [404, 422],
     handle: async ({ input, actor, container }) => map((subscriber) => ({ subscriber }))(await container.get(GetSubscriber).execute(actor, { email: input.params.email })),
   }),
-  defineRoute({
+  defineUncheckedRoute({
     method: "patch",
     path: "/subscribers/:email",
     tag: "Subscribers",
@@ -180,7 +180,7 @@ export const subscribersRoutes: readonly Route[] = [
     handle: async ({ input, actor, container }) =>
       map((subscriber) => ({ subscriber }))(await container.get(UpdateSubscriber).execute(actor, { email: input.params.email }, input.body)),
   }),
-  defineRoute({
+  defineUncheckedRoute({
     method: "delete",
     path: "/subscribers/:email",
     tag: "Subscribers",

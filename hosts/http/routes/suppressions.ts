@@ -4,8 +4,8 @@ import { ListSuppressionsQuery, SuppressionEmailPath, SuppressionRegionQuery } f
 import { GetSuppression } from "../../../core/suppressions/get-suppression.js";
 import { ListSuppressions, type SuppressionPage } from "../../../core/suppressions/list-suppressions.js";
 import { RemoveSuppression, type RemovedSuppression } from "../../../core/suppressions/remove-suppression.js";
-import { defineRoute, type Route } from "../route.js";
-import { Id, NullableString, Timestamp } from "../schemas.js";
+import { defineUncheckedRoute, type Route } from "../route.js";
+import { Id, NullableString, Timestamp } from "../../../core/shared/view-fields.js";
 
 const SuppressionResource = t.type({
   id: Id,
@@ -19,7 +19,7 @@ const SuppressionResource = t.type({
 
 /** The suppression list (compat-reference §24): addresses that hard-bounced, complained, unsubscribed or were blocked. */
 export const suppressionsRoutes: readonly Route[] = [
-  defineRoute({
+  defineUncheckedRoute({
     method: "get",
     path: "/suppressions",
     tag: "Suppressions",
@@ -36,7 +36,7 @@ export const suppressionsRoutes: readonly Route[] = [
     errors: [422],
     handle: async ({ input, actor, container }) => map((page: SuppressionPage) => ({ ...page }))(await container.get(ListSuppressions).execute(actor, input.query)),
   }),
-  defineRoute({
+  defineUncheckedRoute({
     method: "get",
     path: "/suppressions/:email",
     tag: "Suppressions",
@@ -48,7 +48,7 @@ export const suppressionsRoutes: readonly Route[] = [
     errors: [404, 422],
     handle: async ({ input, actor, container }) => map((suppression) => ({ suppression }))(await container.get(GetSuppression).execute(actor, input.params.email)),
   }),
-  defineRoute({
+  defineUncheckedRoute({
     method: "delete",
     path: "/suppressions/:email",
     tag: "Suppressions",

@@ -8,8 +8,8 @@ import { MAX_TAGS_PER_CONTACT_CALL, TagContact, type TaggedContact } from "../..
 import { UntagContact, type UntaggedContact } from "../../../core/tags/untag-contact.js";
 import { UpdateTag } from "../../../core/tags/update-tag.js";
 import type { Attributes } from "../../../core/subscribers/model.js";
-import { defineRoute, type Route } from "../route.js";
-import { Id, NullableString, Timestamp } from "../schemas.js";
+import { defineUncheckedRoute, type Route } from "../route.js";
+import { Id, NullableString, Timestamp } from "../../../core/shared/view-fields.js";
 
 const TagResource = t.type({
   id: Id,
@@ -29,7 +29,7 @@ const CONTACT_RULES =
 
 /** Tags (compat-reference §7) and the single-contact tag calls (§4.1). */
 export const tagsRoutes: readonly Route[] = [
-  defineRoute({
+  defineUncheckedRoute({
     method: "get",
     path: "/tags",
     tag: "Tags",
@@ -38,7 +38,7 @@ export const tagsRoutes: readonly Route[] = [
     response: t.type({ tags: t.array(TagResource) }),
     handle: async ({ actor, container }) => map((tags) => ({ tags }))(await container.get(ListTags).execute(actor)),
   }),
-  defineRoute({
+  defineUncheckedRoute({
     method: "post",
     path: "/tags",
     tag: "Tags",
@@ -50,7 +50,7 @@ export const tagsRoutes: readonly Route[] = [
     errors: [400, 409, 422],
     handle: async ({ input, actor, container }) => map((tag) => ({ tag }))(await container.get(CreateTag).execute(actor, input.body)),
   }),
-  defineRoute({
+  defineUncheckedRoute({
     method: "patch",
     path: "/tags/:tagId",
     tag: "Tags",
@@ -62,7 +62,7 @@ export const tagsRoutes: readonly Route[] = [
     errors: [400, 404, 422],
     handle: async ({ input, actor, container }) => map((tag) => ({ tag }))(await container.get(UpdateTag).execute(actor, input.params.tagId, input.body)),
   }),
-  defineRoute({
+  defineUncheckedRoute({
     method: "delete",
     path: "/tags/:tagId",
     tag: "Tags",
@@ -73,7 +73,7 @@ export const tagsRoutes: readonly Route[] = [
     errors: [400, 404],
     handle: async ({ input, actor, container }) => container.get(DeleteTag).execute(actor, input.params.tagId),
   }),
-  defineRoute({
+  defineUncheckedRoute({
     method: "post",
     path: "/subscribers/tags",
     tag: "Tags",
@@ -89,7 +89,7 @@ export const tagsRoutes: readonly Route[] = [
       return map(({ subscriber, tags: [applied] }: TaggedContact) => ({ subscriber, tag: { id: applied!.id, name: applied!.name, created: applied!.created } }))(result);
     },
   }),
-  defineRoute({
+  defineUncheckedRoute({
     method: "post",
     path: "/subscribers/tags/bulk",
     tag: "Tags",
@@ -107,7 +107,7 @@ export const tagsRoutes: readonly Route[] = [
       }))(result);
     },
   }),
-  defineRoute({
+  defineUncheckedRoute({
     method: "post",
     path: "/subscribers/tags/remove",
     tag: "Tags",

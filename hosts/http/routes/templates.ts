@@ -8,8 +8,8 @@ import { GetTemplate } from "../../../core/emails/get-template.js";
 import { ListTemplates } from "../../../core/emails/list-templates.js";
 import { PreviewTemplate } from "../../../core/emails/preview-template.js";
 import { UpdateTemplate } from "../../../core/emails/update-template.js";
-import { defineRoute, type Route } from "../route.js";
-import { Id, NullableString, Timestamp } from "../schemas.js";
+import { defineUncheckedRoute, type Route } from "../route.js";
+import { Id, NullableString, Timestamp } from "../../../core/shared/view-fields.js";
 
 const TemplateResource = t.type({
   id: Id,
@@ -31,7 +31,7 @@ const CONTENT_RULES =
 
 /** Templates: reusable email content (compat-reference §12). */
 export const templatesRoutes: readonly Route[] = [
-  defineRoute({
+  defineUncheckedRoute({
     method: "get",
     path: "/templates",
     tag: "Templates",
@@ -42,7 +42,7 @@ export const templatesRoutes: readonly Route[] = [
     errors: [422],
     handle: async ({ input, actor, container }) => container.get(ListTemplates).execute(actor, input.query),
   }),
-  defineRoute({
+  defineUncheckedRoute({
     method: "get",
     path: "/templates/:templateId",
     tag: "Templates",
@@ -53,7 +53,7 @@ export const templatesRoutes: readonly Route[] = [
     errors: [404],
     handle: async ({ input, actor, container }) => map((template) => ({ template }))(await container.get(GetTemplate).execute(actor, input.params.templateId)),
   }),
-  defineRoute({
+  defineUncheckedRoute({
     method: "post",
     path: "/templates",
     tag: "Templates",
@@ -64,7 +64,7 @@ export const templatesRoutes: readonly Route[] = [
     errors: [400, 422],
     handle: async ({ input, actor, container }) => map((template) => ({ template }))(await container.get(CreateTemplate).execute(actor, input.body)),
   }),
-  defineRoute({
+  defineUncheckedRoute({
     method: "put",
     path: "/templates/:templateId",
     tag: "Templates",
@@ -77,7 +77,7 @@ export const templatesRoutes: readonly Route[] = [
     handle: async ({ input, actor, container }) =>
       map((template) => ({ template }))(await container.get(UpdateTemplate).execute(actor, input.params.templateId, input.body)),
   }),
-  defineRoute({
+  defineUncheckedRoute({
     method: "delete",
     path: "/templates/:templateId",
     tag: "Templates",
@@ -88,7 +88,7 @@ export const templatesRoutes: readonly Route[] = [
     errors: [404],
     handle: async ({ input, actor, container }) => container.get(DeleteTemplate).execute(actor, input.params.templateId),
   }),
-  defineRoute({
+  defineUncheckedRoute({
     method: "post",
     path: "/templates/:templateId/render",
     tag: "Templates",

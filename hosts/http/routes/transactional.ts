@@ -10,9 +10,9 @@ import { SendTransactionalCommand, recipientsOf } from "../../../core/transactio
 import { SendTransactional } from "../../../core/transactional/send-transactional.js";
 import { UpdateTransactionalEmail } from "../../../core/transactional/update-transactional-email.js";
 import { withSchema } from "../../../core/shared/json-schema.js";
-import { defineRoute, type Route } from "../route.js";
+import { defineUncheckedRoute, type Route } from "../route.js";
 import { Stats } from "./metrics.js";
-import { Id, NullableString, Timestamp } from "../schemas.js";
+import { Id, NullableString, Timestamp } from "../../../core/shared/view-fields.js";
 
 const TransactionalResource = t.type({
   id: Id,
@@ -44,7 +44,7 @@ const recipientCount = (body: unknown): number => {
 
 /** Saved transactional emails and the send (compat-reference §13, spec Transactional emails). */
 export const transactionalRoutes: readonly Route[] = [
-  defineRoute({
+  defineUncheckedRoute({
     method: "post",
     path: "/transactional/send",
     tag: "Transactional",
@@ -68,7 +68,7 @@ export const transactionalRoutes: readonly Route[] = [
     errors: [400, 404, 409, 422, 429],
     handle: async ({ input, actor, container }) => container.get(SendTransactional).execute(actor, input.body),
   }),
-  defineRoute({
+  defineUncheckedRoute({
     method: "get",
     path: "/transactional",
     tag: "Transactional",
@@ -80,7 +80,7 @@ export const transactionalRoutes: readonly Route[] = [
     errors: [422],
     handle: async ({ input, actor, container }) => map((transactional) => ({ transactional }))(await container.get(ListTransactionalEmails).execute(actor, input.query)),
   }),
-  defineRoute({
+  defineUncheckedRoute({
     method: "post",
     path: "/transactional",
     tag: "Transactional",
@@ -92,7 +92,7 @@ export const transactionalRoutes: readonly Route[] = [
     errors: [400, 409, 422],
     handle: async ({ input, actor, container }) => map((transactional) => ({ transactional }))(await container.get(CreateTransactionalEmail).execute(actor, input.body)),
   }),
-  defineRoute({
+  defineUncheckedRoute({
     method: "get",
     path: "/transactional/:idOrSlug",
     tag: "Transactional",
@@ -103,7 +103,7 @@ export const transactionalRoutes: readonly Route[] = [
     errors: [404],
     handle: async ({ input, actor, container }) => map((transactional) => ({ transactional }))(await container.get(GetTransactionalEmail).execute(actor, input.params.idOrSlug)),
   }),
-  defineRoute({
+  defineUncheckedRoute({
     method: "patch",
     path: "/transactional/:idOrSlug",
     tag: "Transactional",
@@ -116,7 +116,7 @@ export const transactionalRoutes: readonly Route[] = [
     handle: async ({ input, actor, container }) =>
       map((transactional) => ({ transactional }))(await container.get(UpdateTransactionalEmail).execute(actor, input.params.idOrSlug, input.body)),
   }),
-  defineRoute({
+  defineUncheckedRoute({
     method: "delete",
     path: "/transactional/:idOrSlug",
     tag: "Transactional",

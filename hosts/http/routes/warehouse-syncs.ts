@@ -12,8 +12,8 @@ import { ListWarehouseSyncs } from "../../../core/warehouse/list-warehouse-syncs
 import { CONNECTION_KINDS, FREQUENCY_NAMES, RUN_STATUSES, SYNC_KINDS, SYNC_STATUSES } from "../../../core/warehouse/model.js";
 import { QueueWarehouseSyncRun } from "../../../core/warehouse/queue-warehouse-sync-run.js";
 import { UpdateWarehouseSync } from "../../../core/warehouse/update-warehouse-sync.js";
-import { defineRoute, type Route } from "../route.js";
-import { Id, NullableString, NullableTimestamp, Timestamp } from "../schemas.js";
+import { defineUncheckedRoute, type Route } from "../route.js";
+import { Id, NullableString, NullableTimestamp, Timestamp } from "../../../core/shared/view-fields.js";
 
 const TAG = "Warehouse syncs";
 const keysOf = <T extends string>(values: readonly T[]) => t.keyof(Object.fromEntries(values.map((v) => [v, null])) as Record<T, null>);
@@ -99,7 +99,7 @@ const SyncResource = t.type({
 
 /** Warehouse connections and syncs (spec, Warehouse syncs; decisions.md). */
 export const warehouseSyncsRoutes: readonly Route[] = [
-  defineRoute({
+  defineUncheckedRoute({
     method: "post",
     path: "/warehouse-connections",
     tag: TAG,
@@ -111,7 +111,7 @@ export const warehouseSyncsRoutes: readonly Route[] = [
     errors: [400, 403, 422],
     handle: async ({ input, actor, container }) => map((connection) => ({ connection }))(await container.get(CreateWarehouseConnection).execute(actor, input.body)),
   }),
-  defineRoute({
+  defineUncheckedRoute({
     method: "get",
     path: "/warehouse-connections",
     tag: TAG,
@@ -121,7 +121,7 @@ export const warehouseSyncsRoutes: readonly Route[] = [
     errors: [403],
     handle: async ({ actor, container }) => map((connections) => ({ connections }))(await container.get(ListWarehouseConnections).execute(actor)),
   }),
-  defineRoute({
+  defineUncheckedRoute({
     method: "post",
     path: "/warehouse-syncs",
     tag: TAG,
@@ -133,7 +133,7 @@ export const warehouseSyncsRoutes: readonly Route[] = [
     errors: [400, 403, 404, 422],
     handle: async ({ input, actor, container }) => map((sync) => ({ sync }))(await container.get(CreateWarehouseSync).execute(actor, input.body)),
   }),
-  defineRoute({
+  defineUncheckedRoute({
     method: "get",
     path: "/warehouse-syncs",
     tag: TAG,
@@ -144,7 +144,7 @@ export const warehouseSyncsRoutes: readonly Route[] = [
     errors: [400, 403, 422],
     handle: async ({ input, actor, container }) => map((list: object) => ({ ...list }))(await container.get(ListWarehouseSyncs).execute(actor, input.query)),
   }),
-  defineRoute({
+  defineUncheckedRoute({
     method: "get",
     path: "/warehouse-syncs/:syncId",
     tag: TAG,
@@ -155,7 +155,7 @@ export const warehouseSyncsRoutes: readonly Route[] = [
     errors: [403, 404],
     handle: async ({ input, actor, container }) => map((sync) => ({ sync }))(await container.get(GetWarehouseSync).execute(actor, input.params.syncId)),
   }),
-  defineRoute({
+  defineUncheckedRoute({
     method: "patch",
     path: "/warehouse-syncs/:syncId",
     tag: TAG,
@@ -168,7 +168,7 @@ export const warehouseSyncsRoutes: readonly Route[] = [
     handle: async ({ input, actor, container }) =>
       map((sync) => ({ sync }))(await container.get(UpdateWarehouseSync).execute(actor, input.params.syncId, input.body)),
   }),
-  defineRoute({
+  defineUncheckedRoute({
     method: "get",
     path: "/warehouse-syncs/:syncId/runs",
     tag: TAG,
@@ -179,7 +179,7 @@ export const warehouseSyncsRoutes: readonly Route[] = [
     errors: [403, 404],
     handle: async ({ input, actor, container }) => map((runs) => ({ runs }))(await container.get(ListWarehouseSyncRuns).execute(actor, input.params.syncId)),
   }),
-  defineRoute({
+  defineUncheckedRoute({
     method: "post",
     path: "/warehouse-syncs/:syncId/run",
     tag: TAG,
