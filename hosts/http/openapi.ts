@@ -1,7 +1,7 @@
 import { SCOPE_CATALOG } from "../../core/access/scopes.js";
 import { RATE_BUDGETS } from "../../core/access/rate-budgets.js";
 import { toJsonSchema, type JsonSchema } from "../../core/shared/json-schema.js";
-import type { Route } from "./route.js";
+import { idempotencyOf, type Route } from "./route.js";
 
 const STATUS_TEXT: Record<number, string> = {
   400: "Invalid input or invalid state",
@@ -35,6 +35,7 @@ function parameters(route: Route): JsonSchema[] {
     ...Object.entries(path).map(([name, schema]) => ({ name, in: "path", required: true, schema })),
     ...Object.entries(query.properties ?? {}).map(([name, schema]) => ({ name, in: "query", required: (query.required ?? []).includes(name), schema })),
     { $ref: "#/components/parameters/CompanyId" },
+    ...(idempotencyOf(route) ? [{ $ref: "#/components/parameters/IdempotencyKey" }] : []),
   ];
 }
 
@@ -112,6 +113,13 @@ export function buildOpenApi(routes: readonly Route[], baseUrl: string): JsonSch
         apiKeyHeader: { type: "apiKey", in: "header", name: "x-api-key" },
       },
       parameters: {
+        IdempotencyKey: {
+          name: "Idempotency-Key",
+          in: "header",
+          required: false,
+          description: "Replays the first answer to a retry of the same request for 24 hours; the same key with another body is 409",
+          schema: { type: "string", minLength: 1, maxLength: 255 },
+        },
         CompanyId: {
           name: "x-company-id",
           in: "header",

@@ -8,7 +8,9 @@ import type { Scope } from "../../core/access/scopes.js";
 import { RateLimiter } from "../../core/ports/rate-limiter.js";
 import type { Actor } from "../../core/shared/actor.js";
 import { decode } from "../../core/shared/codecs.js";
-import type { Result } from "../../core/shared/result.js";
+import { invalid } from "../../core/shared/errors.js";
+import { inputBoundsViolation } from "../../core/shared/input-bounds.js";
+import { fail, ok, type Result } from "../../core/shared/result.js";
 import { IdempotencyStore } from "../../core/idempotency/ports.js";
 import { Clock } from "../../core/ports/clock.js";
 import { actorOf } from "./actor.js";
@@ -95,7 +97,18 @@ export function sendResult(res: Response, result: Result<unknown>, successStatus
   }
 }
 
+/** The bounds every route's input keeps before its own codec looks at it (422 naming the field). */
+function checkBounds(req: Request): Result<void> {
+  for (const [where, value] of [["body", req.body], ["query", req.query], ["path", req.params]] as const) {
+    const violation = inputBoundsViolation(value, where === "body" ? "" : where);
+    if (violation) return fail(invalid(`Invalid request: ${violation.path} ${violation.message}`, [violation]));
+  }
+  return ok(undefined);
+}
+
 function decodeInput(route: Route, req: Request): Result<RouteInput<unknown, unknown, unknown>> {
+  const bounded = checkBounds(req);
+  if (bounded._tag === "Left") return bounded;
   const body = route.body ? decode(route.body, req.body ?? {}) : ({ _tag: "Right", right: undefined } as const);
   if (body._tag === "Left") return body;
   const query = route.query ? decode(route.query, req.query) : ({ _tag: "Right", right: undefined } as const);
@@ -105,6 +118,14 @@ function decodeInput(route: Route, req: Request): Result<RouteInput<unknown, unk
   return { _tag: "Right", right: { body: body.right, query: query.right, params: params.right } };
 }
 
+const DAY_MS = 24 * 60 * 60 * 1000;
+/**
+ * Stripe's rule: every POST (they create or send) honours `Idempotency-Key`, kept 24 hours,
+ * unless the route declares a window of its own; routes that come later inherit it.
+ */
+export const idempotencyOf = (route: Route): { readonly ttlMs: number } | undefined =>
+  route.idempotency ?? (route.method === "post" ? { ttlMs: DAY_MS } : undefined);
+
 /** Only routes that take a body parse one: a GET pays nothing for JSON. */
 const parseJson = express.json({ limit: "1mb" });
 
@@ -113,7 +134,8 @@ export function mountRoutes(router: Router, routes: readonly Route[], container:
   for (const route of routes) {
     const own = route.rateLimit ? [rateLimit(limiter(), route.rateLimit.budget, route.rateLimit.units)] : [];
     const body = route.body ? [route.bodyLimit ? express.json({ limit: route.bodyLimit }) : parseJson] : [];
-    const idempotent = route.idempotency ? [idempotency(container.get<IdempotencyStore>(IdempotencyStore), container.get<Clock>(Clock), route.idempotency)] : [];
+    const window = idempotencyOf(route);
+    const idempotent = window ? [idempotency(container.get<IdempotencyStore>(IdempotencyStore), container.get<Clock>(Clock), window)] : [];
     const checkScopes = (_req: Request, res: Response, next: NextFunction) => {
       const allowed = requireScopes(route.scopes, actorOf(res));
       if (allowed._tag === "Right") return next();

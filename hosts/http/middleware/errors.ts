@@ -32,6 +32,11 @@ export const errorHandler =
       res.status(400).json({ success: false, error: "Malformed JSON in request body" });
       return;
     }
+    // A path Express cannot percent-decode (`%FF`): the caller's mistake, not ours.
+    if (error instanceof URIError) {
+      res.status(400).json({ success: false, error: "Malformed percent-encoding in the request path" });
+      return;
+    }
     if (httpError.expose && httpError.status && httpError.status >= 400 && httpError.status < 500) {
       res.status(httpError.status).json({ success: false, error: httpError.message ?? "Bad request" });
       return;

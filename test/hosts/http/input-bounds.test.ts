@@ -1,0 +1,69 @@
+import test from "ava";
+import { createCompanyFixture } from "../../../fixtures/companies.js";
+import { MAX_INPUT_DEPTH } from "../../../core/shared/input-bounds.js";
+import { apiFixture } from "../../helpers/api-fixture.js";
+import { dialects } from "../../helpers/databases.js";
+
+/** `{"a":{"a":...}}` nested `levels` deep, written as text (JSON.stringify would recurse). */
+const nested = (levels: number): string => `${'{"a":'.repeat(levels)}1${"}".repeat(levels)}`;
+
+for (const dialect of dialects()) {
+  test(`${dialect.name}: input past the shared bounds is a 422 naming the field, and nothing is stored`, async (t) => {
+    const api = await apiFixture(t, dialect);
+    const acme = await createCompanyFixture(api.runtime.container);
+    const post = (body: unknown) => api.call("POST", "/api/v1/subscribers", { key: acme.ownerKey, body });
+
+    const cases: Array<[string, unknown, string]> = [
+      ["NUL", { email: "nul@example.com", firstName: "A\u0000B" }, "firstName"],
+      ["lone surrogate", { email: "sur@example.com", lastName: "x\uD800y" }, "lastName"],
+      ["__proto__", JSON.parse('{"email":"proto@example.com","customAttributes":{"__proto__":{"admin":true}}}'), "customAttributes.__proto__"],
+      ["constructor", { email: "ctor@example.com", customAttributes: { constructor: "x" } }, "customAttributes.constructor"],
+    ];
+    for (const [name, body, path] of cases) {
+      const response = await post(body);
+      t.is(response.status, 422, name);
+      t.is(response.body.success, false, name);
+      t.is(response.body.errors[0].path, path, name);
+    }
+
+    for (const levels of [MAX_INPUT_DEPTH + 5, 1_000, 10_000]) {
+      const body = `{"email":"deep@example.com","customAttributes":${nested(levels)}}`;
+      const response = await api.call("POST", "/api/v1/subscribers", { key: acme.ownerKey, rawBody: body });
+      t.is(response.status, 422, `${levels} levels`);
+      t.regex(response.body.error, /more than 32 levels deep/);
+      t.true(String(response.body.errors[0].path).startsWith("customAttributes.a"));
+    }
+
+    const list = await api.call("GET", "/api/v1/subscribers", { key: acme.ownerKey });
+    t.is(list.status, 200);
+    t.deepEqual(list.body.subscribers, []);
+  });
+
+  test(`${dialect.name}: malformed percent-encoding in a path is a 400, and the server answers afterwards`, async (t) => {
+    const api = await apiFixture(t, dialect);
+    const acme = await createCompanyFixture(api.runtime.container);
+    const response = await api.call("GET", "/api/v1/subscribers/%FF", { key: acme.ownerKey });
+    t.is(response.status, 400);
+    t.deepEqual(response.body, { success: false, error: "Malformed percent-encoding in the request path" });
+    t.is((await api.call("GET", "/health")).status, 200);
+  });
+
+  test(`${dialect.name}: every POST honours Idempotency-Key (a list is created once, another body is 409)`, async (t) => {
+    const api = await apiFixture(t, dialect);
+    const acme = await createCompanyFixture(api.runtime.container);
+    const create = (name: string) =>
+      api.call("POST", "/api/v1/lists", { key: acme.ownerKey, body: { name }, headers: { "Idempotency-Key": "create-vip" } });
+    const [first, concurrent] = await Promise.all([create("VIP"), create("VIP")]);
+    const replay = await create("VIP");
+    const statuses = [first.status, concurrent.status].sort();
+    // Two at once: one runs, the other is told the key is in flight (or replayed if it came after).
+    t.true(statuses[0] === 200 && (statuses[1] === 200 || statuses[1] === 409), JSON.stringify(statuses));
+    t.is(replay.status, 200);
+    t.is(replay.headers.get("idempotent-replayed"), "true");
+    const created = first.status === 200 ? first : concurrent;
+    t.deepEqual(replay.body, created.body);
+    t.is((await create("Other")).status, 409);
+    const lists = await api.call("GET", "/api/v1/lists", { key: acme.ownerKey });
+    t.is(lists.body.lists.length, 1);
+  });
+}
