@@ -1,6 +1,8 @@
 import * as t from "io-ts";
 import { boundedText, Email, IsoDate, optional } from "../shared/codecs.js";
 import { withSchema } from "../shared/json-schema.js";
+import { EventProperties } from "../events/commands.js";
+import { CustomAttributes } from "../subscribers/commands.js";
 import { ACCOUNT_ROLES, type AccountRole } from "./model.js";
 import { RECIPIENT_OPTIONS } from "./recipients.js";
 import { SUGGESTION_SOURCES, type SuggestionSource } from "./suggestion.js";
@@ -28,7 +30,6 @@ const Domain = withSchema(
   ),
   { type: "string", maxLength: 255 },
 );
-const JsonObject = t.record(t.string, t.unknown);
 
 /** POST /api/v1/accounts: creates the account or updates the fields given (attributes are merged key by key). */
 export const UpsertAccountCommand = t.exact(
@@ -37,7 +38,7 @@ export const UpsertAccountCommand = t.exact(
     t.partial({
       name: optional(t.union([AccountName, t.null])),
       domain: optional(t.union([Domain, t.null])),
-      attributes: optional(JsonObject),
+      attributes: optional(CustomAttributes),
     }),
   ]),
   "UpsertAccountCommand",
@@ -66,7 +67,7 @@ export const RecordAccountEventCommand = t.exact(
   t.intersection([
     t.type({ event: boundedText(200) }),
     t.partial({
-      properties: optional(JsonObject),
+      properties: optional(EventProperties),
       recipients: Recipients,
       eventId: optional(boundedText(255)),
       occurredAt: optional(IsoDate),

@@ -1,32 +1,16 @@
 import * as t from "io-ts";
 import { boundedText, Email, IsoDate, optional, TrimmedNonEmpty, required } from "../shared/codecs.js";
-import { toJsonSchema, withSchema } from "../shared/json-schema.js";
+import { boundedJsonObject, PROPERTY_LIMITS } from "../shared/bounded-json.js";
+import { boundedArray } from "../shared/bounded-array.js";
+import { CustomAttributes } from "../subscribers/commands.js";
 
 /**
  * Inputs of the custom-event routes (compat-reference §5). Type errors are 422 here; rules that
  * need the clock or the database (occurredAt within 5 years, a known contact) are 400/404 later.
  */
 
-/** An array of `min`..`max` items, with a readable message when the count is off. */
-export const boundedArray = <C extends t.Mixed>(item: C, min: number, max: number) => {
-  const array = t.array(item);
-  return withSchema(
-    new t.Type<Array<t.TypeOf<C>>, unknown, unknown>(
-      `Array(${min}..${max})`,
-      (u): u is Array<t.TypeOf<C>> => array.is(u) && u.length >= min && u.length <= max,
-      (u, c) => {
-        if (Array.isArray(u) && u.length < min) return t.failure(u, c, `must contain at least ${min} item${min === 1 ? "" : "s"}`);
-        if (Array.isArray(u) && u.length > max) return t.failure(u, c, `must contain at most ${max} items`);
-        return array.validate(u, c);
-      },
-      t.identity,
-    ),
-    { type: "array", items: toJsonSchema(item), minItems: min, maxItems: max },
-  );
-};
-
-/** A JSON object (not an array, not null). */
-export const JsonObject = t.record(t.string, t.unknown);
+/** Event properties: a JSON object within PROPERTY_LIMITS. */
+export const EventProperties = boundedJsonObject(PROPERTY_LIMITS, "EventProperties");
 
 export const EventName = required(boundedText(200));
 export const EventIdKey = required(boundedText(255));
@@ -37,11 +21,11 @@ const Identity = {
   externalId: optional(boundedText(255)),
   firstName: optional(t.union([t.string, t.null])),
   lastName: optional(t.union([t.string, t.null])),
-  customAttributes: optional(JsonObject),
+  customAttributes: optional(CustomAttributes),
 };
 
 const Occurrence = {
-  properties: optional(JsonObject),
+  properties: optional(EventProperties),
   occurredAt: optional(IsoDate),
   eventId: optional(t.union([EventIdKey, t.null])),
 };
@@ -61,7 +45,7 @@ export const ImportedEvent = t.exact(
     externalId: optional(boundedText(255)),
     name: EventName,
     eventId: EventIdKey,
-    properties: optional(JsonObject),
+    properties: optional(EventProperties),
     occurredAt: optional(IsoDate),
   }),
 );

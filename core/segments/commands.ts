@@ -22,6 +22,9 @@ export const JoinOperatorCodec = keys(JOIN_OPERATORS, "JoinOperator");
 export const SegmentName = boundedText(255);
 const FilterId = boundedText(255);
 
+/** Characters of one filter value (the README's Limits table): longer ones are no use in a condition and costly to match. */
+export const MAX_FILTER_VALUE_LENGTH = 1_000;
+
 /** A filter value: a string (trimmed); numbers and booleans become strings, null becomes "". */
 const FilterValue = withSchema(
   new t.Type<string, string, unknown>(
@@ -29,7 +32,9 @@ const FilterValue = withSchema(
     (u): u is string => typeof u === "string",
     (u, c) =>
       typeof u === "string"
-        ? t.success(u.trim())
+        ? u.trim().length > MAX_FILTER_VALUE_LENGTH
+          ? t.failure(u, c, `must be at most ${MAX_FILTER_VALUE_LENGTH} characters`)
+          : t.success(u.trim())
         : typeof u === "number" || typeof u === "boolean"
           ? t.success(String(u))
           : u === null
@@ -47,7 +52,7 @@ const leafSchema = {
     id: { type: "string" },
     field: { type: "string", enum: [...FILTER_FIELDS] },
     operator: { type: "string", enum: [...FILTER_OPERATORS] },
-    value: { type: ["string", "number", "boolean", "null"] },
+    value: { type: ["string", "number", "boolean", "null"], maxLength: MAX_FILTER_VALUE_LENGTH },
   },
   required: ["field", "operator"],
 };

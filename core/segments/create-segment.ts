@@ -4,6 +4,7 @@ import type { Actor } from "../shared/actor.js";
 import { badRequest } from "../shared/errors.js";
 import { fail, ok, type Result } from "../shared/result.js";
 import { checkedDefinition } from "./checked-definition.js";
+import { checkOwnedLists } from "./owned-lists.js";
 import type { CreateSegmentCommand } from "./commands.js";
 import { definitionConflict, prepareFlat, prepareGroup, type Segment } from "./model.js";
 import type { SegmentEvaluator, SegmentRepository } from "./ports.js";
@@ -38,6 +39,8 @@ export class CreateSegment {
       createdAt: now,
       updatedAt: now,
     };
+    const lists = await checkOwnedLists(this.segments, actor.companyId, segment.root);
+    if (lists._tag === "Left") return lists;
     const definition = await checkedDefinition(this.segments, { companyId: actor.companyId, segmentId: segment.id, root: segment.root, now, docsUrl: this.docsUrl });
     if (definition._tag === "Left") return definition;
     await this.segments.insert(segment);

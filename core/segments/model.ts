@@ -390,6 +390,11 @@ export function leavesOf(node: FilterNode): FilterLeaf[] {
 }
 
 /** The segment IDs a tree references, in order, once per reference. */
+/** The list IDs the tree's list conditions name (empty checks name none). */
+export const listIdsOf = (root: FilterGroup): string[] => [
+  ...new Set(leavesOf(root).flatMap((leaf) => (leaf.field === "list" && !EMPTY_CHECKS.includes(leaf.operator) ? commaList(leaf.value) : []))),
+];
+
 export const referencesOf = (root: FilterGroup): string[] => leavesOf(root).filter((leaf) => leaf.field === "segment").map((leaf) => leaf.value);
 
 /** The rule `exactly one of filters or root`, shared by create and update. */

@@ -11,6 +11,8 @@ export interface SegmentRepository {
   list(companyId: string): Promise<Segment[]>;
   /** The company's segments among `segmentIds` (others' and missing IDs are left out). */
   findMany(companyId: string, segmentIds: readonly string[]): Promise<Segment[]>;
+  /** The company's lists among `listIds` (others' and missing IDs are left out). */
+  ownedListIds(companyId: string, listIds: readonly string[]): Promise<string[]>;
 }
 export const SegmentRepository = Symbol.for("lifecycle.SegmentRepository");
 

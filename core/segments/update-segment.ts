@@ -4,6 +4,7 @@ import type { Actor } from "../shared/actor.js";
 import { badRequest, notFound } from "../shared/errors.js";
 import { fail, ok, type Result } from "../shared/result.js";
 import { checkedDefinition } from "./checked-definition.js";
+import { checkOwnedLists } from "./owned-lists.js";
 import type { UpdateSegmentCommand } from "./commands.js";
 import { definitionConflict, prepareFlat, prepareGroup, type FilterGroup, type Segment, type SegmentFormat } from "./model.js";
 import type { SegmentEvaluator, SegmentRepository } from "./ports.js";
@@ -50,6 +51,8 @@ export class UpdateSegment {
 
     const now = this.clock.now();
     const segment: Segment = { ...existing, name: command.name ?? existing.name, format, root, updatedAt: now };
+    const lists = await checkOwnedLists(this.segments, actor.companyId, root);
+    if (lists._tag === "Left") return lists;
     const definition = await checkedDefinition(this.segments, { companyId: actor.companyId, segmentId, root, now, docsUrl: this.docsUrl });
     if (definition._tag === "Left") return definition;
     if (!(await this.segments.update(segment))) return fail(SEGMENT_NOT_FOUND);

@@ -57,8 +57,9 @@ export const IntegerFromString = withSchema(new t.Type<number, string, unknown>(
   "IntegerFromString",
   (u): u is number => Number.isInteger(u),
   (u, c) => {
-    if (typeof u === "number" && Number.isInteger(u)) return t.success(u);
-    if (typeof u === "string" && /^-?\d+$/.test(u.trim())) return t.success(Number(u.trim()));
+    if (typeof u === "number" && Number.isSafeInteger(u)) return t.success(u);
+    // Digits only, and small enough to be exact: `1e20` or 21 digits are not paging numbers.
+    if (typeof u === "string" && /^-?\d+$/.test(u.trim()) && Number.isSafeInteger(Number(u.trim()))) return t.success(Number(u.trim()));
     return t.failure(u, c, "must be an integer");
   },
   (n) => String(n),

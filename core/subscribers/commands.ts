@@ -1,5 +1,9 @@
 import * as t from "io-ts";
 import { boundedText, BooleanFromString, Email, IntegerFromString, IsoDate, optional, TrimmedNonEmpty } from "../shared/codecs.js";
+import { MAX_TAGS_PER_CONTACT_CALL } from "../tags/model.js";
+import { TagNameInput } from "../tags/tag-name-input.js";
+import { boundedArray } from "../shared/bounded-array.js";
+import { ATTRIBUTE_LIMITS, boundedJsonObject } from "../shared/bounded-json.js";
 import { withSchema } from "../shared/json-schema.js";
 import { DUPLICATE_STRATEGIES, OPT_IN_MODES, SUBSCRIBER_STATUSES } from "./model.js";
 
@@ -34,13 +38,8 @@ export const TimeZone = withSchema(new t.Type<string, string, unknown>(
   t.identity,
 ), { type: "string", description: "IANA time zone, e.g. Europe/Paris" });
 
-/** Custom attributes: a JSON object whose values keep their JSON types. */
-export const CustomAttributes = withSchema(new t.Type<Record<string, unknown>, Record<string, unknown>, unknown>(
-  "CustomAttributes",
-  (u): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u),
-  (u, c) => (typeof u === "object" && u !== null && !Array.isArray(u) ? t.success(u as Record<string, unknown>) : t.failure(u, c, "must be a JSON object")),
-  t.identity,
-), { type: "object", additionalProperties: true });
+/** Custom attributes: a JSON object whose values keep their JSON types, within ATTRIBUTE_LIMITS. */
+export const CustomAttributes = boundedJsonObject(ATTRIBUTE_LIMITS, "CustomAttributes");
 
 /** A string of at most `max` characters after trimming; "" is kept (it clears the field). */
 const shortText = (max: number) =>
@@ -60,9 +59,11 @@ const Phone = optional(t.union([shortText(40), t.null]));
 const PhoneCountry = optional(t.union([shortText(2), t.null]));
 const ExternalId = boundedText(255);
 /** Tag names as given (normalised later: "Pro Customer" -> pro-customer). */
-const TagNames = t.array(TrimmedNonEmpty);
+const TagNames = boundedArray(TagNameInput, 0, MAX_TAGS_PER_CONTACT_CALL);
 /** List IDs or names. */
-const ListReferences = t.array(TrimmedNonEmpty);
+/** Lists one request may name at once. */
+export const MAX_LISTS_PER_REQUEST = 100;
+const ListReferences = boundedArray(boundedText(255), 0, MAX_LISTS_PER_REQUEST);
 
 /** POST /subscribers: create, or match an existing contact by email then externalId. */
 export const CreateSubscriberCommand = t.exact(

@@ -1,4 +1,5 @@
 import * as t from "io-ts";
+import { TagNameInput } from "./tag-name-input.js";
 import { boundedText, Email, optional, TrimmedNonEmpty, required } from "../shared/codecs.js";
 import { CustomAttributes } from "../subscribers/commands.js";
 import { TAG_COLORS, type TagColor } from "./model.js";
@@ -12,7 +13,7 @@ import { TAG_COLORS, type TagColor } from "./model.js";
 export const TagColorCodec = t.keyof(Object.fromEntries(TAG_COLORS.map((color) => [color, null])) as Record<TagColor, null>, "TagColor");
 
 /** A tag name as given ("Pro Customer"); normalised by the use case (pro-customer). */
-const TagName = required(TrimmedNonEmpty);
+const TagName = required(TagNameInput);
 
 /** POST /tags. */
 export const CreateTagCommand = t.exact(
@@ -42,7 +43,7 @@ export type TagContactCommand = t.TypeOf<typeof TagContactCommand>;
 
 /** POST /subscribers/tags/bulk: several tags on one contact. */
 export const TagContactBulkCommand = t.exact(
-  t.intersection([t.type({ tags: required(t.array(TrimmedNonEmpty)) }), t.partial({ ...ContactReference, customAttributes: optional(CustomAttributes) })]),
+  t.intersection([t.type({ tags: required(t.array(TagNameInput)) }), t.partial({ ...ContactReference, customAttributes: optional(CustomAttributes) })]),
   "TagContactBulkCommand",
 );
 export type TagContactBulkCommand = t.TypeOf<typeof TagContactBulkCommand>;

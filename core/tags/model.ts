@@ -9,6 +9,8 @@ export type TagColor = (typeof TAG_COLORS)[number];
 
 export const DEFAULT_TAG_COLOR: TagColor = "gray";
 export const MAX_TAG_NAME_LENGTH = 100;
+/** Tags one call may put on a contact. */
+export const MAX_TAGS_PER_CONTACT_CALL = 100;
 
 export interface Tag {
   readonly id: string;

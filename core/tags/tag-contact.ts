@@ -7,9 +7,9 @@ import { normalizeTags, type SaveContact } from "../subscribers/save-contact.js"
 import { findReferencedContact, requireReference, type ContactReference } from "./contact-reference.js";
 import type { TagRepository } from "./ports.js";
 import { toContactTagsView, type ContactTagsView } from "./view.js";
+import { MAX_TAGS_PER_CONTACT_CALL } from "./model.js";
 
-/** Tags one call may put on a contact. */
-export const MAX_TAGS_PER_CONTACT_CALL = 100;
+export { MAX_TAGS_PER_CONTACT_CALL };
 
 export interface TagContactInput extends ContactReference {
   /** Names as given; normalised here. */

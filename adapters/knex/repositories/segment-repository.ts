@@ -67,4 +67,13 @@ export class KnexSegmentRepository implements SegmentRepository {
     }
     return found;
   }
+
+  async ownedListIds(companyId: string, listIds: readonly string[]): Promise<string[]> {
+    const owned: string[] = [];
+    for (let start = 0; start < listIds.length; start += CHUNK) {
+      const rows: Array<{ id: string }> = await this.knex("lists").where({ company_id: companyId }).whereIn("id", listIds.slice(start, start + CHUNK)).select("id");
+      owned.push(...rows.map((row) => row.id));
+    }
+    return owned;
+  }
 }

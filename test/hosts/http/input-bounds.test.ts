@@ -1,5 +1,6 @@
 import test from "ava";
 import { createCompanyFixture } from "../../../fixtures/companies.js";
+import { ATTRIBUTE_LIMITS } from "../../../core/shared/bounded-json.js";
 import { MAX_INPUT_DEPTH } from "../../../core/shared/input-bounds.js";
 import { apiFixture } from "../../helpers/api-fixture.js";
 import { dialects } from "../../helpers/databases.js";
@@ -37,6 +38,51 @@ for (const dialect of dialects()) {
     const list = await api.call("GET", "/api/v1/subscribers", { key: acme.ownerKey });
     t.is(list.status, 200);
     t.deepEqual(list.body.subscribers, []);
+  });
+
+  test(`${dialect.name}: each free-form field has a documented size, and past it the answer is a 422 naming the field`, async (t) => {
+    const api = await apiFixture(t, dialect);
+    const acme = await createCompanyFixture(api.runtime.container);
+    const call = (method: string, path: string, body?: unknown) => api.call(method, path, { key: acme.ownerKey, ...(body === undefined ? {} : { body }) });
+    const manyKeys = Object.fromEntries(Array.from({ length: ATTRIBUTE_LIMITS.maxKeys + 1 }, (_, i) => [`k${i}`, i]));
+    const cases: Array<[string, string, unknown, string]> = [
+      ["too many attributes", "/api/v1/subscribers", { email: "a@example.com", customAttributes: manyKeys }, "customAttributes"],
+      ["long attribute name", "/api/v1/subscribers", { email: "a@example.com", customAttributes: { ["k".repeat(101)]: 1 } }, `customAttributes.${"k".repeat(101)}`],
+      ["long attribute value", "/api/v1/subscribers", { email: "a@example.com", customAttributes: { plan: "p".repeat(10_001) } }, "customAttributes.plan"],
+      ["deep attribute value", "/api/v1/subscribers", { email: "a@example.com", customAttributes: { plan: JSON.parse(nested(9)) } }, "customAttributes.plan"],
+      ["long tag", "/api/v1/subscribers", { email: "a@example.com", tags: ["t".repeat(101)] }, "tags.0"],
+      ["long event property", "/api/v1/subscribers/events", { email: "a@example.com", event: "x", properties: { note: "n".repeat(10_001) } }, "properties.note"],
+      ["500 KB filter value", "/api/v1/segments", { name: "Huge", filters: [{ field: "email", operator: "contains", value: "%".repeat(500_000) }] }, "filters.0.value"],
+    ];
+    for (const [name, path, body, field] of cases) {
+      const response = await call("POST", path, body);
+      t.is(response.status, 422, name);
+      t.is(response.body.errors?.[0]?.path, field, name);
+    }
+    const page = await call("GET", "/api/v1/subscribers?page=1e20");
+    t.is(page.status, 422);
+    const digits = await call("GET", "/api/v1/subscribers?page=100000000000000000000");
+    t.is(digits.status, 422);
+    t.deepEqual((await call("GET", "/api/v1/subscribers")).body.subscribers, []);
+    t.deepEqual((await call("GET", "/api/v1/segments")).body.segments, []);
+  });
+
+  test(`${dialect.name}: a segment may not name another company's list (refused when written, nothing stored)`, async (t) => {
+    const api = await apiFixture(t, dialect);
+    const acme = await createCompanyFixture(api.runtime.container);
+    const rival = await createCompanyFixture(api.runtime.container);
+    const theirs = await api.call("POST", "/api/v1/lists", { key: rival.ownerKey, body: { name: "Rival list" } });
+    const ours = await api.call("POST", "/api/v1/lists", { key: acme.ownerKey, body: { name: "Our list" } });
+    const create = (listId: string) =>
+      api.call("POST", "/api/v1/segments", { key: acme.ownerKey, body: { name: `In ${listId}`, filters: [{ field: "list", operator: "is", value: listId }] } });
+    const refused = await create(theirs.body.list.id);
+    t.is(refused.status, 400);
+    t.is(refused.body.error, `Segment filters reference a list that does not exist: ${theirs.body.list.id}`);
+    t.is((await create("lst_missing")).status, 400);
+    const accepted = await create(ours.body.list.id);
+    t.is(accepted.status, 200);
+    const segments = await api.call("GET", "/api/v1/segments", { key: acme.ownerKey });
+    t.deepEqual(segments.body.segments.map((segment: { name: string }) => segment.name), [`In ${ours.body.list.id}`]);
   });
 
   test(`${dialect.name}: malformed percent-encoding in a path is a 400, and the server answers afterwards`, async (t) => {
