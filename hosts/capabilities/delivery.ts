@@ -11,7 +11,7 @@ import { ReceiveSesNotification } from "../../core/delivery/receive-ses-notifica
 import { UnpinSesTopic } from "../../core/delivery/unpin-ses-topic.js";
 import { KnexEmailSendRepository } from "../../adapters/knex/repositories/email-send-repository.js";
 import { KnexSuppressionRepository } from "../../adapters/knex/repositories/suppression-repository.js";
-import { KnexSuppressionSearch } from "../../adapters/knex/repositories/suppression-search.js";
+import { KnexSuppressionQueries } from "../../adapters/knex/repositories/suppression-queries.js";
 import { CreateDeliveryWebhookSecret, OpenDeliveryWebhookSecret } from "../../core/delivery/create-delivery-webhook-secret.js";
 import { DeliverEmail } from "../../core/delivery/deliver-email.js";
 import { MailTransport } from "../../core/delivery/mail-transport.js";
@@ -53,7 +53,7 @@ export function bindDelivery(container: Container, handlers: JobHandlers): void 
   container.bind<SesTopicPins>(SesTopicPins).toResolvedValue((knex: Knex) => new KnexSesTopicPins(knex), [Database]);
   container.bind<SnsVerifier>(SnsVerifier).toConstantValue(new SnsSignatureVerifier());
   container.bind<SnsSubscriptions>(SnsSubscriptions).toConstantValue(new HttpsSnsSubscriptions());
-  container.bind<SuppressionQueries>(SuppressionQueries).toResolvedValue((knex: Knex) => new KnexSuppressionSearch(knex), [Database]);
+  container.bind<SuppressionQueries>(SuppressionQueries).toResolvedValue((knex: Knex) => new KnexSuppressionQueries(knex), [Database]);
 
   // The suppression list's repository: bound here unless a capability before this one did.
   if (!container.isBound(SuppressionRepository)) {
