@@ -9,7 +9,8 @@ import { KnexExportSource } from "../adapters/knex/repositories/export-source.js
 import { toDbDate } from "../adapters/knex/row-codecs.js";
 import { ALL_SCOPES } from "../core/access/scopes.js";
 import { CreateDataExport } from "../core/data-exports/create-data-export.js";
-import { gzipJsonLines } from "../core/data-exports/jsonl-gzip.js";
+import { NodeGzip } from "../adapters/compression/node-gzip.js";
+import { jsonLines } from "../core/data-exports/json-lines.js";
 import { DEFAULT_RUN_OPTIONS, RunDataExport } from "../core/data-exports/run-data-export.js";
 import type { Actor } from "../core/shared/actor.js";
 import { createCompanyFixture } from "../fixtures/companies.js";
@@ -95,7 +96,7 @@ async function writeLocalFile(source: KnexExportSource, companyId: string, from:
       for (const row of page) yield row.record;
     }
   }
-  await pipeline(Readable.from(gzipJsonLines(records())), createWriteStream(file));
+  await pipeline(Readable.from(new NodeGzip().compress(jsonLines(records()))), createWriteStream(file));
   return rows;
 }
 

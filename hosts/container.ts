@@ -12,6 +12,7 @@ import { IdempotencyStore } from "../core/idempotency/ports.js";
 import { RevokeApiKey } from "../core/api-keys/revoke-api-key.js";
 import { UpdateApiKey } from "../core/api-keys/update-api-key.js";
 import { Clock } from "../core/ports/clock.js";
+import { Delay } from "../core/ports/delay.js";
 import { IdGenerator } from "../core/ports/id-generator.js";
 import { JobQueue, JobStore, ScheduleStore } from "../core/ports/job-queue.js";
 import { CreateCompany } from "../core/tenancy/create-company.js";
@@ -30,6 +31,7 @@ import { ThrottledApiKeyUsage } from "../adapters/knex/throttled-api-key-usage.j
 import { KnexJobQueue } from "../adapters/knex/knex-job-queue.js";
 import { KnexScheduleStore } from "../adapters/knex/knex-schedule-store.js";
 import { SystemClock } from "../adapters/system/system-clock.js";
+import { TimerDelay } from "../adapters/system/timer-delay.js";
 import { UlidIdGenerator } from "../adapters/system/ulid-id-generator.js";
 import type { Logger } from "./logger.js";
 import { Redis } from "ioredis";
@@ -74,6 +76,7 @@ export function buildContainer(parts: ContainerParts): Container {
   container.bind<Logger>(AppLogger).toConstantValue(parts.logger);
   container.bind<string>(BaseUrl).toConstantValue(parts.baseUrl);
   container.bind<Clock>(Clock).toConstantValue(parts.clock ?? new SystemClock());
+  container.bind<Delay>(Delay).toConstantValue(new TimerDelay());
   container.bind<IdGenerator>(IdGenerator).toConstantValue(new UlidIdGenerator());
   const disposables: Disposables = [];
   container.bind<Disposables>(Disposables).toConstantValue(disposables);

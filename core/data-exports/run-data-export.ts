@@ -1,10 +1,11 @@
 import { BucketWriteError, type Bucket, type BucketDestination, type BucketWriter } from "../ports/bucket-writer.js";
 import type { Clock } from "../ports/clock.js";
+import type { Gzip } from "../ports/gzip.js";
 import type { Job } from "../ports/job-queue.js";
 import type { SecretBox } from "../ports/secret-box.js";
 import { destinationOf } from "./connection-test.js";
+import { jsonLines } from "./json-lines.js";
 import { transitionRun, type ExportedFile, type ExportRun, type RunEvent } from "./export-run.js";
-import { gzipJsonLines } from "./jsonl-gzip.js";
 import { eventFileKey, manifestKey, snapshotFileKey } from "./layout.js";
 import { manifestOf } from "./manifest.js";
 import { must, transition, type DataExport, type Dataset, type EventCursor, type EventDataset, type ExportEvent, type Watermarks } from "./model.js";
@@ -57,6 +58,7 @@ export class RunDataExport {
     private readonly exports: DataExportRepository,
     private readonly source: ExportSource,
     private readonly buckets: BucketWriter,
+    private readonly gzip: Gzip,
     private readonly box: SecretBox,
     private readonly clock: Clock,
     options: Partial<RunOptions> = {},
@@ -200,7 +202,7 @@ export class RunDataExport {
         }
       };
       const key = eventFileKey(pathPrefix, dataset, first.recordedAt, first.id);
-      const { bytes } = await context.bucket.upload(key, gzipJsonLines(records()), JSONL);
+      const { bytes } = await context.bucket.upload(key, this.gzip.compress(jsonLines(records())), JSONL);
       const file: ExportedFile = { dataset, key, rows, bytes, firstRecordedAt: first.recordedAt, lastRecordedAt: last.recordedAt };
       const cursor: EventCursor = { at: new Date(last.recordedAt), id: last.id };
       watermarks = withEventCursor(watermarks, dataset, cursor);
@@ -248,7 +250,7 @@ export class RunDataExport {
         }
       };
       const key = snapshotFileKey(pathPrefix, progress.date, progress.part);
-      const { bytes } = await context.bucket.upload(key, gzipJsonLines(records()), JSONL);
+      const { bytes } = await context.bucket.upload(key, this.gzip.compress(jsonLines(records())), JSONL);
       progress = { date: progress.date, afterId: lastId, part: progress.part + 1 };
       watermarks = { ...watermarks, subscribers: { completed: watermarks.subscribers.completed, current: progress } };
       const file: ExportedFile = { dataset: "subscribers", key, rows, bytes, firstRecordedAt: null, lastRecordedAt: null };

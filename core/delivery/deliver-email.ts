@@ -5,7 +5,8 @@ import type { Suppression } from "../suppressions/model.js";
 import type { SuppressionRepository } from "../suppressions/ports.js";
 import { composeMessage } from "./compose-message.js";
 import type { MailTransport } from "./mail-transport.js";
-import { domainOf, suppressionBlocks, type EmailSend, type SendStatus } from "./model.js";
+import { suppressionBlocks } from "../suppressions/suppression-blocks-send.js";
+import { domainOf, type EmailSend, type SendStatus } from "./model.js";
 import type { DkimKeys, EmailSendRepository } from "./ports.js";
 
 /** Why a transport error failed a send, short enough to show. */

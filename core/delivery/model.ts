@@ -1,5 +1,4 @@
 import type { MailboxProvider } from "../metrics/mailbox-provider.js";
-import type { SuppressionReason } from "../suppressions/model.js";
 
 export const EMAIL_TYPES = ["campaign", "transactional", "sequence"] as const;
 export type EmailType = (typeof EMAIL_TYPES)[number];
@@ -98,22 +97,6 @@ export const EVENT_TYPE_OF: Record<DeliveryEventType, "delivery" | "bounce" | "c
   complained: "complaint",
 };
 
-/** The suppression a delivery event causes: permanent bounces and complaints stop all further mail. */
-export function suppressionFor(event: Pick<DeliveryEvent, "type" | "bounceType">): SuppressionReason | null {
-  if (event.type === "complained") return "complaint";
-  if (event.type === "bounced" && event.bounceType === "Permanent") return "hard_bounce";
-  return null;
-}
-
-/**
- * Whether a suppression stops this send. Bounces, complaints and manual blocks stop every
- * message; an unsubscribe stops marketing mail but not a transactional message (a password
- * reset still reaches someone who left the newsletter).
- */
-export function suppressionBlocks(reason: SuppressionReason, send: Pick<EmailSend, "emailType" | "sendKind">): boolean {
-  if (reason !== "unsubscribe") return true;
-  return !(send.emailType === "transactional" && send.sendKind !== "marketing");
-}
 
 /** The domain part of an address, lower-cased. */
 export const domainOf = (email: string): string => email.slice(email.lastIndexOf("@") + 1).toLowerCase();

@@ -1,3 +1,4 @@
+import type { Either } from "fp-ts/lib/Either.js";
 import type { JobRequest } from "../ports/job-queue.js";
 import type { DkimSigningKey } from "./mail-transport.js";
 import type { DeliveryEvent, EmailSend, EmailType, MailAddress, MailboxProvider, SendKind, SendPayload } from "./model.js";
@@ -86,3 +87,26 @@ export interface SesTopicPins {
   unpin(companyId: string): Promise<string | null>;
 }
 export const SesTopicPins = Symbol.for("lifecycle.SesTopicPins");
+
+/** An Amazon SNS message as posted to the SES webhook, once its signature is checked. */
+export interface SnsMessage {
+  readonly Type: string;
+  readonly MessageId: string;
+  readonly TopicArn: string;
+  readonly Message: string;
+  readonly SubscribeURL?: string | undefined;
+}
+
+/** Checks an SNS message's signature against the certificate SNS signed it with. */
+export interface SnsVerifier {
+  /** The message when its signature holds; otherwise why not. */
+  verify(body: Readonly<Record<string, unknown>>): Promise<Either<string, SnsMessage>>;
+}
+export const SnsVerifier = Symbol.for("lifecycle.SnsVerifier");
+
+/** Confirms SNS subscriptions by visiting the SubscribeURL SNS sent. */
+export interface SnsSubscriptions {
+  /** True when SNS accepted the confirmation. Only called with an Amazon URL (see amazon-url.ts). */
+  confirm(subscribeUrl: string): Promise<boolean>;
+}
+export const SnsSubscriptions = Symbol.for("lifecycle.SnsSubscriptions");

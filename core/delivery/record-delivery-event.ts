@@ -4,7 +4,8 @@ import type { SuppressionRepository } from "../suppressions/ports.js";
 import type { TenancyRepository } from "../tenancy/ports.js";
 import { notFound } from "../shared/errors.js";
 import { fail, ok, type Result } from "../shared/result.js";
-import { suppressionFor, type DeliveryEvent } from "./model.js";
+import { suppressionForDeliveryEvent } from "../suppressions/suppression-for-delivery-event.js";
+import type { DeliveryEvent } from "./model.js";
 import type { EmailSendRepository } from "./ports.js";
 
 /** How a provider names the send: by the send's own ID, or by Message-IDs to try in order. */
@@ -49,7 +50,7 @@ export class RecordDeliveryEvent {
 
     const stored = await this.sends.recordDeliveryEvent(companyId, send.id, this.ids.next("eev"), event, this.clock.now());
     // Suppressing is idempotent, so it is repeated for a redelivered event (a crash may have come between).
-    const reason = suppressionFor(event);
+    const reason = suppressionForDeliveryEvent(event);
     if (reason) await this.suppressions.add({ companyId, email: send.recipientEmail, reason, emailSendId: send.id, at: this.clock.now() });
     return ok({ emailSendId: send.id, stored });
   };

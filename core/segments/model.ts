@@ -125,7 +125,17 @@ export const MAX_GROUP_DEPTH = 8;
 const EMPTY_CHECKS: readonly FilterOperator[] = ["is_empty", "is_not_empty"];
 
 // ---------------------------------------------------------------------------------------------
-// Conditions: what a leaf means, parsed once. The SQL compiler works from these.
+/*
+ * Conditions: what a leaf means, parsed once; the evaluator (adapters/knex/knex-segment-evaluator.ts)
+ * only translates them. The semantics, whatever the storage:
+ * - text is compared case-insensitively, and a missing value counts as empty;
+ * - `negated` is the complement of the positive form: "is not" keeps exactly the contacts "is"
+ *   leaves out (a contact with no value included);
+ * - tags and lists match any of the names given; list membership counts only while subscribed;
+ * - attribute order compares numbers with number attributes and text with string attributes,
+ *   byte by byte; any other pairing is false both ways;
+ * - event conditions count the contact's custom events of that name within the window.
+ */
 
 /** A point in time given as an age (`7d`) or as a date. */
 export type Moment = { readonly ageMs: number } | { readonly at: Date };

@@ -1,4 +1,5 @@
 import type { Clock } from "../ports/clock.js";
+import type { Delay } from "../ports/delay.js";
 import type { IdGenerator } from "../ports/id-generator.js";
 import { notFound } from "../shared/errors.js";
 import { fail, ok, type Result } from "../shared/result.js";
@@ -33,6 +34,7 @@ export class DirectImport {
     private readonly tenancy: TenancyRepository,
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
+    private readonly delay: Delay,
   ) {}
 
   /** Creates the import record (running, no rows yet). */
@@ -63,7 +65,7 @@ export class DirectImport {
         });
       } catch (error) {
         if (attempt < CHUNK_ATTEMPTS) {
-          await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
+          await this.delay.sleep(200 * attempt);
           continue;
         }
         const reason = chunkFailureReason(error);

@@ -1,4 +1,5 @@
-import { mergeContact, newContact, overwriteContact } from "../subscribers/contact-fields.js";
+import { resolveDuplicate } from "../subscribers/duplicate-strategy.js";
+import { newContact } from "../subscribers/new-contact.js";
 import type { DuplicateStrategy, Subscriber } from "../subscribers/model.js";
 import { FAIL_REASONS, SKIP_REASONS, type ChunkOutcome } from "./model.js";
 import type { RowReading } from "./rows.js";
@@ -63,10 +64,9 @@ class Tally {
 
 /**
  * Decides what every row of a chunk does, in row order, against the contacts that already
- * exist: the same rules as SaveContact (match by email, then externalId; `skip` leaves an
- * existing contact alone, `merge` applies what is given, `overwrite` replaces fields, attributes
- * and given tags; nothing reactivates an unsubscribed contact), applied in memory so the chunk
- * is written with a handful of statements. A later row that matches a contact an earlier row of
+ * exist: the same rules as SaveContact (match by email, then externalId, then the duplicate
+ * strategy of subscribers/duplicate-strategy.ts), applied in memory so the chunk is written
+ * with a handful of statements. A later row that matches a contact an earlier row of
  * the chunk created or changed builds on that row's result.
  */
 export function planChunk(readings: readonly RowReading[], existing: readonly Subscriber[], context: PlanContext): ChunkPlan {
@@ -106,17 +106,19 @@ export function planChunk(readings: readonly RowReading[], existing: readonly Su
       tally.added += 1;
       continue;
     }
-    if (strategy === "skip") {
+    const resolution = resolveDuplicate(strategy, target.subscriber, contact, contact.tags, now);
+    if (!resolution) {
       tally.skip(SKIP_REASONS.exists);
       continue;
     }
     const before = target.subscriber.externalId;
-    target.subscriber = strategy === "overwrite" ? overwriteContact(target.subscriber, contact, now) : mergeContact(target.subscriber, contact, now);
-    if (strategy === "overwrite" && contact.tags !== undefined) {
-      target.tags = [...contact.tags];
+    target.subscriber = resolution.subscriber;
+    if (resolution.replaceTags) {
+      target.tags = [...resolution.tags];
+      // A contact this chunk creates has no other tags to remove.
       target.replaceTags = !target.isNew;
     } else {
-      for (const tag of contact.tags ?? []) if (!target.tags.includes(tag)) target.tags.push(tag);
+      for (const tag of resolution.tags) if (!target.tags.includes(tag)) target.tags.push(tag);
     }
     if (before !== target.subscriber.externalId) {
       if (before && byExternalId.get(before) === target) byExternalId.delete(before);

@@ -3,7 +3,9 @@ import type { IdGenerator } from "../ports/id-generator.js";
 import { badRequest, conflict, notFound } from "../shared/errors.js";
 import { fail, ok, type Result } from "../shared/result.js";
 import { normalizeTagName } from "../tags/model.js";
-import { mergeContact, newContact, overwriteContact, type ContactFields } from "./contact-fields.js";
+import type { ContactFields } from "./contact-fields.js";
+import { resolveDuplicate } from "./duplicate-strategy.js";
+import { newContact } from "./new-contact.js";
 import { RESERVED_ATTRIBUTE, type DuplicateStrategy, type TaggedSubscriber } from "./model.js";
 import type { ContactChanges, SubscriberRepository } from "./ports.js";
 
@@ -59,12 +61,14 @@ export class SaveContact {
 
     const existing = await this.findExisting(companyId, input);
     if (existing._tag === "Left") return existing;
-    if (existing.right && strategy === "skip") return ok({ subscriber: existing.right, created: false, updated: false, skipped: true });
+    const contact = existing.right;
+    const resolution = contact ? resolveDuplicate(strategy, contact, input, input.tags === undefined ? undefined : tags.right, now) : null;
+    if (contact && !resolution) return ok({ subscriber: contact, created: false, updated: false, skipped: true });
 
     const lists = input.lists?.length ? await this.subscribers.resolveLists(companyId, input.lists, now) : { ids: [], unknownIds: [] };
     if (lists.unknownIds.length > 0) return fail(notFound(`List not found: ${lists.unknownIds.join(", ")}`));
 
-    if (!existing.right) {
+    if (!resolution) {
       if (!input.email) return fail(badRequest("email is required to create a subscriber"));
       const created = await this.subscribers.insert(newContact(companyId, this.ids.next("sub"), input.email, input, now), { addTags: tags.right, addLists: lists.ids });
       if (created) return ok({ subscriber: created, created: true, updated: false, skipped: false });
@@ -72,10 +76,8 @@ export class SaveContact {
       return this.execute(companyId, input, strategy);
     }
 
-    const contact = existing.right;
-    const changes: ContactChanges =
-      strategy === "overwrite" && input.tags !== undefined ? { replaceTags: tags.right, addLists: lists.ids } : { addTags: tags.right, addLists: lists.ids };
-    const updated = await this.subscribers.update(strategy === "overwrite" ? overwriteContact(contact, input, now) : mergeContact(contact, input, now), changes);
+    const changes: ContactChanges = resolution.replaceTags ? { replaceTags: resolution.tags, addLists: lists.ids } : { addTags: resolution.tags, addLists: lists.ids };
+    const updated = await this.subscribers.update(resolution.subscriber, changes);
     return ok({ subscriber: updated, created: false, updated: true, skipped: false });
   };
 
@@ -86,5 +88,4 @@ export class SaveContact {
     if (byEmail && byExternalId && byEmail.id !== byExternalId.id) return fail(conflict("externalId is already used by another subscriber"));
     return ok(byEmail ?? byExternalId);
   }
-
 }

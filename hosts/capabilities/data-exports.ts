@@ -1,4 +1,5 @@
 import type { Container } from "inversify";
+import { NodeGzip } from "../../adapters/compression/node-gzip.js";
 import { KnexDataExportRepository } from "../../adapters/knex/repositories/data-export-repository.js";
 import { KnexExportSource } from "../../adapters/knex/repositories/export-source.js";
 import { S3BucketWriter } from "../../adapters/s3/s3-bucket-writer.js";
@@ -16,6 +17,7 @@ import { TestDataExportConnection } from "../../core/data-exports/test-data-expo
 import { UpdateDataExport } from "../../core/data-exports/update-data-export.js";
 import { BucketWriter } from "../../core/ports/bucket-writer.js";
 import { Clock } from "../../core/ports/clock.js";
+import { Gzip } from "../../core/ports/gzip.js";
 import { IdGenerator } from "../../core/ports/id-generator.js";
 import { JobQueue } from "../../core/ports/job-queue.js";
 import { SecretBox } from "../../core/ports/secret-box.js";
@@ -30,6 +32,7 @@ export function bindDataExports(container: Container, handlers: JobHandlers): vo
   bindClass(container, KnexExportSource, [Database]);
   container.bind<ExportSource>(ExportSource).toService(KnexExportSource);
   container.bind<BucketWriter>(BucketWriter).toResolvedValue((allowPrivateDestinations: boolean) => new S3BucketWriter({ allowPrivateDestinations }), [AllowPrivateDestinations]);
+  container.bind<Gzip>(Gzip).toConstantValue(new NodeGzip());
 
   container
     .bind(CreateDataExport)
@@ -45,7 +48,7 @@ export function bindDataExports(container: Container, handlers: JobHandlers): vo
   bindClass(container, ListDataExportRuns, [DataExportRepository]);
   bindClass(container, RequestDataExportRun, [DataExportRepository, JobQueue, IdGenerator, Clock]);
   bindClass(container, TestDataExportConnection, [DataExportRepository, BucketWriter, SecretBox, Clock]);
-  bindClass(container, RunDataExport, [DataExportRepository, ExportSource, BucketWriter, SecretBox, Clock]);
+  bindClass(container, RunDataExport, [DataExportRepository, ExportSource, BucketWriter, Gzip, SecretBox, Clock]);
   bindClass(container, DispatchDueExports, [DataExportRepository, JobQueue, IdGenerator, Clock]);
 
   handlers.register(RUN_DATA_EXPORT_JOB, (job) => container.get(RunDataExport).handle(job));

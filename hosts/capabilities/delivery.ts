@@ -2,18 +2,20 @@ import type { Container } from "inversify";
 import type { Knex } from "knex";
 import { newWebhookSecret } from "../../adapters/crypto/webhook-signatures.js";
 import { mailTransportFromUrl } from "../../adapters/mail/mail-transport-from-url.js";
+import { HttpsSnsSubscriptions } from "../../adapters/aws-sns/https-sns-subscriptions.js";
+import { SnsSignatureVerifier } from "../../adapters/aws-sns/sns-signature-verifier.js";
 import { KnexDeliveryWebhookSecrets } from "../../adapters/knex/repositories/delivery-webhook-secrets.js";
 import { KnexDkimKeys } from "../../adapters/knex/repositories/dkim-keys.js";
 import { KnexSesTopicPins } from "../../adapters/knex/repositories/ses-topic-pins.js";
-import { CheckSesTopic } from "../../core/delivery/check-ses-topic.js";
+import { ReceiveSesNotification } from "../../core/delivery/receive-ses-notification.js";
 import { UnpinSesTopic } from "../../core/delivery/unpin-ses-topic.js";
 import { KnexEmailSendRepository } from "../../adapters/knex/repositories/email-send-repository.js";
 import { KnexSuppressionRepository } from "../../adapters/knex/repositories/suppression-repository.js";
-import { KnexSuppressionSearch } from "../../adapters/knex/repositories/suppression-search.js";
+import { KnexSuppressionQueries } from "../../adapters/knex/repositories/suppression-queries.js";
 import { CreateDeliveryWebhookSecret, OpenDeliveryWebhookSecret } from "../../core/delivery/create-delivery-webhook-secret.js";
 import { DeliverEmail } from "../../core/delivery/deliver-email.js";
 import { MailTransport } from "../../core/delivery/mail-transport.js";
-import { DeliveryWebhookSecrets, DkimKeys, EmailSendRepository, SesTopicPins } from "../../core/delivery/ports.js";
+import { DeliveryWebhookSecrets, DkimKeys, EmailSendRepository, SesTopicPins, SnsSubscriptions, SnsVerifier } from "../../core/delivery/ports.js";
 import { DELIVER_EMAIL_JOB, QueueEmailSend } from "../../core/delivery/queue-email-send.js";
 import { RecordDeliveryEvent } from "../../core/delivery/record-delivery-event.js";
 import { Clock } from "../../core/ports/clock.js";
@@ -49,7 +51,9 @@ export function bindDelivery(container: Container, handlers: JobHandlers): void 
   container.bind<DkimKeys>(DkimKeys).toResolvedValue((knex: Knex, box: SecretBox) => new KnexDkimKeys(knex, box), [Database, SecretBox]);
   container.bind<DeliveryWebhookSecrets>(DeliveryWebhookSecrets).toResolvedValue((knex: Knex) => new KnexDeliveryWebhookSecrets(knex), [Database]);
   container.bind<SesTopicPins>(SesTopicPins).toResolvedValue((knex: Knex) => new KnexSesTopicPins(knex), [Database]);
-  container.bind<SuppressionQueries>(SuppressionQueries).toResolvedValue((knex: Knex) => new KnexSuppressionSearch(knex), [Database]);
+  container.bind<SnsVerifier>(SnsVerifier).toConstantValue(new SnsSignatureVerifier());
+  container.bind<SnsSubscriptions>(SnsSubscriptions).toConstantValue(new HttpsSnsSubscriptions());
+  container.bind<SuppressionQueries>(SuppressionQueries).toResolvedValue((knex: Knex) => new KnexSuppressionQueries(knex), [Database]);
 
   // The suppression list's repository: bound here unless a capability before this one did.
   if (!container.isBound(SuppressionRepository)) {
@@ -66,7 +70,7 @@ export function bindDelivery(container: Container, handlers: JobHandlers): void 
       [DeliveryWebhookSecrets, SecretBox, Clock, BaseUrl],
     );
   bindClass(container, OpenDeliveryWebhookSecret, [DeliveryWebhookSecrets, SecretBox]);
-  bindClass(container, CheckSesTopic, [SesTopicPins, Clock]);
+  bindClass(container, ReceiveSesNotification, [SnsVerifier, SnsSubscriptions, SesTopicPins, RecordDeliveryEvent, Clock]);
   bindClass(container, UnpinSesTopic, [SesTopicPins]);
 
   bindClass(container, ListSuppressions, [SuppressionQueries]);

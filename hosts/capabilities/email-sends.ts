@@ -1,5 +1,5 @@
 import type { Container } from "inversify";
-import { KnexEmailSendSearch } from "../../adapters/knex/repositories/email-send-search.js";
+import { KnexEmailSendQueries } from "../../adapters/knex/repositories/email-send-queries.js";
 import { EmailSendQueries } from "../../core/email-sends/email-send-search.js";
 import { GetEmailSend } from "../../core/email-sends/get-email-send.js";
 import { ListEmailSends } from "../../core/email-sends/list-email-sends.js";
@@ -11,8 +11,8 @@ import type { JobHandlers } from "../worker/job-handlers.js";
 /** The email-sends search: a read side over the sends and events delivery writes. */
 export function bindEmailSends(container: Container, handlers: JobHandlers): void {
   void handlers;
-  bindClass(container, KnexEmailSendSearch, [Database]);
-  container.bind<EmailSendQueries>(EmailSendQueries).toService(KnexEmailSendSearch);
+  bindClass(container, KnexEmailSendQueries, [Database]);
+  container.bind<EmailSendQueries>(EmailSendQueries).toService(KnexEmailSendQueries);
   bindClass(container, ListEmailSends, [EmailSendQueries, Clock]);
   bindClass(container, GetEmailSend, [EmailSendQueries]);
 }

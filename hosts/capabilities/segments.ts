@@ -1,6 +1,6 @@
 import type { Container } from "inversify";
 import { KnexSegmentRepository } from "../../adapters/knex/repositories/segment-repository.js";
-import { KnexSegmentEvaluator } from "../../adapters/knex/segment-sql.js";
+import { KnexSegmentEvaluator } from "../../adapters/knex/knex-segment-evaluator.js";
 import { Clock } from "../../core/ports/clock.js";
 import { IdGenerator } from "../../core/ports/id-generator.js";
 import { CountSegment } from "../../core/segments/count-segment.js";

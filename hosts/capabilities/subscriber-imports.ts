@@ -1,6 +1,7 @@
 import type { Container } from "inversify";
 import { KnexSubscriberImportRepository } from "../../adapters/knex/repositories/subscriber-import-repository.js";
 import { Clock } from "../../core/ports/clock.js";
+import { Delay } from "../../core/ports/delay.js";
 import { IdGenerator } from "../../core/ports/id-generator.js";
 import { JobQueue } from "../../core/ports/job-queue.js";
 import { ADVANCE_IMPORT_JOB, AdvanceImport } from "../../core/subscriber-imports/advance-import.js";
@@ -22,7 +23,7 @@ export function bindSubscriberImports(container: Container, handlers: JobHandler
   bindClass(container, CreateImport, [SubscriberImportRepository, SubscriberRepository, JobQueue, IdGenerator, Clock]);
   bindClass(container, GetImport, [SubscriberImportRepository]);
   bindClass(container, AdvanceImport, [SubscriberImportRepository, JobQueue, IdGenerator, Clock]);
-  bindClass(container, DirectImport, [SubscriberImportRepository, SubscriberRepository, TenancyRepository, IdGenerator, Clock]);
+  bindClass(container, DirectImport, [SubscriberImportRepository, SubscriberRepository, TenancyRepository, IdGenerator, Clock, Delay]);
 
   handlers.register(ADVANCE_IMPORT_JOB, (job) => container.get(AdvanceImport).handle(job));
 }

@@ -7,6 +7,7 @@ import {
   SEND_KINDS,
   SEND_STATUSES,
   type DeliveryEvent,
+  type DeliveryEventType,
   type EmailSend,
   type EmailType,
   type MailboxProvider,
@@ -15,6 +16,7 @@ import {
   type SendStatus,
 } from "../../../core/delivery/model.js";
 import type { DeliveryJob, EmailSendRepository, NewEmailSend, SendOutcomeEvent } from "../../../core/delivery/ports.js";
+import { statusChangesOn } from "../../../core/email-sends/status-on-delivery-event.js";
 import type { IdGenerator } from "../../../core/ports/id-generator.js";
 import { chunksOf } from "../../../core/shared/chunks.js";
 import { isPostgres } from "../connection.js";
@@ -277,6 +279,14 @@ export class KnexEmailSendRepository implements EmailSendRepository {
     return true;
   }
 
+  /** The send's status after a delivery event, by statusOnDeliveryEvent, in one UPDATE: CASE status WHEN before THEN after. */
+  private async changeStatus(send: Knex.QueryBuilder, event: DeliveryEventType, at: string): Promise<void> {
+    const changes = statusChangesOn(event);
+    if (changes.length === 0) return;
+    const next = this.knex.raw(`case status ${changes.map(() => "when ? then ?").join(" ")} end`, changes.flat());
+    await send.whereIn("status", changes.map(([before]) => before)).update({ status: next, updated_at: at });
+  }
+
   async recordDeliveryEvent(companyId: string, sendId: string, eventId: string, event: DeliveryEvent, receivedAt: Date): Promise<boolean> {
     return this.knex.transaction(async (trx) => {
       const inserted = await trx("email_events")
@@ -302,18 +312,16 @@ export class KnexEmailSendRepository implements EmailSendRepository {
       const send = trx("email_sends").where({ company_id: companyId, id: sendId });
       if (event.type === "delivered") {
         await send.clone().whereNull("delivered_at").update({ delivered_at: at });
-        await send.clone().whereIn("status", ["pending", "sent"]).update({ status: "delivered", updated_at: at });
       } else if (event.type === "bounced") {
         // The latest bounce is the one the bounce breakdown counts.
         await send
           .clone()
           .where((latest) => latest.whereNull("bounced_at").orWhere("bounced_at", "<=", at!))
           .update({ bounce_type: event.bounceType ?? "Undetermined", bounce_sub_type: event.bounceSubType ?? null, bounced_at: at });
-        await send.clone().whereNot("status", "complained").update({ status: "bounced", updated_at: at });
       } else {
         await send.clone().whereNull("complained_at").update({ complained_at: at });
-        await send.clone().update({ status: "complained", updated_at: at });
       }
+      await this.changeStatus(send.clone(), event.type, at!);
       return true;
     });
   }

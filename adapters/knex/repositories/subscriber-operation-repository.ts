@@ -19,7 +19,7 @@ import type {
 } from "../../../core/subscriber-operations/ports.js";
 import { isPostgres } from "../connection.js";
 import { DbBoolean, DbDate, DbInteger, DbNullableDate, dbJson, decodeRow, toDbDate } from "../row-codecs.js";
-import { segmentQuery } from "../segment-sql.js";
+import { segmentQuery } from "../knex-segment-evaluator.js";
 import { ensureTags } from "./subscriber-repository.js";
 
 type Db = Knex | Knex.Transaction;

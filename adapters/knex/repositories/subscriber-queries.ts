@@ -12,7 +12,7 @@ import type {
 } from "../../../core/subscribers/queries.js";
 import { isPostgres } from "../connection.js";
 import { DbBoolean, DbDate, DbInteger, DbNullableDate, dbJson, decodeRow, toDbDate } from "../row-codecs.js";
-import { segmentMembersQuery } from "../segment-sql.js";
+import { segmentMembersQuery } from "../knex-segment-evaluator.js";
 import { withTags } from "./subscriber-repository.js";
 
 const escapeLike = (text: string): string => text.replace(/[\\%_]/g, (c) => `\\${c}`);

@@ -1,5 +1,6 @@
 import { gunzipSync } from "node:zlib";
 import test from "ava";
+import { NodeGzip } from "../../../adapters/compression/node-gzip.js";
 import { AesGcmSecretBox } from "../../../adapters/crypto/aes-gcm-secret-box.js";
 import { ManualClock } from "../../../adapters/memory/manual-clock.js";
 import { MemoryBucketWriter } from "../../../adapters/memory/memory-bucket-writer.js";
@@ -41,7 +42,7 @@ function setup(options: { rowsPerFile?: number; pageSize?: number } = {}) {
   const box = new AesGcmSecretBox(Buffer.alloc(32, 7));
   const jobs = new RecordingJobQueue();
   const create = new CreateDataExport(store, buckets, box, jobs, sequentialIds, clock, false);
-  const runner = new RunDataExport(store, source, buckets, box, clock, { rowsPerFile: options.rowsPerFile ?? 7, pageSize: options.pageSize ?? 5, settleMs: MINUTE });
+  const runner = new RunDataExport(store, source, buckets, new NodeGzip(), box, clock, { rowsPerFile: options.rowsPerFile ?? 7, pageSize: options.pageSize ?? 5, settleMs: MINUTE });
   const dispatch = new DispatchDueExports(store, jobs, sequentialIds, clock);
 
   const createExport = async (overrides: Partial<CreateDataExportCommand> = {}) => {

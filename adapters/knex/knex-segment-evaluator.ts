@@ -12,8 +12,10 @@ import { DbInteger, decodeRow, toDbDate } from "./row-codecs.js";
  * (name, count, window). A referenced segment becomes a common table expression of its own
  * (compiled from its tree, once however often it is referenced) that the condition reads.
  *
- * Every negative condition is NOT of its positive form, and every positive form is never NULL
- * (missing values count as empty), so "is not" keeps the contacts "is" leaves out.
+ * What each condition means is decided in core/segments/model.ts (Condition, conditionOf); this
+ * file only says it in SQL. Every negative condition is NOT of its positive form, and every
+ * positive form is never NULL (missing values count as empty), so "is not" keeps the contacts
+ * "is" leaves out.
  */
 
 type Dialect = "sqlite" | "postgres";

@@ -1,7 +1,7 @@
 import test from "ava";
 import fc from "fast-check";
 import { migrateToLatest } from "../../adapters/knex/migrate.js";
-import { KnexSegmentEvaluator, segmentMembersQuery } from "../../adapters/knex/segment-sql.js";
+import { KnexSegmentEvaluator, segmentMembersQuery } from "../../adapters/knex/knex-segment-evaluator.js";
 import type { FilterGroup, FilterLeaf, FilterNode } from "../../core/segments/model.js";
 import { dialects, openTestKnex } from "../helpers/databases.js";
 import { insertCompanyRow, insertContactRows, insertListRow, type ContactRow } from "../helpers/contact-rows.js";

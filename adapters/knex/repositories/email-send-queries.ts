@@ -97,7 +97,7 @@ const likePattern = (text: string): string => `%${text.toLowerCase().replace(/[\
  * advancing sent and delivered sends to opened and clicked) is computed in SQL so it can be
  * filtered and sorted on; it mirrors emailSendStatus in the core.
  */
-export class KnexEmailSendSearch implements EmailSendQueries {
+export class KnexEmailSendQueries implements EmailSendQueries {
   private readonly statusSql: string;
   private readonly eventAtSql: string;
 

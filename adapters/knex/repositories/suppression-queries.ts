@@ -12,7 +12,7 @@ const COLUMN_OF: Record<SuppressionSort, string> = { suppressedAt: "created_at",
 const likePattern = (text: string): string => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /** Pages through `suppressions` (its (company_id, email) key serves the search). */
-export class KnexSuppressionSearch implements SuppressionQueries {
+export class KnexSuppressionQueries implements SuppressionQueries {
   constructor(private readonly knex: Knex) {}
 
   async search(companyId: string, query: SuppressionSearch): Promise<{ suppressions: Suppression[]; total: number }> {

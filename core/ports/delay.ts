@@ -1,0 +1,5 @@
+/** Waiting a while before trying again. Production waits on a timer; tests use the manual clock. */
+export interface Delay {
+  sleep(ms: number): Promise<void>;
+}
+export const Delay = Symbol.for("lifecycle.Delay");

@@ -1,0 +1,6 @@
+/** Compresses a stream of text with gzip, producing bytes only as fast as the consumer takes them. */
+export interface Gzip {
+  /** The gzip bytes of the concatenated text; fails with the source's error when the source fails. */
+  compress(text: AsyncIterable<string>): AsyncIterable<Uint8Array>;
+}
+export const Gzip = Symbol.for("lifecycle.Gzip");
