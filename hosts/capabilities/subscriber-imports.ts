@@ -3,7 +3,7 @@ import { KnexSubscriberImportRepository } from "../../adapters/knex/repositories
 import { Clock } from "../../core/ports/clock.js";
 import { IdGenerator } from "../../core/ports/id-generator.js";
 import { JobQueue } from "../../core/ports/job-queue.js";
-import { ADVANCE_IMPORT_JOB, AdvanceImport } from "../../core/subscriber-imports/advance-import.js";
+import { AdvanceImport, AdvanceImportJob } from "../../core/subscriber-imports/advance-import.js";
 import { CreateImport } from "../../core/subscriber-imports/create-import.js";
 import { DirectImport } from "../../core/subscriber-imports/direct-import.js";
 import { GetImport } from "../../core/subscriber-imports/get-import.js";
@@ -24,5 +24,5 @@ export function bindSubscriberImports(container: Container, handlers: JobHandler
   bindClass(container, AdvanceImport, [SubscriberImportRepository, JobQueue, IdGenerator, Clock]);
   bindClass(container, DirectImport, [SubscriberImportRepository, SubscriberRepository, TenancyRepository, IdGenerator, Clock]);
 
-  handlers.register(ADVANCE_IMPORT_JOB, (job) => container.get(AdvanceImport).handle(job));
+  handlers.handle(AdvanceImportJob, (work, job) => container.get(AdvanceImport).handle(work, job));
 }
