@@ -1,5 +1,5 @@
 import * as t from "io-ts";
-import { integerBetween, IsoDate, oneOf, optional, required, TrimmedNonEmpty } from "../shared/codecs.js";
+import { integerBetween, IsoDate, nullable, oneOf, optional, required, TrimmedNonEmpty } from "../shared/codecs.js";
 import { withSchema, type JsonSchema } from "../shared/json-schema.js";
 import { DATASETS, FREQUENCIES, MAX_NAME_LENGTH, PROVIDERS } from "./model.js";
 import { MAX_PATH_PREFIX_LENGTH } from "./path-prefix.js";
@@ -14,7 +14,6 @@ const text = (name: string, schema: JsonSchema) =>
     new t.Type<string, string, unknown>(name, t.string.is, (u, c) => (typeof u === "string" ? t.success(u) : t.failure(u, c, "must be a string")), t.identity),
     { type: "string", ...schema },
   );
-const nullable = <C extends t.Mixed>(codec: C, schema: JsonSchema) => withSchema(t.union([codec, t.null]), { anyOf: [schema, { type: "null" }] });
 
 export const DatasetCodec = oneOf(DATASETS, "Dataset");
 export const FrequencyCodec = oneOf(FREQUENCIES, "Frequency");
