@@ -34,7 +34,8 @@ export { PRESET_NAMES, type PresetName } from "../core/access/presets.js";
 export { ROLES, type Role } from "../core/tenancy/model.js";
 export type { Clock } from "../core/ports/clock.js";
 export type { Job, JobQueue, JobRequest, RecurringSchedule } from "../core/ports/job-queue.js";
-export { JobHandlers, type JobHandler } from "./worker/job-handlers.js";
+export { JobHandlers, type DefinedJobHandler, type JobHandler } from "./worker/job-handlers.js";
+export { defineJob, UnrunnableJob, type JobDefinition, type JobWork, type WorkOf } from "../core/jobs/job-definition.js";
 export { ManualClock } from "../adapters/memory/manual-clock.js";
 
 export interface LifecycleOptions {

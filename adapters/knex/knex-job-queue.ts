@@ -191,8 +191,8 @@ export class KnexJobQueue implements JobQueue, JobStore {
     });
   }
 
-  async fail(job: Job, owner: string, error: string, now: Date): Promise<"retrying" | "dead" | "lost"> {
-    const dead = job.attempts >= job.maxAttempts;
+  async fail(job: Job, owner: string, error: string, now: Date, options: { readonly retry?: boolean } = {}): Promise<"retrying" | "dead" | "lost"> {
+    const dead = options.retry === false || job.attempts >= job.maxAttempts;
     const changed = await this.owned(job.id, owner).update({
       status: dead ? "dead" : "queued",
       run_at: dead ? toDbDate(job.runAt) : toDbDate(new Date(now.getTime() + retryDelayMs(job.attempts))),

@@ -1,5 +1,5 @@
 import * as t from "io-ts";
-import { boundedText, Email, IsoDate, optional } from "../shared/codecs.js";
+import { boundedText, Email, IsoDate, oneOf, optional } from "../shared/codecs.js";
 import { withSchema } from "../shared/json-schema.js";
 import { EventProperties } from "../events/commands.js";
 import { CustomAttributes } from "../subscribers/commands.js";
@@ -7,10 +7,8 @@ import { ACCOUNT_ROLES, type AccountRole } from "./model.js";
 import { RECIPIENT_OPTIONS } from "./recipients.js";
 import { SUGGESTION_SOURCES, type SuggestionSource } from "./suggestion.js";
 
-const keys = <K extends string>(values: readonly K[], name: string) => t.keyof(Object.fromEntries(values.map((v) => [v, null])) as Record<K, null>, name);
-
-export const AccountRoleCodec = keys<AccountRole>(ACCOUNT_ROLES, "AccountRole");
-export const SuggestionSourceCodec = keys<SuggestionSource>(SUGGESTION_SOURCES, "SuggestionSource");
+export const AccountRoleCodec = oneOf<AccountRole>(ACCOUNT_ROLES, "AccountRole");
+export const SuggestionSourceCodec = oneOf<SuggestionSource>(SUGGESTION_SOURCES, "SuggestionSource");
 
 export const ExternalId = boundedText(255);
 const AccountName = boundedText(255);

@@ -1,16 +1,13 @@
+import type { WorkOf } from "../jobs/job-definition.js";
+import { onLastAttempt } from "../jobs/last-attempt.js";
 import type { Clock } from "../ports/clock.js";
+import type { Job } from "../ports/job-queue.js";
 import type { IdGenerator } from "../ports/id-generator.js";
 import type { AccountRepository, AccountSuggestionRepository } from "./ports.js";
+import type { SuggestOrganizationIdsJob } from "./suggest-organization-ids.js";
 import { EVENT_WINDOW_DAYS, planAccounts, type SuggestionResult, type SuggestionSettings } from "./suggestion.js";
 
 const DAY_MS = 86_400_000;
-
-export interface SuggestionRun {
-  readonly companyId: string;
-  readonly suggestionJobId: string;
-  /** The queue's last attempt: a failure now settles the run as failed instead of retrying. */
-  readonly finalAttempt: boolean;
-}
 
 /**
  * The background half of an organization-ID suggestion: turns Accounts on, reads who was seen
@@ -27,16 +24,17 @@ export class RunOrganizationIdSuggestion {
     private readonly clock: Clock,
   ) {}
 
-  execute = async (run: SuggestionRun): Promise<void> => {
-    const job = await this.suggestions.markRunning(run.companyId, run.suggestionJobId, this.clock.now());
+  /** The job handler: a failure is retried by the queue, and settles the run as failed on the last attempt. */
+  handle = ({ companyId, payload: { suggestionJobId } }: WorkOf<typeof SuggestOrganizationIdsJob>, job: Job): Promise<void> =>
+    onLastAttempt(job, () => this.execute(companyId, suggestionJobId), async () => {
+      await this.suggestions.settle(companyId, suggestionJobId, { state: "failed", error: "The suggestion run failed; start it again" }, this.clock.now());
+    });
+
+  execute = async (companyId: string, suggestionJobId: string): Promise<void> => {
+    const job = await this.suggestions.markRunning(companyId, suggestionJobId, this.clock.now());
     if (!job) return;
-    try {
-      const result = await this.suggest(job.companyId, job.settings);
-      await this.suggestions.settle(job.companyId, job.id, { state: "completed", result }, this.clock.now());
-    } catch (error) {
-      if (!run.finalAttempt) throw error;
-      await this.suggestions.settle(job.companyId, job.id, { state: "failed", error: "The suggestion run failed; start it again" }, this.clock.now());
-    }
+    const result = await this.suggest(job.companyId, job.settings);
+    await this.suggestions.settle(job.companyId, job.id, { state: "completed", result }, this.clock.now());
   };
 
   private async suggest(companyId: string, settings: SuggestionSettings): Promise<SuggestionResult> {

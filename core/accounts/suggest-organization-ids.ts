@@ -1,3 +1,5 @@
+import * as t from "io-ts";
+import { defineJob } from "../jobs/job-definition.js";
 import type { Clock } from "../ports/clock.js";
 import type { IdGenerator } from "../ports/id-generator.js";
 import type { JobQueue } from "../ports/job-queue.js";
@@ -13,6 +15,13 @@ import { toSuggestionJobView, type SuggestionJobView } from "./view.js";
 export const SUGGESTION_JOB_TYPE = "accounts.suggest_organization_ids";
 /** Attempts of the queue job before the run is marked failed. */
 export const SUGGESTION_MAX_ATTEMPTS = 3;
+
+export const SuggestOrganizationIdsJob = defineJob({
+  type: SUGGESTION_JOB_TYPE,
+  company: "required",
+  payload: t.type({ suggestionJobId: t.string }),
+  maxAttempts: SUGGESTION_MAX_ATTEMPTS,
+});
 
 const MAX_KEY_LENGTH = 255;
 /** Attribute names quoted in the 409 message. */
@@ -74,13 +83,9 @@ export class SuggestOrganizationIds {
 
   private async enqueue(job: SuggestionJob, now: Date): Promise<void> {
     try {
-      await this.jobs.enqueue({
-        type: SUGGESTION_JOB_TYPE,
-        companyId: job.companyId,
-        payload: { suggestionJobId: job.id },
-        maxAttempts: SUGGESTION_MAX_ATTEMPTS,
-        singletonKey: `${SUGGESTION_JOB_TYPE}:${job.id}`,
-      });
+      await this.jobs.enqueue(
+        SuggestOrganizationIdsJob.request({ suggestionJobId: job.id }, { companyId: job.companyId, singletonKey: `${SUGGESTION_JOB_TYPE}:${job.id}` }),
+      );
     } catch (error) {
       // Never leave a run queued with nothing to advance it: the key would stay taken.
       await this.suggestions.settle(job.companyId, job.id, { state: "failed", error: "The run could not be queued; start it again" }, now);

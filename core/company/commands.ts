@@ -1,5 +1,5 @@
 import * as t from "io-ts";
-import { boundedText, Email, optional, required, TrimmedNonEmpty } from "../shared/codecs.js";
+import { boundedText, Email, oneOf, optional, required, TrimmedNonEmpty } from "../shared/codecs.js";
 import { withSchema } from "../shared/json-schema.js";
 import { CompanyName } from "../tenancy/commands.js";
 import { THEME_COLOR_KEYS, THEME_LAYOUT_RANGES, THEME_PRESETS, THEME_TYPOGRAPHY_RANGES, type ThemePreset } from "./email-theme.js";
@@ -12,8 +12,6 @@ import { REPLY_TRACKING_DOMAIN_MODES, type ReplyTrackingDomainMode } from "./mod
 
 export const MAX_PROFILE_TEXT_LENGTH = 10_000;
 export const MAX_VALUE_PROPS = 50;
-
-const keyofCodec = <K extends string>(values: readonly K[], name: string) => t.keyof(Object.fromEntries(values.map((value) => [value, null])) as Record<K, null>, name);
 
 /** Trimmed free text; blank or null clears it. */
 const ClearableText = withSchema(new t.Type<string | null, string | null, unknown>(
@@ -54,7 +52,7 @@ function partialOf<K extends string, C extends t.Mixed>(keys: readonly K[], code
   return t.exact(t.partial(props), name);
 }
 
-export const ThemePresetCodec = keyofCodec<ThemePreset>(THEME_PRESETS, "ThemePreset");
+export const ThemePresetCodec = oneOf<ThemePreset>(THEME_PRESETS, "ThemePreset");
 
 /** A partial theme: merged into the stored one, numbers clamped to their ranges. */
 export const EmailThemePatch = t.exact(
@@ -78,7 +76,7 @@ const ValueProps = withSchema(new t.Type<unknown[], unknown[], unknown>(
   t.identity,
 ), { type: "array", maxItems: MAX_VALUE_PROPS, description: "Usually objects with title and description" });
 
-export const ReplyTrackingDomainModeCodec = keyofCodec<ReplyTrackingDomainMode>(REPLY_TRACKING_DOMAIN_MODES, "ReplyTrackingDomainMode");
+export const ReplyTrackingDomainModeCodec = oneOf<ReplyTrackingDomainMode>(REPLY_TRACKING_DOMAIN_MODES, "ReplyTrackingDomainMode");
 
 /** PATCH /companies/{companyId} (spec, Company and identity). */
 export const UpdateCompanyProfileCommand = t.exact(

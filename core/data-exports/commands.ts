@@ -1,6 +1,7 @@
 import * as t from "io-ts";
-import { integerBetween, IsoDate, oneOf, optional, required, TrimmedNonEmpty } from "../shared/codecs.js";
+import { IsoDate, nullable, oneOf, optional, required, TrimmedNonEmpty } from "../shared/codecs.js";
 import { withSchema, type JsonSchema } from "../shared/json-schema.js";
+import { cursorPageFields } from "../shared/pagination.js";
 import { DATASETS, FREQUENCIES, MAX_NAME_LENGTH, PROVIDERS } from "./model.js";
 import { MAX_PATH_PREFIX_LENGTH } from "./path-prefix.js";
 
@@ -14,7 +15,6 @@ const text = (name: string, schema: JsonSchema) =>
     new t.Type<string, string, unknown>(name, t.string.is, (u, c) => (typeof u === "string" ? t.success(u) : t.failure(u, c, "must be a string")), t.identity),
     { type: "string", ...schema },
   );
-const nullable = <C extends t.Mixed>(codec: C, schema: JsonSchema) => withSchema(t.union([codec, t.null]), { anyOf: [schema, { type: "null" }] });
 
 export const DatasetCodec = oneOf(DATASETS, "Dataset");
 export const FrequencyCodec = oneOf(FREQUENCIES, "Frequency");
@@ -84,7 +84,5 @@ export type UpdateDataExportCommand = t.TypeOf<typeof UpdateDataExportCommand>;
 
 export const DataExportPath = t.type({ id: TrimmedNonEmpty }, "DataExportPath");
 
-export const DEFAULT_RUNS_PAGE = 50;
-export const MAX_RUNS_PAGE = 100;
-export const ListRunsQuery = t.exact(t.partial({ limit: optional(integerBetween(1, MAX_RUNS_PAGE)), cursor: optional(t.string) }), "ListDataExportRunsQuery");
+export const ListRunsQuery = t.exact(t.partial(cursorPageFields), "ListDataExportRunsQuery");
 export type ListRunsQuery = t.TypeOf<typeof ListRunsQuery>;

@@ -1,8 +1,8 @@
 import type { Clock } from "../ports/clock.js";
 import type { Actor } from "../shared/actor.js";
-import { fail, ok, type Result } from "../shared/result.js";
+import { fail, must, ok, type Result } from "../shared/result.js";
 import { barMarketer, dataExportNotFound } from "./errors.js";
-import { must, transition } from "./model.js";
+import { transition } from "./model.js";
 import type { DataExportRepository } from "./ports.js";
 import { cancelQueuedRun } from "./queue-run.js";
 

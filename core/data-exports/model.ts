@@ -205,12 +205,6 @@ export function transition(current: DataExport, event: ExportEvent, now: Date): 
   }
 }
 
-/** A refused transition inside a run is a bug, not a user error: it throws. */
-export function must<T>(result: Result<T>): T {
-  if (result._tag === "Left") throw new Error(result.left.message);
-  return result.right;
-}
-
 /** The export's `exportedThrough`: per selected dataset, the time (events) or day (snapshot) written through. */
 export function exportedThrough(dataExport: DataExport): Partial<Record<Dataset, string | null>> {
   const through: Partial<Record<Dataset, string | null>> = {};

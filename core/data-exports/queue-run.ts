@@ -1,5 +1,6 @@
+import { must } from "../shared/result.js";
 import { newRun, transitionRun, type ExportRun, type RunTrigger } from "./export-run.js";
-import { must, transition, type DataExport } from "./model.js";
+import { transition, type DataExport } from "./model.js";
 import type { ExportChange, ExportState } from "./ports.js";
 
 export interface QueuedRun {

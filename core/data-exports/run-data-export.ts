@@ -1,14 +1,14 @@
 import { BucketWriteError, type Bucket, type BucketDestination, type BucketWriter } from "../ports/bucket-writer.js";
 import type { Clock } from "../ports/clock.js";
 import type { Gzip } from "../ports/gzip.js";
-import type { Job } from "../ports/job-queue.js";
 import type { SecretBox } from "../ports/secret-box.js";
+import { must } from "../shared/result.js";
 import { destinationOf } from "./connection-test.js";
 import { jsonLines } from "./json-lines.js";
 import { transitionRun, type ExportedFile, type ExportRun, type RunEvent } from "./export-run.js";
 import { eventFileKey, manifestKey, snapshotFileKey } from "./layout.js";
 import { manifestOf } from "./manifest.js";
-import { must, transition, type DataExport, type Dataset, type EventCursor, type EventDataset, type ExportEvent, type Watermarks } from "./model.js";
+import { transition, type DataExport, type Dataset, type EventCursor, type EventDataset, type ExportEvent, type Watermarks } from "./model.js";
 import { PageReader } from "./page-reader.js";
 import type { DataExportRepository, EventRow, ExportSource, ExportState, ExportStep } from "./ports.js";
 import type { SubscriberRecord } from "./records.js";
@@ -65,10 +65,6 @@ export class RunDataExport {
   ) {
     this.options = { ...DEFAULT_RUN_OPTIONS, ...options };
   }
-
-  handle = async (job: Job): Promise<void> => {
-    await this.execute(job.companyId ?? "", String(job.payload.dataExportId), String(job.payload.runId));
-  };
 
   /** Runs (or resumes) the run; resolves to it after, or null when it is not the export's active run. */
   execute = async (companyId: string, dataExportId: string, runId: string): Promise<ExportRun | null> => {

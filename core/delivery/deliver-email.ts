@@ -1,3 +1,5 @@
+import type { WorkOf } from "../jobs/job-definition.js";
+import { isLastAttempt } from "../jobs/last-attempt.js";
 import type { Clock } from "../ports/clock.js";
 import type { IdGenerator } from "../ports/id-generator.js";
 import type { Job } from "../ports/job-queue.js";
@@ -8,16 +10,13 @@ import type { MailTransport } from "./mail-transport.js";
 import { suppressionBlocks } from "../suppressions/suppression-blocks-send.js";
 import { domainOf, type EmailSend, type SendStatus } from "./model.js";
 import type { DkimKeys, EmailSendRepository } from "./ports.js";
+import type { DeliverEmailsJob } from "./queue-email-send.js";
 
 /** Why a transport error failed a send, short enough to show. */
 export function transportFailureReason(error: unknown): string {
   const message = (error instanceof Error ? error.message : String(error)).split("\n")[0]?.trim();
   return (message || "unknown transport error").slice(0, 500);
 }
-
-/** The sends of a delivery job (`emailSendIds`; jobs queued before batching carry one `emailSendId`). */
-const sendIdsOf = (payload: Readonly<Record<string, unknown>>): string[] =>
-  Array.isArray(payload.emailSendIds) ? payload.emailSendIds.map(String) : payload.emailSendId !== undefined ? [String(payload.emailSendId)] : [];
 
 /**
  * The `email.deliver` job: a pending send goes to a suppressed recipient never (status
@@ -41,9 +40,8 @@ export class DeliverEmail {
    * (sends already sent are no longer pending and are skipped); after its last attempt the
    * sends that still fail are failed.
    */
-  handle = async (job: Job): Promise<void> => {
-    const companyId = job.companyId ?? "";
-    const sends = await this.sends.getMany(companyId, sendIdsOf(job.payload));
+  handle = async ({ companyId, payload }: WorkOf<typeof DeliverEmailsJob>, job: Job): Promise<void> => {
+    const sends = await this.sends.getMany(companyId, payload.emailSendIds);
     const pending = sends.filter((send) => send.status === "pending");
     const suppressions = await this.suppressions.findMany(companyId, pending.map((send) => send.recipientEmail));
     const suppressionOf = (send: EmailSend) => suppressions.find((suppression) => suppression.email === send.recipientEmail) ?? null;
@@ -58,7 +56,7 @@ export class DeliverEmail {
       }),
     );
     if (failures.length === 0) return;
-    if (job.attempts < job.maxAttempts) {
+    if (!isLastAttempt(job)) {
       const [first] = failures;
       throw failures.length === 1 ? first!.error : new Error(`${failures.length} sends were not delivered; the first: ${transportFailureReason(first!.error)}`);
     }

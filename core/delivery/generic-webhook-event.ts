@@ -1,18 +1,16 @@
 import * as t from "io-ts";
-import { IsoDate, optional, TrimmedNonEmpty } from "../shared/codecs.js";
+import { IsoDate, oneOf, optional, TrimmedNonEmpty } from "../shared/codecs.js";
 import { BOUNCE_TYPES, DELIVERY_EVENT_TYPES, type BounceType, type DeliveryEvent, type DeliveryEventType } from "./model.js";
 import type { SendReference } from "./record-delivery-event.js";
-
-const keys = <K extends string>(values: readonly K[], name: string) => t.keyof(Object.fromEntries(values.map((v) => [v, null])) as Record<K, null>, name);
 
 /** The body of a generic delivery webhook (any relay can post it). */
 export const GenericDeliveryEvent = t.exact(
   t.intersection([
-    t.type({ type: keys<DeliveryEventType>(DELIVERY_EVENT_TYPES, "DeliveryEventType") }),
+    t.type({ type: oneOf<DeliveryEventType>(DELIVERY_EVENT_TYPES, "DeliveryEventType") }),
     t.partial({
       messageId: optional(TrimmedNonEmpty),
       emailSendId: optional(TrimmedNonEmpty),
-      bounceType: optional(keys<BounceType>(BOUNCE_TYPES, "BounceType")),
+      bounceType: optional(oneOf<BounceType>(BOUNCE_TYPES, "BounceType")),
       bounceSubType: optional(TrimmedNonEmpty),
       occurredAt: optional(IsoDate),
       id: optional(TrimmedNonEmpty),

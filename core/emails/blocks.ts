@@ -1,5 +1,5 @@
 import * as t from "io-ts";
-import { boundedText, optional, required } from "../shared/codecs.js";
+import { boundedText, oneOf, optional, required } from "../shared/codecs.js";
 import { toJsonSchema, withSchema, type JsonSchema } from "../shared/json-schema.js";
 
 /**
@@ -132,7 +132,7 @@ const CONTENT_BLOCKS = {
  */
 function taggedUnion<A extends { readonly type: string }>(name: string, members: Readonly<Record<string, t.Mixed>>): t.Type<A, unknown, unknown> {
   const types = Object.keys(members);
-  const typeCodec = t.keyof(Object.fromEntries(types.map((type) => [type, null])));
+  const typeCodec = oneOf(types);
   const codec = new t.Type<A, unknown, unknown>(
     name,
     (u): u is A => typeof u === "object" && u !== null && Object.hasOwn(members, (u as { type?: unknown }).type as string) && members[(u as A).type]!.is(u),

@@ -1,5 +1,5 @@
 import * as t from "io-ts";
-import { BooleanFromString, boundedText, Email, integerBetween, optional, required, TrimmedNonEmpty } from "../shared/codecs.js";
+import { BooleanFromString, boundedText, Email, integerBetween, oneOf, optional, required, TrimmedNonEmpty } from "../shared/codecs.js";
 import { withSchema } from "../shared/json-schema.js";
 import { CustomAttributes } from "../subscribers/commands.js";
 import { arrayOf, EmailBlocks } from "./blocks.js";
@@ -31,7 +31,6 @@ const nullableText = (max: number) =>
     ),
     { type: ["string", "null"], maxLength: max },
   );
-
 
 /** The fields of email content, shared by every kind of email that has some (templates, transactional emails). */
 export const ContentName = boundedText(255);
@@ -88,7 +87,7 @@ export const UpdateTemplateCommand = t.exact(
 );
 export type UpdateTemplateCommand = t.TypeOf<typeof UpdateTemplateCommand>;
 
-const ComponentTypeCodec = t.keyof(Object.fromEntries(COMPONENT_TYPES.map((type) => [type, null])) as Record<ComponentType, null>, "ComponentType");
+const ComponentTypeCodec = oneOf(COMPONENT_TYPES, "ComponentType");
 const Description = nullableText(1000);
 
 export const ComponentPath = t.type({ componentId: TrimmedNonEmpty }, "ComponentPath");

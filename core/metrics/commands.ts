@@ -1,5 +1,5 @@
 import * as t from "io-ts";
-import { BooleanFromString, IsoDate, optional, TrimmedNonEmpty } from "../shared/codecs.js";
+import { BooleanFromString, IsoDate, oneOf, optional, TrimmedNonEmpty } from "../shared/codecs.js";
 import { MAILBOX_PROVIDERS, type MailboxProvider } from "./mailbox-provider.js";
 import { EMAIL_TYPES, type MetricsEmailType } from "./model.js";
 import { PERIODS, type PeriodName } from "./period.js";
@@ -9,11 +9,9 @@ import { PERIODS, type PeriodName } from "./period.js";
  * rules between fields (start with end, at most 90 days) are the use cases' (400).
  */
 
-const keys = <K extends string>(values: readonly K[], name: string) => t.keyof(Object.fromEntries(values.map((value) => [value, null])) as Record<K, null>, name);
-
-const PeriodCodec = keys<PeriodName>(PERIODS, "Period");
-const EmailTypeCodec = keys<MetricsEmailType>(EMAIL_TYPES, "EmailType");
-const MailboxProviderCodec = keys<MailboxProvider>(MAILBOX_PROVIDERS, "MailboxProvider");
+const PeriodCodec = oneOf<PeriodName>(PERIODS, "Period");
+const EmailTypeCodec = oneOf<MetricsEmailType>(EMAIL_TYPES, "EmailType");
+const MailboxProviderCodec = oneOf<MailboxProvider>(MAILBOX_PROVIDERS, "MailboxProvider");
 
 const range = {
   period: optional(PeriodCodec),

@@ -1,11 +1,15 @@
+import * as t from "io-ts";
 import { MAX_HTML, MAX_SUBJECT } from "../emails/commands.js";
 import type { Template } from "../emails/model.js";
 import type { TemplateRepository } from "../emails/ports.js";
 import { newContentFrom } from "../emails/template-content.js";
+import { defineJob, type WorkOf } from "../jobs/job-definition.js";
+import { onLastAttempt } from "../jobs/last-attempt.js";
 import type { Clock } from "../ports/clock.js";
 import type { IdGenerator } from "../ports/id-generator.js";
 import type { Job, JobQueue, JobRequest } from "../ports/job-queue.js";
 import type { SecretBox } from "../ports/secret-box.js";
+import { must } from "../shared/result.js";
 import type { DirectImport } from "../subscriber-imports/direct-import.js";
 import { CHUNK_SIZE, type SubscriberImport } from "../subscriber-imports/model.js";
 import type { SubscriberImportRepository } from "../subscriber-imports/ports.js";
@@ -14,7 +18,6 @@ import {
   afterBatch,
   isContactResource,
   isTerminal,
-  must,
   nextResource,
   transition,
   type DiscoveredResource,
@@ -36,18 +39,19 @@ export const CONTACT_BATCH = CHUNK_SIZE;
 /** Campaigns or templates per step (each may take a request of its own for its content). */
 export const DRAFT_BATCH = 10;
 
-export const advanceMigrationJob = (run: Pick<MigrationRun, "id" | "companyId">): JobRequest => ({
+export const AdvanceMigrationJob = defineJob({
   type: ADVANCE_MIGRATION_JOB,
-  companyId: run.companyId,
-  payload: { runId: run.id },
+  company: "required",
+  payload: t.type({ runId: t.string }),
   maxAttempts: STEP_ATTEMPTS,
 });
 
+export const advanceMigrationJob = (run: Pick<MigrationRun, "id" | "companyId">): JobRequest =>
+  AdvanceMigrationJob.request({ runId: run.id }, { companyId: run.companyId });
+
 /** The first step of a run: at most one waits per run, so asking again to start a queued run enqueues nothing new. */
-export const startMigrationJob = (run: Pick<MigrationRun, "id" | "companyId">): JobRequest => ({
-  ...advanceMigrationJob(run),
-  singletonKey: `${ADVANCE_MIGRATION_JOB}:start:${run.id}`,
-});
+export const startMigrationJob = (run: Pick<MigrationRun, "id" | "companyId">): JobRequest =>
+  AdvanceMigrationJob.request({ runId: run.id }, { companyId: run.companyId, singletonKey: `${ADVANCE_MIGRATION_JOB}:start:${run.id}` });
 
 type BatchError = Omit<RunError, "at">;
 interface BatchOutcome {
@@ -88,23 +92,22 @@ export class AdvanceMigration {
    * The job handler. Credentials the source refuses (or a source that cannot be read) fail the run
    * at once; other errors are retried by the queue, and fail the run on the step's last attempt.
    */
-  handle = async (job: Job): Promise<void> => {
-    const runId = String(job.payload.runId);
-    const companyId = job.companyId ?? "";
-    try {
-      await this.execute(companyId, runId);
-    } catch (error) {
-      if (error instanceof SourceError && error.reason !== "unavailable") {
-        await this.failRun(companyId, runId, error.message);
-        return;
-      }
-      if (job.attempts >= job.maxAttempts) {
+  handle = ({ companyId, payload: { runId } }: WorkOf<typeof AdvanceMigrationJob>, job: Job): Promise<void> =>
+    onLastAttempt(
+      job,
+      async () => {
+        try {
+          await this.execute(companyId, runId);
+        } catch (error) {
+          if (!(error instanceof SourceError) || error.reason === "unavailable") throw error;
+          await this.failRun(companyId, runId, error.message);
+        }
+      },
+      async (error) => {
         const reason = error instanceof SourceError ? `: ${error.message}` : "";
         await this.failRun(companyId, runId, `The migration stopped after repeated errors${reason}; what was imported before stays`);
-      }
-      throw error;
-    }
-  };
+      },
+    );
 
   /** Runs one step; resolves to the run after it (null when it does not exist or another step got there first). */
   execute = async (companyId: string, runId: string): Promise<MigrationRun | null> => {

@@ -287,8 +287,3 @@ export function afterBatch(run: MigrationRun, resource: ResourceProgress, errors
   return { ...run, progress, report: reportOf(progress), errors: allErrors, updatedAt: now };
 }
 
-/** A refused transition inside a job step is a bug, not a user error: it throws (the job retries). */
-export function must(result: Result<MigrationRun>): MigrationRun {
-  if (result._tag === "Left") throw new Error(result.left.message);
-  return result.right;
-}

@@ -56,8 +56,11 @@ export interface JobStore {
   heartbeat(jobId: string, owner: string, now: Date, leaseMs: number): Promise<boolean>;
   /** False when the lease was lost (another worker took the job over). */
   complete(jobId: string, owner: string, now: Date): Promise<boolean>;
-  /** Schedules a retry with back-off, or marks the job dead after its last attempt. */
-  fail(job: Job, owner: string, error: string, now: Date): Promise<"retrying" | "dead" | "lost">;
+  /**
+   * Schedules a retry with back-off, or marks the job dead after its last attempt (or at once
+   * with `retry: false`, for a job no retry can help).
+   */
+  fail(job: Job, owner: string, error: string, now: Date, options?: { readonly retry?: boolean }): Promise<"retrying" | "dead" | "lost">;
   /** Gives the job back untouched (shutdown before it could finish). */
   release(jobId: string, owner: string, now: Date): Promise<void>;
   find(jobId: string): Promise<Job | null>;

@@ -1,5 +1,5 @@
 import * as t from "io-ts";
-import { boundedText, optional } from "../shared/codecs.js";
+import { boundedText, oneOf, optional } from "../shared/codecs.js";
 import { withSchema } from "../shared/json-schema.js";
 import {
   FILTER_FIELDS,
@@ -13,11 +13,9 @@ import {
   type FilterNodeInput,
 } from "./model.js";
 
-const keys = <K extends string>(values: readonly K[], name: string) => t.keyof(Object.fromEntries(values.map((v) => [v, null])) as Record<K, null>, name);
-
-export const FilterFieldCodec = keys(FILTER_FIELDS, "FilterField");
-export const FilterOperatorCodec = keys(FILTER_OPERATORS, "FilterOperator");
-export const JoinOperatorCodec = keys(JOIN_OPERATORS, "JoinOperator");
+export const FilterFieldCodec = oneOf(FILTER_FIELDS, "FilterField");
+export const FilterOperatorCodec = oneOf(FILTER_OPERATORS, "FilterOperator");
+export const JoinOperatorCodec = oneOf(JOIN_OPERATORS, "JoinOperator");
 
 export const SegmentName = boundedText(255);
 const FilterId = boundedText(255);
@@ -139,7 +137,7 @@ export type UpdateSegmentCommand = t.TypeOf<typeof UpdateSegmentCommand>;
 const StoredLeaf = t.type({
   kind: t.literal("filter"),
   id: t.string,
-  field: keys(SUPPORTED_FIELDS, "SupportedField"),
+  field: oneOf(SUPPORTED_FIELDS, "SupportedField"),
   operator: FilterOperatorCodec,
   value: t.string,
 });

@@ -1,7 +1,7 @@
 import * as t from "io-ts";
 import { isLeft } from "fp-ts/lib/Either.js";
 import { invalid, type FieldError } from "./errors.js";
-import { toJsonSchema, withSchema } from "./json-schema.js";
+import { toJsonSchema, withSchema, type JsonSchema } from "./json-schema.js";
 import { fail, ok, type Result } from "./result.js";
 
 /**
@@ -81,8 +81,8 @@ export const integerBetween = (min: number, max: number) =>
     { type: "integer", minimum: min, maximum: max },
   );
 
-/** One of a list of words. */
-export const oneOf = <K extends string>(values: readonly K[], name: string) => t.keyof(Object.fromEntries(values.map((v) => [v, null])) as Record<K, null>, name);
+/** One of a list of words (`name` names the codec in messages and the API description). */
+export const oneOf = <K extends string>(values: readonly K[], name?: string) => t.keyof(Object.fromEntries(values.map((v) => [v, null])) as Record<K, null>, name);
 
 /** `true`/`false` (also 1/0, yes/no) given as a string. */
 export const BooleanFromString = withSchema(new t.Type<boolean, string, unknown>(
@@ -120,6 +120,12 @@ export const required = <A, O>(codec: t.Type<A, O, unknown>) =>
     new t.Type<A, O, unknown>(codec.name, codec.is, (u, c) => (u === undefined ? t.failure(u, c, "is required") : codec.validate(u, c)), codec.encode),
     toJsonSchema(codec),
   );
+
+/** The codec, or null; `schema` describes the codec in the API description when io-ts cannot. */
+export const nullable = <C extends t.Mixed>(codec: C, schema?: JsonSchema) => {
+  const union = t.union([codec, t.null]);
+  return schema ? withSchema(union, { anyOf: [schema, { type: "null" }] }) : union;
+};
 
 /** Optional field: absent or undefined decodes to undefined; null is refused unless the codec allows it. */
 export const optional = <C extends t.Mixed>(codec: C) => t.union([codec, t.undefined]);

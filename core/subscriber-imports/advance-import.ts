@@ -1,8 +1,12 @@
+import * as t from "io-ts";
+import { defineJob, type WorkOf } from "../jobs/job-definition.js";
+import { onLastAttempt } from "../jobs/last-attempt.js";
 import type { Clock } from "../ports/clock.js";
 import type { IdGenerator } from "../ports/id-generator.js";
 import type { Job, JobQueue, JobRequest } from "../ports/job-queue.js";
+import { must } from "../shared/result.js";
 import { importChunk } from "./import-chunk.js";
-import { CHUNK_SIZE, isTerminal, must, transition, type SubscriberImport } from "./model.js";
+import { CHUNK_SIZE, isTerminal, transition, type SubscriberImport } from "./model.js";
 import type { ImportStepWork, SubscriberImportRepository } from "./ports.js";
 
 /** The job that advances one import by one chunk. */
@@ -10,12 +14,15 @@ export const ADVANCE_IMPORT_JOB = "subscriber_imports.advance";
 /** Attempts of one step (1 s, 2 s, 4 s, 8 s apart) before its chunk is counted as failed. */
 export const STEP_ATTEMPTS = 5;
 
-export const advanceImportJob = (subscriberImport: Pick<SubscriberImport, "id" | "companyId">): JobRequest => ({
+export const AdvanceImportJob = defineJob({
   type: ADVANCE_IMPORT_JOB,
-  companyId: subscriberImport.companyId,
-  payload: { importId: subscriberImport.id },
+  company: "required",
+  payload: t.type({ importId: t.string }),
   maxAttempts: STEP_ATTEMPTS,
 });
+
+export const advanceImportJob = (subscriberImport: Pick<SubscriberImport, "id" | "companyId">): JobRequest =>
+  AdvanceImportJob.request({ importId: subscriberImport.id }, { companyId: subscriberImport.companyId });
 
 /**
  * Why a chunk could not be written, short enough to be a `failedChunkReasons` key: the first
@@ -42,16 +49,10 @@ export class AdvanceImport {
   ) {}
 
   /** The job handler: on the step's last attempt, an error fails its chunk's rows and the import goes on. */
-  handle = async (job: Job): Promise<void> => {
-    const importId = String(job.payload.importId);
-    const companyId = job.companyId ?? "";
-    try {
-      await this.execute(companyId, importId);
-    } catch (error) {
-      if (job.attempts < job.maxAttempts) throw error;
+  handle = ({ companyId, payload: { importId } }: WorkOf<typeof AdvanceImportJob>, job: Job): Promise<void> =>
+    onLastAttempt(job, () => this.execute(companyId, importId), async (error) => {
       await this.advance(companyId, importId, (current, tx) => this.failChunk(current, tx, chunkFailureReason(error)));
-    }
-  };
+    });
 
   /** Runs one step; resolves to the import after it (null when it does not exist). */
   execute = (companyId: string, importId: string): Promise<SubscriberImport | null> =>

@@ -2,13 +2,13 @@ import type { Clock } from "../ports/clock.js";
 import type { Delay } from "../ports/delay.js";
 import type { IdGenerator } from "../ports/id-generator.js";
 import { notFound } from "../shared/errors.js";
-import { fail, ok, type Result } from "../shared/result.js";
+import { fail, must, ok, type Result } from "../shared/result.js";
 import type { DuplicateStrategy } from "../subscribers/model.js";
 import type { SubscriberRepository } from "../subscribers/ports.js";
 import type { TenancyRepository } from "../tenancy/ports.js";
 import { chunkFailureReason } from "./advance-import.js";
 import { importChunk } from "./import-chunk.js";
-import { must, newImport, transition, type ImportEvent, type SubscriberImport } from "./model.js";
+import { newImport, transition, type ImportEvent, type SubscriberImport } from "./model.js";
 import type { ImportStepWork, SubscriberImportRepository } from "./ports.js";
 import { tallyRows } from "./rows.js";
 

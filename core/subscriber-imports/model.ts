@@ -219,8 +219,3 @@ export function transition(current: SubscriberImport, event: ImportEvent, now: D
   }
 }
 
-/** A refused transition inside a step is a bug, not a user error: it throws (the job retries). */
-export function must(result: Result<SubscriberImport>): SubscriberImport {
-  if (result._tag === "Left") throw new Error(result.left.message);
-  return result.right;
-}

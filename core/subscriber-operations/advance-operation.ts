@@ -1,6 +1,9 @@
+import * as t from "io-ts";
+import { defineJob, type WorkOf } from "../jobs/job-definition.js";
+import { onLastAttempt } from "../jobs/last-attempt.js";
 import type { Clock } from "../ports/clock.js";
 import type { Job, JobQueue, JobRequest } from "../ports/job-queue.js";
-import type { Result } from "../shared/result.js";
+import { must } from "../shared/result.js";
 import { isTerminal, transition, type OperationEvent, type SubscriberOperation } from "./model.js";
 import type { OperationStepWork, SubscriberOperationRepository } from "./ports.js";
 
@@ -14,17 +17,14 @@ export const PROCESS_BATCH_SIZE = 500;
 /** The `error` of an operation whose steps kept failing. */
 export const GAVE_UP = "The operation stopped after repeated errors; contacts processed before it stopped keep their tags";
 
-export const advanceJob = (operation: Pick<SubscriberOperation, "id" | "companyId">): JobRequest => ({
+export const AdvanceOperationJob = defineJob({
   type: ADVANCE_OPERATION_JOB,
-  companyId: operation.companyId,
-  payload: { operationId: operation.id },
+  company: "required",
+  payload: t.type({ operationId: t.string }),
 });
 
-/** A refused transition inside a step is a bug, not a user error: the job retries and then fails the operation. */
-function must(result: Result<SubscriberOperation>): SubscriberOperation {
-  if (result._tag === "Left") throw new Error(result.left.message);
-  return result.right;
-}
+export const advanceJob = (operation: Pick<SubscriberOperation, "id" | "companyId">): JobRequest =>
+  AdvanceOperationJob.request({ operationId: operation.id }, { companyId: operation.companyId });
 
 /**
  * One step of an operation, in one transaction that holds the operation: start it if queued,
@@ -46,16 +46,8 @@ export class AdvanceOperation {
    * The job handler. An error is retried by the queue; on the job's last attempt it also fails the
    * operation, with a message for the user (the details stay in the worker's log).
    */
-  handle = async (job: Job): Promise<void> => {
-    const operationId = String(job.payload.operationId);
-    const companyId = job.companyId ?? "";
-    try {
-      await this.execute(companyId, operationId);
-    } catch (error) {
-      if (job.attempts >= job.maxAttempts) await this.apply(companyId, operationId, { type: "fail", error: GAVE_UP });
-      throw error;
-    }
-  };
+  handle = ({ companyId, payload: { operationId } }: WorkOf<typeof AdvanceOperationJob>, job: Job): Promise<void> =>
+    onLastAttempt(job, () => this.execute(companyId, operationId), () => this.apply(companyId, operationId, { type: "fail", error: GAVE_UP }));
 
   /** Runs one step; resolves to the operation after it (null when it does not exist). */
   execute = async (companyId: string, operationId: string): Promise<SubscriberOperation | null> => {

@@ -1,5 +1,5 @@
 import * as t from "io-ts";
-import { boundedText, BooleanFromString, Email, IntegerFromString, IsoDate, optional, TrimmedNonEmpty } from "../shared/codecs.js";
+import { BooleanFromString, boundedText, Email, IntegerFromString, IsoDate, oneOf, optional, TrimmedNonEmpty } from "../shared/codecs.js";
 import { MAX_TAGS_PER_CONTACT_CALL } from "../tags/model.js";
 import { TagNameInput } from "../tags/tag-name-input.js";
 import { boundedArray } from "../shared/bounded-array.js";
@@ -13,13 +13,10 @@ import { DUPLICATE_STRATEGIES, OPT_IN_MODES, SUBSCRIBER_STATUSES } from "./model
  * externalId, the reserved `account` attribute) are the use cases' (400/404/409).
  */
 
-const keys = <K extends string>(values: readonly K[], name: string) =>
-  t.keyof(Object.fromEntries(values.map((v) => [v, null])) as Record<K, null>, name);
-
-export const SubscriberStatusCodec = keys(SUBSCRIBER_STATUSES, "SubscriberStatus");
-export const DuplicateStrategyCodec = keys(DUPLICATE_STRATEGIES, "DuplicateStrategy");
-export const OptInModeCodec = keys(OPT_IN_MODES, "OptInMode");
-export const AttributesStrategyCodec = keys(["replace", "merge"] as const, "CustomAttributesStrategy");
+export const SubscriberStatusCodec = oneOf(SUBSCRIBER_STATUSES, "SubscriberStatus");
+export const DuplicateStrategyCodec = oneOf(DUPLICATE_STRATEGIES, "DuplicateStrategy");
+export const OptInModeCodec = oneOf(OPT_IN_MODES, "OptInMode");
+export const AttributesStrategyCodec = oneOf(["replace", "merge"] as const, "CustomAttributesStrategy");
 
 /** An IANA time zone name (`Europe/Paris`), as the runtime knows them. */
 export const TimeZone = withSchema(new t.Type<string, string, unknown>(
@@ -153,16 +150,16 @@ export const ListSubscribersQuery = t.exact(
     listId: optional(t.string),
     listName: optional(t.string),
     segmentId: optional(t.string),
-    status: optional(keys(LIST_STATUSES, "ListStatus")),
+    status: optional(oneOf(LIST_STATUSES, "ListStatus")),
     unsubscribedAfter: optional(IsoDate),
     unsubscribedBefore: optional(IsoDate),
     attribute: optional(t.string),
-    attributeOperator: optional(keys(ATTRIBUTE_OPERATORS, "AttributeOperator")),
+    attributeOperator: optional(oneOf(ATTRIBUTE_OPERATORS, "AttributeOperator")),
     page: optional(Positive),
     limit: optional(Positive),
     cursor: optional(t.string),
     includeTotal: optional(BooleanFromString),
-    sort: optional(keys(LIST_SORTS, "ListSort")),
+    sort: optional(oneOf(LIST_SORTS, "ListSort")),
   }),
   "ListSubscribersQuery",
 );

@@ -1,10 +1,12 @@
 import { isRight } from "fp-ts/lib/Either.js";
+import * as t from "io-ts";
 import type { Clock } from "../ports/clock.js";
 import { checkedDefinition } from "../segments/checked-definition.js";
 import type { SegmentDefinition, SegmentRepository } from "../segments/ports.js";
 import type { Actor } from "../shared/actor.js";
-import { Email } from "../shared/codecs.js";
+import { Email, IsoDate, TrimmedNonEmpty } from "../shared/codecs.js";
 import { badRequest, notFound } from "../shared/errors.js";
+import { decodeCursor, encodeCursor } from "../shared/pagination.js";
 import { fail, ok, type Result } from "../shared/result.js";
 import { normalizeTagName } from "../tags/model.js";
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type ListSubscribersQuery } from "./commands.js";
@@ -36,23 +38,16 @@ interface Cursor {
 
 const INVALID_CURSOR = () => badRequest("cursor is not valid for this search: start again without it");
 
-/** Opaque to clients: the order and the last contact shown, base64url JSON. */
-const encodeCursor = (order: SubscriberOrder, last: TaggedSubscriber): string =>
-  Buffer.from(JSON.stringify(order === "newest" ? { o: "n", c: last.createdAt.toISOString(), i: last.id } : { o: "i", i: last.id })).toString("base64url");
+/** A cursor's position: the order and the last contact shown. */
+const CursorPosition = t.union([t.type({ o: t.literal("n"), c: IsoDate, i: TrimmedNonEmpty }), t.type({ o: t.literal("i"), i: TrimmedNonEmpty })]);
 
-function decodeCursor(cursor: string): Cursor | null {
-  try {
-    const value: unknown = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
-    if (typeof value !== "object" || value === null) return null;
-    const { o, c, i } = value as Record<string, unknown>;
-    if (typeof i !== "string" || i === "") return null;
-    if (o === "i") return { order: "idAscending", after: { createdAt: new Date(0), id: i } };
-    const createdAt = typeof c === "string" ? new Date(c) : null;
-    if (o !== "n" || !createdAt || Number.isNaN(createdAt.getTime())) return null;
-    return { order: "newest", after: { createdAt, id: i } };
-  } catch {
-    return null;
-  }
+const positionOf = (order: SubscriberOrder, last: TaggedSubscriber) =>
+  order === "newest" ? { o: "n", c: last.createdAt.toISOString(), i: last.id } : { o: "i", i: last.id };
+
+function readCursor(cursor: string): Cursor | null {
+  const position = decodeCursor(cursor, CursorPosition);
+  if (!position) return null;
+  return position.o === "i" ? { order: "idAscending", after: { createdAt: new Date(0), id: position.i } } : { order: "newest", after: { createdAt: position.c, id: position.i } };
 }
 
 /** A full email matches exactly; anything else is a substring. */
@@ -95,7 +90,7 @@ export class ListSubscribers {
     const limit = Math.min(query.limit ?? DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
 
     const usesCursor = query.cursor !== undefined && query.cursor.trim() !== "";
-    const cursor = usesCursor ? decodeCursor(query.cursor!.trim()) : null;
+    const cursor = usesCursor ? readCursor(query.cursor!.trim()) : null;
     if (usesCursor && (!cursor || cursor.order !== order)) return fail(INVALID_CURSOR());
     const page = usesCursor ? null : (query.page ?? 1);
 
@@ -112,7 +107,7 @@ export class ListSubscribers {
         limit,
         total,
         totalPages: total === null ? null : Math.ceil(total / limit),
-        nextCursor: hasMore && last ? encodeCursor(order, last) : null,
+        nextCursor: hasMore && last ? encodeCursor(positionOf(order, last)) : null,
         hasMore,
       },
       returned: shown.length,

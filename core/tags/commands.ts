@@ -1,6 +1,6 @@
 import * as t from "io-ts";
 import { TagNameInput } from "./tag-name-input.js";
-import { boundedText, Email, optional, TrimmedNonEmpty, required } from "../shared/codecs.js";
+import { boundedText, Email, oneOf, optional, required, TrimmedNonEmpty } from "../shared/codecs.js";
 import { CustomAttributes } from "../subscribers/commands.js";
 import { TAG_COLORS, type TagColor } from "./model.js";
 
@@ -10,7 +10,7 @@ import { TAG_COLORS, type TagColor } from "./model.js";
  * use cases' (400).
  */
 
-export const TagColorCodec = t.keyof(Object.fromEntries(TAG_COLORS.map((color) => [color, null])) as Record<TagColor, null>, "TagColor");
+export const TagColorCodec = oneOf(TAG_COLORS, "TagColor");
 
 /** A tag name as given ("Pro Customer"); normalised by the use case (pro-customer). */
 const TagName = required(TagNameInput);

@@ -1,8 +1,8 @@
 import * as t from "io-ts";
-import { boundedText, Email, optional } from "../shared/codecs.js";
+import { boundedText, Email, oneOf, optional } from "../shared/codecs.js";
 import { ROLES } from "./model.js";
 
-export const RoleCodec = t.keyof(Object.fromEntries(ROLES.map((role) => [role, null])) as Record<(typeof ROLES)[number], null>, "Role");
+export const RoleCodec = oneOf(ROLES, "Role");
 
 export const CompanyName = boundedText(200);
 

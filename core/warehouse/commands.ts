@@ -1,5 +1,6 @@
 import * as t from "io-ts";
 import { boundedText, integerBetween, oneOf, optional, required, TrimmedNonEmpty } from "../shared/codecs.js";
+import { cursorPageFields } from "../shared/pagination.js";
 import { OPT_IN_MODES } from "../subscribers/model.js";
 import {
   CONNECTION_KINDS,
@@ -86,10 +87,7 @@ export type UpdateSyncCommand = t.TypeOf<typeof UpdateSyncCommand>;
 export const RunSyncCommand = t.exact(t.partial({ fullResync: optional(t.boolean) }), "RunWarehouseSyncCommand");
 export type RunSyncCommand = t.TypeOf<typeof RunSyncCommand>;
 
-export const ListSyncsQuery = t.exact(
-  t.partial({ limit: optional(integerBetween(1, 100)), cursor: optional(t.string) }),
-  "ListWarehouseSyncsQuery",
-);
+export const ListSyncsQuery = t.exact(t.partial(cursorPageFields), "ListWarehouseSyncsQuery");
 export type ListSyncsQuery = t.TypeOf<typeof ListSyncsQuery>;
 
 export const SyncPath = t.type({ syncId: TrimmedNonEmpty }, "WarehouseSyncPath");

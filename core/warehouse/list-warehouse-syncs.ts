@@ -1,6 +1,8 @@
+import * as t from "io-ts";
 import type { Actor } from "../shared/actor.js";
-import { badRequest } from "../shared/errors.js";
-import { fail, ok, type Result } from "../shared/result.js";
+import { TrimmedNonEmpty } from "../shared/codecs.js";
+import { paginationOf, readCursorPage, type Pagination } from "../shared/pagination.js";
+import { ok, type Result } from "../shared/result.js";
 import type { SubscriberImportRepository } from "../subscriber-imports/ports.js";
 import type { ListSyncsQuery } from "./commands.js";
 import { describeSyncs } from "./get-warehouse-sync.js";
@@ -9,20 +11,11 @@ import type { SyncView } from "./view.js";
 
 export interface SyncList {
   readonly syncs: SyncView[];
-  readonly pagination: { readonly limit: number; readonly nextCursor: string | null; readonly hasMore: boolean };
+  readonly pagination: Pagination;
 }
 
-const encodeCursor = (id: string) => Buffer.from(JSON.stringify({ before: id }), "utf8").toString("base64url");
-
-function decodeCursor(cursor: string): string | null {
-  try {
-    const value: unknown = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
-    const before = (value as { before?: unknown } | null)?.before;
-    return typeof before === "string" && before.length > 0 ? before : null;
-  } catch {
-    return null;
-  }
-}
+/** A cursor's position: the last sync shown (the next page holds older IDs). */
+const SyncPosition = t.type({ before: TrimmedNonEmpty });
 
 /** GET /warehouse-syncs: newest first, `limit` (1-100, default 50) per page with a cursor (decisions.md, pagination). */
 export class ListWarehouseSyncs {
@@ -32,12 +25,11 @@ export class ListWarehouseSyncs {
   ) {}
 
   execute = async (actor: Actor, query: ListSyncsQuery): Promise<Result<SyncList>> => {
-    const limit = query.limit ?? 50;
-    const cursor = query.cursor?.trim() ? decodeCursor(query.cursor.trim()) : null;
-    if (query.cursor?.trim() && !cursor) return fail(badRequest("cursor is not valid: start again without it"));
-    const page = await this.syncs.list(actor.companyId, limit, cursor);
+    const asked = readCursorPage(query, SyncPosition);
+    if (asked._tag === "Left") return asked;
+    const { limit, after } = asked.right;
+    const page = await this.syncs.list(actor.companyId, limit, after?.before ?? null);
     const syncs = await describeSyncs(this.syncs, this.imports, actor.companyId, page.syncs);
-    const last = page.syncs.at(-1);
-    return ok({ syncs, pagination: { limit, nextCursor: page.hasMore && last ? encodeCursor(last.id) : null, hasMore: page.hasMore } });
+    return ok({ syncs, pagination: paginationOf(limit, page.hasMore, page.syncs.at(-1), (last) => ({ before: last.id })) });
   };
 }

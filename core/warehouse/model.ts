@@ -264,8 +264,3 @@ export function runTransition(run: WarehouseSyncRun, event: RunEvent, now: Date)
   }
 }
 
-/** A refused transition inside a run is a bug, not a user error: it throws (the job retries). */
-export function must<A>(result: Result<A>): A {
-  if (result._tag === "Left") throw new Error(result.left.message);
-  return result.right;
-}

@@ -1,15 +1,19 @@
+import * as t from "io-ts";
+import { defineJob, type WorkOf } from "../jobs/job-definition.js";
+import { onLastAttempt } from "../jobs/last-attempt.js";
 import type { ListRepository } from "../lists/ports.js";
 import type { Clock } from "../ports/clock.js";
 import type { IdGenerator } from "../ports/id-generator.js";
 import type { Job, JobRequest } from "../ports/job-queue.js";
 import type { SecretBox } from "../ports/secret-box.js";
+import { must } from "../shared/result.js";
 import { chunkFailureReason } from "../subscriber-imports/advance-import.js";
 import type { DirectImport } from "../subscriber-imports/direct-import.js";
-import { isTerminal, must as mustImport, newImport, transition as importTransition, type SubscriberImport } from "../subscriber-imports/model.js";
+import { isTerminal, newImport, transition as importTransition, type SubscriberImport } from "../subscriber-imports/model.js";
 import type { SubscriberImportRepository } from "../subscriber-imports/ports.js";
 import { readRow } from "../subscriber-imports/rows.js";
 import { CursorWindow } from "./cursor-window.js";
-import { isActiveRun, must, ROWS_PER_BATCH, runTransition, transition, type WarehouseSync, type WarehouseSyncRun } from "./model.js";
+import { isActiveRun, ROWS_PER_BATCH, runTransition, transition, type WarehouseSync, type WarehouseSyncRun } from "./model.js";
 import { WarehouseError, type WarehouseConnectionRepository, type WarehouseReader, type WarehouseRow, type WarehouseSyncRepository } from "./ports.js";
 import { isUnchanged, mapRow } from "./row-mapping.js";
 import { RunTally } from "./run-tally.js";
@@ -19,13 +23,15 @@ export const RUN_WAREHOUSE_SYNC_JOB = "warehouse_syncs.run";
 /** Starts of a run before it is failed (a worker that died, a database that did not answer). */
 export const RUN_ATTEMPTS = 3;
 
-export const runSyncJob = (run: Pick<WarehouseSyncRun, "id" | "companyId">): JobRequest => ({
+export const RunWarehouseSyncJob = defineJob({
   type: RUN_WAREHOUSE_SYNC_JOB,
-  companyId: run.companyId,
-  payload: { runId: run.id },
+  company: "required",
+  payload: t.type({ runId: t.string }),
   maxAttempts: RUN_ATTEMPTS,
-  singletonKey: `warehouse_sync_run:${run.id}`,
 });
+
+export const runSyncJob = (run: Pick<WarehouseSyncRun, "id" | "companyId">): JobRequest =>
+  RunWarehouseSyncJob.request({ runId: run.id }, { companyId: run.companyId, singletonKey: `warehouse_sync_run:${run.id}` });
 
 /** A run's rows as read, each with its position among the rows the run read (from 1). */
 interface NumberedRow {
@@ -64,20 +70,14 @@ export class RunWarehouseSync {
     private readonly clock: Clock,
   ) {}
 
-  /** The job handler: on the run's last attempt, an unexpected error fails the run instead of the job. */
-  handle = async (job: Job): Promise<void> => {
-    const runId = String(job.payload.runId);
-    const companyId = job.companyId ?? "";
-    try {
-      await this.execute(companyId, runId);
-    } catch (error) {
-      if (job.attempts < job.maxAttempts) throw error;
+  /** The job handler: on the run's last attempt, an unexpected error also fails the run (and its imports). */
+  handle = ({ companyId, payload: { runId } }: WorkOf<typeof RunWarehouseSyncJob>, job: Job): Promise<void> =>
+    onLastAttempt(job, () => this.execute(companyId, runId), async (error) => {
       const run = await this.syncs.findRun(companyId, runId);
       if (!run) return;
       await this.end(run, null, `The run could not finish: ${chunkFailureReason(error)}`);
       await this.abortEarlierImports(run);
-    }
-  };
+    });
 
   /** Runs the run to its end; resolves to it (null when it does not exist). */
   execute = async (companyId: string, runId: string): Promise<WarehouseSyncRun | null> => {
@@ -252,7 +252,7 @@ export class RunWarehouseSync {
     const now = this.clock.now();
     const options = { duplicateStrategy: "merge" as const, listIds: sync.listIds, enrollInSequences: sync.triggerAutomations, optInMode: sync.optInMode };
     const created = newImport(this.ids.next("imp"), sync.companyId, `Warehouse sync: ${sync.name}`.slice(0, 255), `warehouse_sync_run:${run.id}:${run.attempts}`, options, now);
-    const { subscriberImport } = await this.imports.insertOrFind(mustImport(importTransition(created, { type: "start" }, now)), []);
+    const { subscriberImport } = await this.imports.insertOrFind(must(importTransition(created, { type: "start" }, now)), []);
     return subscriberImport;
   }
 }

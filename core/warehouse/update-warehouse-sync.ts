@@ -2,13 +2,13 @@ import type { ListRepository } from "../lists/ports.js";
 import type { Clock } from "../ports/clock.js";
 import type { Actor } from "../shared/actor.js";
 import { badRequest } from "../shared/errors.js";
-import { fail, ok, type Result } from "../shared/result.js";
+import { fail, must, ok, type Result } from "../shared/result.js";
 import type { SubscriberImportRepository } from "../subscriber-imports/ports.js";
 import type { UpdateSyncCommand } from "./commands.js";
 import { checkLists } from "./create-warehouse-sync.js";
 import { syncNotFound } from "./errors.js";
 import { describeSyncs } from "./get-warehouse-sync.js";
-import { must, transition, type WarehouseSync } from "./model.js";
+import { transition, type WarehouseSync } from "./model.js";
 import type { WarehouseSyncRepository } from "./ports.js";
 import type { SyncView } from "./view.js";
 

@@ -10,7 +10,7 @@ import { GetSuggestionJob } from "../../core/accounts/get-suggestion-job.js";
 import { AccountEventRepository, AccountRepository, AccountSuggestionRepository } from "../../core/accounts/ports.js";
 import { RecordAccountEvent } from "../../core/accounts/record-account-event.js";
 import { RunOrganizationIdSuggestion } from "../../core/accounts/run-organization-id-suggestion.js";
-import { SUGGESTION_JOB_TYPE, SuggestOrganizationIds } from "../../core/accounts/suggest-organization-ids.js";
+import { SuggestOrganizationIds, SuggestOrganizationIdsJob } from "../../core/accounts/suggest-organization-ids.js";
 import { UpsertAccount } from "../../core/accounts/upsert-account.js";
 import { RecordCustomEvent } from "../../core/events/record-custom-event.js";
 import { Clock } from "../../core/ports/clock.js";
@@ -39,9 +39,5 @@ export function bindAccounts(container: Container, handlers: JobHandlers): void 
   bindClass(container, GetSuggestionJob, [AccountSuggestionRepository]);
   bindClass(container, RunOrganizationIdSuggestion, [AccountSuggestionRepository, AccountRepository, IdGenerator, Clock]);
 
-  handlers.register(SUGGESTION_JOB_TYPE, async (job) => {
-    const suggestionJobId = job.payload.suggestionJobId;
-    if (typeof suggestionJobId !== "string" || !job.companyId) throw new Error(`${SUGGESTION_JOB_TYPE} job ${job.id} names no suggestion run`);
-    await container.get(RunOrganizationIdSuggestion).execute({ companyId: job.companyId, suggestionJobId, finalAttempt: job.attempts >= job.maxAttempts });
-  });
+  handlers.handle(SuggestOrganizationIdsJob, (work, job) => container.get(RunOrganizationIdSuggestion).handle(work, job));
 }

@@ -12,7 +12,7 @@ import { ListDataExports } from "../../core/data-exports/list-data-exports.js";
 import { DataExportRepository, ExportSource } from "../../core/data-exports/ports.js";
 import { RequestDataExportRun } from "../../core/data-exports/request-data-export-run.js";
 import { RunDataExport } from "../../core/data-exports/run-data-export.js";
-import { DISPATCH_DATA_EXPORTS_JOB, DISPATCH_EVERY_MS, RUN_DATA_EXPORT_JOB } from "../../core/data-exports/run-job.js";
+import { DISPATCH_DATA_EXPORTS_JOB, DISPATCH_EVERY_MS, RunDataExportJob } from "../../core/data-exports/run-job.js";
 import { TestDataExportConnection } from "../../core/data-exports/test-data-export-connection.js";
 import { UpdateDataExport } from "../../core/data-exports/update-data-export.js";
 import { BucketWriter } from "../../core/ports/bucket-writer.js";
@@ -51,7 +51,9 @@ export function bindDataExports(container: Container, handlers: JobHandlers): vo
   bindClass(container, RunDataExport, [DataExportRepository, ExportSource, BucketWriter, Gzip, SecretBox, Clock]);
   bindClass(container, DispatchDueExports, [DataExportRepository, JobQueue, IdGenerator, Clock]);
 
-  handlers.register(RUN_DATA_EXPORT_JOB, (job) => container.get(RunDataExport).handle(job));
+  handlers.handle(RunDataExportJob, async ({ companyId, payload }) => {
+    await container.get(RunDataExport).execute(companyId, payload.dataExportId, payload.runId);
+  });
   handlers.register(DISPATCH_DATA_EXPORTS_JOB, async () => {
     await container.get(DispatchDueExports).execute();
   });

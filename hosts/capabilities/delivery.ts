@@ -16,7 +16,7 @@ import { CreateDeliveryWebhookSecret, OpenDeliveryWebhookSecret } from "../../co
 import { DeliverEmail } from "../../core/delivery/deliver-email.js";
 import { MailTransport } from "../../core/delivery/mail-transport.js";
 import { DeliveryWebhookSecrets, DkimKeys, EmailSendRepository, SesTopicPins, SnsSubscriptions, SnsVerifier } from "../../core/delivery/ports.js";
-import { DELIVER_EMAIL_JOB, QueueEmailSend } from "../../core/delivery/queue-email-send.js";
+import { DeliverEmailsJob, QueueEmailSend } from "../../core/delivery/queue-email-send.js";
 import { RecordDeliveryEvent } from "../../core/delivery/record-delivery-event.js";
 import { Clock } from "../../core/ports/clock.js";
 import { IdGenerator } from "../../core/ports/id-generator.js";
@@ -77,5 +77,5 @@ export function bindDelivery(container: Container, handlers: JobHandlers): void 
   bindClass(container, GetSuppression, [SuppressionRepository]);
   bindClass(container, RemoveSuppression, [SuppressionRepository]);
 
-  handlers.register(DELIVER_EMAIL_JOB, (job) => container.get(DeliverEmail).handle(job));
+  handlers.handle(DeliverEmailsJob, (work, job) => container.get(DeliverEmail).handle(work, job));
 }

@@ -4,7 +4,7 @@ import { KnexCampaignDraftRepository } from "../../adapters/knex/repositories/ca
 import { KnexMigrationRunRepository } from "../../adapters/knex/repositories/migration-run-repository.js";
 import { ProviderMigrationSources } from "../../adapters/migration-sources/provider-migration-sources.js";
 import { TemplateRepository } from "../../core/emails/ports.js";
-import { ADVANCE_MIGRATION_JOB, AdvanceMigration } from "../../core/migrations/advance-migration.js";
+import { AdvanceMigration, AdvanceMigrationJob } from "../../core/migrations/advance-migration.js";
 import { CancelMigration } from "../../core/migrations/cancel-migration.js";
 import { CreateMigration } from "../../core/migrations/create-migration.js";
 import { GetMigrationRun } from "../../core/migrations/get-migration-run.js";
@@ -51,5 +51,5 @@ export function bindMigrations(container: Container, handlers: JobHandlers): voi
     Clock,
   ]);
 
-  handlers.register(ADVANCE_MIGRATION_JOB, (job) => container.get(AdvanceMigration).handle(job));
+  handlers.handle(AdvanceMigrationJob, (work, job) => container.get(AdvanceMigration).handle(work, job));
 }

@@ -4,7 +4,7 @@ import { Clock } from "../../core/ports/clock.js";
 import { Delay } from "../../core/ports/delay.js";
 import { IdGenerator } from "../../core/ports/id-generator.js";
 import { JobQueue } from "../../core/ports/job-queue.js";
-import { ADVANCE_IMPORT_JOB, AdvanceImport } from "../../core/subscriber-imports/advance-import.js";
+import { AdvanceImport, AdvanceImportJob } from "../../core/subscriber-imports/advance-import.js";
 import { CreateImport } from "../../core/subscriber-imports/create-import.js";
 import { DirectImport } from "../../core/subscriber-imports/direct-import.js";
 import { GetImport } from "../../core/subscriber-imports/get-import.js";
@@ -25,5 +25,5 @@ export function bindSubscriberImports(container: Container, handlers: JobHandler
   bindClass(container, AdvanceImport, [SubscriberImportRepository, JobQueue, IdGenerator, Clock]);
   bindClass(container, DirectImport, [SubscriberImportRepository, SubscriberRepository, TenancyRepository, IdGenerator, Clock, Delay]);
 
-  handlers.register(ADVANCE_IMPORT_JOB, (job) => container.get(AdvanceImport).handle(job));
+  handlers.handle(AdvanceImportJob, (work, job) => container.get(AdvanceImport).handle(work, job));
 }

@@ -4,7 +4,7 @@ import { Clock } from "../../core/ports/clock.js";
 import { IdGenerator } from "../../core/ports/id-generator.js";
 import { JobQueue } from "../../core/ports/job-queue.js";
 import { SegmentRepository } from "../../core/segments/ports.js";
-import { ADVANCE_OPERATION_JOB, AdvanceOperation } from "../../core/subscriber-operations/advance-operation.js";
+import { AdvanceOperation, AdvanceOperationJob } from "../../core/subscriber-operations/advance-operation.js";
 import { BulkTag } from "../../core/subscriber-operations/bulk-tag.js";
 import { CancelOperation } from "../../core/subscriber-operations/cancel-operation.js";
 import { GetOperation } from "../../core/subscriber-operations/get-operation.js";
@@ -38,7 +38,7 @@ export function bindSubscriberOperations(container: Container, handlers: JobHand
   bindClass(container, CancelOperation, [SubscriberOperationRepository, Clock]);
   bindClass(container, AdvanceOperation, [SubscriberOperationRepository, JobQueue, Clock]);
 
-  handlers.register(ADVANCE_OPERATION_JOB, (job) => container.get(AdvanceOperation).handle(job));
+  handlers.handle(AdvanceOperationJob, (work, job) => container.get(AdvanceOperation).handle(work, job));
   // Records of operations that ended more than 30 days ago (expiresAt) are removed, once a day.
   handlers.register(SWEEP_EXPIRED_OPERATIONS, async () => {
     await container.get<SubscriberOperationRepository>(SubscriberOperationRepository).deleteExpired(container.get<Clock>(Clock).now());

@@ -17,7 +17,7 @@ import { ListWarehouseSyncs } from "../../core/warehouse/list-warehouse-syncs.js
 import { WarehouseConnectionRepository, WarehouseReader, WarehouseSyncRepository } from "../../core/warehouse/ports.js";
 import { QUEUE_DUE_WAREHOUSE_SYNCS_JOB, QueueDueWarehouseSyncs, SCHEDULER_INTERVAL_MS } from "../../core/warehouse/queue-due-warehouse-syncs.js";
 import { QueueWarehouseSyncRun } from "../../core/warehouse/queue-warehouse-sync-run.js";
-import { RUN_WAREHOUSE_SYNC_JOB, RunWarehouseSync } from "../../core/warehouse/run-warehouse-sync.js";
+import { RunWarehouseSync, RunWarehouseSyncJob } from "../../core/warehouse/run-warehouse-sync.js";
 import { UpdateWarehouseSync } from "../../core/warehouse/update-warehouse-sync.js";
 import { bindClass } from "../bind-class.js";
 import { AllowPrivateDestinations, Database } from "../container.js";
@@ -68,7 +68,7 @@ export function bindWarehouseSyncs(container: Container, handlers: JobHandlers):
   ]);
   bindClass(container, QueueDueWarehouseSyncs, [WarehouseSyncRepository, QueueWarehouseSyncRun, Clock]);
 
-  handlers.register(RUN_WAREHOUSE_SYNC_JOB, (job) => container.get(RunWarehouseSync).handle(job));
+  handlers.handle(RunWarehouseSyncJob, (work, job) => container.get(RunWarehouseSync).handle(work, job));
   // Scheduled runs: due syncs are looked for every minute and queued per their frequency.
   handlers.register(QUEUE_DUE_WAREHOUSE_SYNCS_JOB, async () => {
     await container.get(QueueDueWarehouseSyncs).execute();

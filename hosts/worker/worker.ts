@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import type { Clock } from "../../core/ports/clock.js";
+import { UnrunnableJob } from "../../core/jobs/job-definition.js";
 import type { Job, JobStore, RecurringSchedule, ScheduleStore } from "../../core/ports/job-queue.js";
 import type { Logger } from "../logger.js";
 import type { JobHandlers } from "./job-handlers.js";
@@ -186,7 +187,9 @@ export class Worker {
     } catch (error) {
       this.stats.failed += 1;
       const message = error instanceof Error ? error.message : String(error);
-      const outcome = await store.fail(job, this.owner, message, clock.now()).catch((failure: unknown) => {
+      // A job that cannot run as stored goes dead now: retrying it would fail the same way.
+      const retry = !(error instanceof UnrunnableJob);
+      const outcome = await store.fail(job, this.owner, message, clock.now(), { retry }).catch((failure: unknown) => {
         logger.error({ err: failure, jobId: job.id }, "could not record job failure");
         return "lost" as const;
       });

@@ -23,16 +23,6 @@ const ALLOWED_PACKAGES: ReadonlyMap<string, string> = new Map([
   ["ipaddr.js", "parses and classifies IP addresses (is a bucket endpoint public?): string arithmetic only"],
 ]);
 
-/**
- * Files allowed to use `Buffer` for now: their cursor encoding is being replaced by a shared
- * cursor helper. Remove each entry as that lands (an entry that is no longer needed fails below).
- */
-const BUFFER_ALLOWLIST: ReadonlySet<string> = new Set([
-  "core/warehouse/list-warehouse-syncs.ts",
-  "core/subscribers/list-subscribers.ts",
-  "core/data-exports/list-data-export-runs.ts",
-]);
-
 const BUILTINS = new Set(builtinModules);
 
 /** The package an import specifier names (`@scope/name/x` -> `@scope/name`), or null for a relative path. */
@@ -53,7 +43,7 @@ const FORBIDDEN_CALLS: ReadonlyArray<readonly [RegExp, string]> = [
 ];
 
 /** What is wrong with one core file's source, as readable sentences; empty when it is pure. */
-function violationsOf(file: string, source: string, bufferAllowed: ReadonlySet<string> = BUFFER_ALLOWLIST): string[] {
+function violationsOf(file: string, source: string): string[] {
   const found: string[] = [];
   const code = withoutComments(source);
   // TypeScript's own scanner finds every import, export-from, dynamic import and require.
@@ -69,7 +59,6 @@ function violationsOf(file: string, source: string, bufferAllowed: ReadonlySet<s
     }
   }
   for (const [pattern, what] of FORBIDDEN_CALLS) {
-    if (what.startsWith("Buffer") && bufferAllowed.has(file)) continue;
     if (pattern.test(code)) found.push(`uses ${what}`);
   }
   return found.map((problem) => `${file} ${problem}`);
@@ -133,11 +122,4 @@ test("nothing under core/ imports I/O, adapters or hosts, or reads the time or w
   t.true(files.length > 100, `only ${files.length} files found under ${CORE}`);
   const violations = files.flatMap((file) => violationsOf(file, readFileSync(join(ROOT, file), "utf8")));
   t.deepEqual(violations, []);
-});
-
-test("every file allowed to use Buffer still exists and still needs it", (t) => {
-  for (const file of BUFFER_ALLOWLIST) {
-    const source = withoutComments(readFileSync(join(ROOT, file), "utf8"));
-    t.true(/\bBuffer\b/.test(source), `${file} no longer uses Buffer: remove it from the allowlist`);
-  }
 });

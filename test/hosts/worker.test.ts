@@ -2,11 +2,12 @@ import { once } from "node:events";
 import { fileURLToPath } from "node:url";
 import { setTimeout as sleep } from "node:timers/promises";
 import test, { type ExecutionContext } from "ava";
+import * as io from "io-ts";
 import type { Knex } from "knex";
-import { createTestKit } from "../../hosts/index.js";
+import { createTestKit, defineJob } from "../../hosts/index.js";
 import { createLogger } from "../../hosts/logger.js";
 import { startRuntime } from "../../hosts/runtime.js";
-import { JobQueue } from "../../core/ports/job-queue.js";
+import { JobQueue, JobStore } from "../../core/ports/job-queue.js";
 import { createWorker } from "../../hosts/worker/create-worker.js";
 import { JobHandlers } from "../../hosts/worker/job-handlers.js";
 import { dialects, type TestDatabase } from "../helpers/databases.js";
@@ -35,6 +36,26 @@ test("the test kit runs due jobs with the registered handlers, retrying failures
   kit.clock.advance(1_000);
   t.is(await kit.runDueJobs(), 1);
   t.deepEqual(seen, ["Ada"]);
+});
+
+test("a defined job's handler gets its payload decoded; a malformed payload or a missing company buries the job at once, with why", async (t) => {
+  const kit = await createTestKit();
+  t.teardown(() => kit.close());
+  const Greet = defineJob({ type: "greet", company: "required", payload: io.type({ name: io.string }), maxAttempts: 5 });
+  const greeted: string[] = [];
+  kit.handlers.handle(Greet, async ({ companyId, payload }) => {
+    greeted.push(`${companyId}:${payload.name}`);
+  });
+  const store = kit.lifecycle.container.get<JobStore>(JobStore);
+  const { company } = await kit.createCompany();
+  const good = await kit.jobs.enqueue(Greet.request({ name: "Ada" }, { companyId: company.id }));
+  const malformed = await kit.jobs.enqueue({ type: "greet", companyId: company.id, payload: { name: 42 }, maxAttempts: 5 });
+  const companyless = await kit.jobs.enqueue({ type: "greet", payload: { name: "Bob" }, maxAttempts: 5 });
+  t.is(await kit.runDueJobs(), 3);
+  t.deepEqual(greeted, [`${company.id}:Ada`], "only the well-formed job reached the handler");
+  t.like(await store.find(good), { status: "completed" });
+  t.like(await store.find(malformed), { status: "dead", attempts: 1, lastError: `greet job ${malformed} has a malformed payload: name must be string` });
+  t.like(await store.find(companyless), { status: "dead", attempts: 1, lastError: `greet job ${companyless} names no company` });
 });
 
 test("scheduled platform sweeps remove expired rate-limit counters and idempotency records", async (t) => {

@@ -15,11 +15,10 @@ import {
   type SuggestionResult,
   type SuggestionSettings,
 } from "../../../core/accounts/suggestion.js";
+import { oneOf } from "../../../core/shared/codecs.js";
 import { isPostgres } from "../connection.js";
 import { DbBoolean, DbDate, DbInteger, DbNullableDate, dbJson, decodeRow, toDbDate } from "../row-codecs.js";
 import { chunksOf } from "../../../core/shared/chunks.js";
-
-const keysOf = <T extends string>(values: readonly T[]) => t.keyof(Object.fromEntries(values.map((v) => [v, null])) as Record<T, null>);
 
 /** Rows written per statement, within every dialect's limit on bound parameters. */
 const CHUNK = 200;
@@ -61,7 +60,7 @@ const MemberRow = t.type({
   email: t.string,
   first_name: t.union([t.string, t.null]),
   last_name: t.union([t.string, t.null]),
-  role: keysOf(ACCOUNT_ROLES),
+  role: oneOf(ACCOUNT_ROLES),
   created_at: DbDate,
 });
 
@@ -166,7 +165,7 @@ const AccountEventRow = t.type({
   properties: dbJson(t.record(t.string, t.unknown)),
   occurred_at: DbDate,
   event_id: t.union([t.string, t.null]),
-  recipients: keysOf(RECIPIENT_OPTIONS),
+  recipients: oneOf(RECIPIENT_OPTIONS),
   truncated: DbBoolean,
   created_at: DbDate,
 });
@@ -174,9 +173,9 @@ const AccountEventRow = t.type({
 const DeliveryRow = t.type({
   subscriber_id: t.string,
   email: t.string,
-  role: keysOf(ACCOUNT_ROLES),
+  role: oneOf(ACCOUNT_ROLES),
   position: DbInteger,
-  status: keysOf(DELIVERY_STATUSES),
+  status: oneOf(DELIVERY_STATUSES),
   custom_event_id: t.union([t.string, t.null]),
   error: t.union([t.string, t.null]),
 });
@@ -271,9 +270,9 @@ const SuggestionJobRow = t.type({
   id: t.string,
   company_id: t.string,
   property_key: t.string,
-  source: keysOf(SUGGESTION_SOURCES),
+  source: oneOf(SUGGESTION_SOURCES),
   name_key: t.union([t.string, t.null]),
-  state: keysOf(SUGGESTION_STATES),
+  state: oneOf(SUGGESTION_STATES),
   result: t.union([t.null, dbJson(SuggestionResultCodec)]),
   error: t.union([t.string, t.null]),
   created_at: DbDate,

@@ -1,8 +1,9 @@
 import * as t from "io-ts";
 import type { Knex } from "knex";
-import { REPLY_TRACKING_DOMAIN_MODES, type CompanyProfile, type ReplyTrackingDomainMode } from "../../../core/company/model.js";
+import { REPLY_TRACKING_DOMAIN_MODES, type CompanyProfile } from "../../../core/company/model.js";
 import type { StoredEmailTheme } from "../../../core/company/email-theme.js";
 import type { CompanyProfileRepository, CompanyProfileUpdate } from "../../../core/company/ports.js";
+import { oneOf } from "../../../core/shared/codecs.js";
 import { SqliteReadCache } from "../sqlite-read-cache.js";
 import { DbBoolean, DbDate, DbInteger, dbJson, decodeRow } from "../row-codecs.js";
 import { insertProfile, renameProfile } from "./profile-repository.js";
@@ -23,7 +24,7 @@ const CompanyProfileRow = t.type({
   default_sender_profile_id: NullableText,
   default_reply_profile_id: NullableText,
   reply_tracking_enabled: DbBoolean,
-  reply_tracking_domain_mode: t.keyof(Object.fromEntries(REPLY_TRACKING_DOMAIN_MODES.map((mode) => [mode, null])) as Record<ReplyTrackingDomainMode, null>),
+  reply_tracking_domain_mode: oneOf(REPLY_TRACKING_DOMAIN_MODES),
   forward_replies: DbBoolean,
   reply_retention_days: DbInteger,
   created_at: DbDate,

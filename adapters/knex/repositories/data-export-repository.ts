@@ -3,13 +3,11 @@ import type { Knex } from "knex";
 import { RUN_STATUSES, RUN_TRIGGERS, type ExportRun } from "../../../core/data-exports/export-run.js";
 import { DATASETS, EXPORT_STATUSES, FREQUENCIES, PROVIDERS, type DataExport, type Watermarks } from "../../../core/data-exports/model.js";
 import type { DataExportRepository, ExportState, ExportStep, RunPage } from "../../../core/data-exports/ports.js";
+import { nullable, oneOf } from "../../../core/shared/codecs.js";
 import { isPostgres } from "../connection.js";
 import { DbBoolean, DbDate, DbInteger, DbNullableDate, dbJson, decodeRow, toDbDate } from "../row-codecs.js";
 
 type Db = Knex | Knex.Transaction;
-
-const keysOf = <T extends string>(values: readonly T[]) => t.keyof(Object.fromEntries(values.map((v) => [v, null])) as Record<T, null>);
-const nullable = <C extends t.Mixed>(codec: C) => t.union([codec, t.null]);
 
 /** Watermarks as stored: dates as ISO strings. */
 const StoredCursor = t.type({ at: t.string, id: t.string });
@@ -25,17 +23,17 @@ const ExportRow = t.type({
   id: t.string,
   company_id: t.string,
   name: t.string,
-  provider: keysOf(PROVIDERS),
+  provider: oneOf(PROVIDERS),
   bucket: t.string,
   region: t.string,
   endpoint: nullable(t.string),
   path_prefix: t.string,
   access_key_id: t.string,
   secret_sealed: t.string,
-  datasets: dbJson(t.array(keysOf(DATASETS))),
-  frequency: keysOf(FREQUENCIES),
+  datasets: dbJson(t.array(oneOf(DATASETS))),
+  frequency: oneOf(FREQUENCIES),
   is_enabled: DbBoolean,
-  status: keysOf(EXPORT_STATUSES),
+  status: oneOf(EXPORT_STATUSES),
   start_from: DbDate,
   exported_through: dbJson(StoredWatermarks),
   next_run_at: DbNullableDate,
@@ -130,7 +128,7 @@ const DatasetRunCodec = t.type({
   note: nullable(t.string),
 });
 const FileCodec = t.type({
-  dataset: keysOf(DATASETS),
+  dataset: oneOf(DATASETS),
   key: t.string,
   rows: t.number,
   bytes: t.number,
@@ -142,8 +140,8 @@ const RunRow = t.type({
   id: t.string,
   company_id: t.string,
   data_export_id: t.string,
-  trigger: keysOf(RUN_TRIGGERS),
-  status: keysOf(RUN_STATUSES),
+  trigger: oneOf(RUN_TRIGGERS),
+  status: oneOf(RUN_STATUSES),
   datasets: dbJson(t.partial({ email_events: DatasetRunCodec, sms_events: DatasetRunCodec, custom_events: DatasetRunCodec, subscribers: DatasetRunCodec })),
   files: dbJson(t.array(FileCodec)),
   rows_exported: DbInteger,

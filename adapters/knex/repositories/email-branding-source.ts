@@ -2,12 +2,13 @@ import * as t from "io-ts";
 import type { Knex } from "knex";
 import { resolveEmailTheme, THEME_PRESETS, type StoredEmailTheme } from "../../../core/company/email-theme.js";
 import type { EmailBranding, EmailBrandingSource } from "../../../core/emails/ports.js";
+import { oneOf } from "../../../core/shared/codecs.js";
 import { dbJson, decodeRow } from "../row-codecs.js";
 import { SqliteReadCache } from "../sqlite-read-cache.js";
 
 /** The stored partial theme; keys the renderer does not know are ignored. */
 const StoredTheme = t.partial({
-  presetId: t.keyof(Object.fromEntries(THEME_PRESETS.map((preset) => [preset, null])) as Record<(typeof THEME_PRESETS)[number], null>),
+  presetId: oneOf(THEME_PRESETS),
   colors: t.record(t.string, t.string),
   typography: t.record(t.string, t.number),
   layout: t.record(t.string, t.number),

@@ -3,10 +3,9 @@ import type { Knex } from "knex";
 import { EmailBlocks } from "../../../core/emails/blocks.js";
 import { COMPONENT_TYPES, DEFAULT_SLOTS, type ComponentType, type DefaultSlot, type EmailComponent } from "../../../core/emails/model.js";
 import type { ComponentWrite, EmailComponentRepository } from "../../../core/emails/ports.js";
+import { oneOf } from "../../../core/shared/codecs.js";
 import { DbDate, DbInteger, dbJson, decodeRow, toDbDate } from "../row-codecs.js";
 import { SqliteReadCache } from "../sqlite-read-cache.js";
-
-const keys = <K extends string>(values: readonly K[]) => t.keyof(Object.fromEntries(values.map((value) => [value, null])) as Record<K, null>);
 
 const ComponentRow = t.type({
   id: t.string,
@@ -14,8 +13,8 @@ const ComponentRow = t.type({
   name: t.string,
   description: t.union([t.string, t.null]),
   blocks: dbJson(EmailBlocks),
-  component_type: keys<ComponentType>(COMPONENT_TYPES),
-  default_slot: t.union([t.null, keys<DefaultSlot>(DEFAULT_SLOTS)]),
+  component_type: oneOf<ComponentType>(COMPONENT_TYPES),
+  default_slot: t.union([t.null, oneOf<DefaultSlot>(DEFAULT_SLOTS)]),
   version: DbInteger,
   created_at: DbDate,
   updated_at: DbDate,

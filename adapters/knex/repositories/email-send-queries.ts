@@ -10,19 +10,19 @@ import type {
   EmailSendSummary,
 } from "../../../core/email-sends/email-send-search.js";
 import { ENGAGEABLE_STATUSES } from "../../../core/email-sends/status.js";
+import { oneOf } from "../../../core/shared/codecs.js";
 import { isPostgres } from "../connection.js";
 import { DbBoolean, DbDate, DbInteger, DbNullableDate, dbJson, decodeRow, toDbDate } from "../row-codecs.js";
 
-const keys = <K extends string>(values: readonly K[]) => t.keyof(Object.fromEntries(values.map((v) => [v, null])) as Record<K, null>);
 const NullableString = t.union([t.string, t.null]);
 
 const SummaryRow = t.type({
   id: t.string,
-  status: keys<SendStatus>(SEND_STATUSES),
+  status: oneOf<SendStatus>(SEND_STATUSES),
   recipient_email: t.string,
   subject: t.string,
   subscriber_id: NullableString,
-  email_type: keys<EmailType>(EMAIL_TYPES),
+  email_type: oneOf<EmailType>(EMAIL_TYPES),
   transactional_email_id: NullableString,
   automation_node_id: NullableString,
   sent_at: DbNullableDate,
@@ -36,7 +36,7 @@ const RecordRow = t.intersection([
   SummaryRow,
   t.type({
     company_id: t.string,
-    send_kind: t.union([keys<SendKind>(SEND_KINDS), t.null]),
+    send_kind: t.union([oneOf<SendKind>(SEND_KINDS), t.null]),
     sender_email: t.string,
     sender_name: NullableString,
     reply_to: NullableString,
@@ -50,7 +50,7 @@ const RecordRow = t.intersection([
 
 const EventRow = t.type({ id: t.string, email_send_id: t.string, event_type: t.string, event_time: DbDate, machine: DbBoolean });
 
-const CopyRole = keys<"cc" | "bcc">(["cc", "bcc"]);
+const CopyRole = oneOf<"cc" | "bcc">(["cc", "bcc"]);
 /** How a cc or bcc copy names its primary send in the payload: `copyOf {emailSendId, role}`, or `copyOf` + `copyRole`. */
 const CopyPayload = t.union([
   t.type({ copyOf: t.type({ emailSendId: t.string, role: CopyRole }) }),

@@ -19,13 +19,13 @@ import type { DeliveryJob, EmailSendRepository, NewEmailSend, SendOutcomeEvent }
 import { statusChangesOn } from "../../../core/email-sends/status-on-delivery-event.js";
 import type { IdGenerator } from "../../../core/ports/id-generator.js";
 import { chunksOf } from "../../../core/shared/chunks.js";
+import { oneOf } from "../../../core/shared/codecs.js";
 import { isPostgres } from "../connection.js";
 import { GroupCommit } from "../group-commit.js";
 import { announceJobs, newJobRow } from "../knex-job-queue.js";
 import { SqliteReadCache } from "../sqlite-read-cache.js";
 import { DbBoolean, DbDate, DbNullableDate, dbJson, decodeRow, toDbDate } from "../row-codecs.js";
 
-const keys = <K extends string>(values: readonly K[]) => t.keyof(Object.fromEntries(values.map((v) => [v, null])) as Record<K, null>);
 const NullableString = t.union([t.string, t.null]);
 
 const EmailSendRow = t.type({
@@ -33,8 +33,8 @@ const EmailSendRow = t.type({
   company_id: t.string,
   subscriber_id: NullableString,
   recipient_email: t.string,
-  email_type: keys<EmailType>(EMAIL_TYPES),
-  send_kind: t.union([keys<SendKind>(SEND_KINDS), t.null]),
+  email_type: oneOf<EmailType>(EMAIL_TYPES),
+  send_kind: t.union([oneOf<SendKind>(SEND_KINDS), t.null]),
   transactional_email_id: NullableString,
   template_id: NullableString,
   campaign_id: NullableString,
@@ -46,11 +46,11 @@ const EmailSendRow = t.type({
   reply_to: NullableString,
   html: NullableString,
   text: NullableString,
-  status: keys<SendStatus>(SEND_STATUSES),
+  status: oneOf<SendStatus>(SEND_STATUSES),
   suppression_reason: NullableString,
   failure_reason: NullableString,
   message_id: NullableString,
-  mailbox_provider: keys<MailboxProvider>(MAILBOX_PROVIDERS),
+  mailbox_provider: oneOf<MailboxProvider>(MAILBOX_PROVIDERS),
   is_test: DbBoolean,
   open_tracking: DbBoolean,
   click_tracking: DbBoolean,

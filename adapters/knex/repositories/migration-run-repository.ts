@@ -1,12 +1,11 @@
 import * as t from "io-ts";
 import type { Knex } from "knex";
+import { nullable, oneOf } from "../../../core/shared/codecs.js";
 import { DUPLICATE_STRATEGIES, SUBSCRIBER_STATUSES } from "../../../core/subscribers/model.js";
 import { MIGRATION_PROVIDERS, RESOURCE_TYPES, RUN_STATUSES, type MigrationRun, type RunStatus } from "../../../core/migrations/model.js";
 import type { DraftClaim, MigrationRunRepository } from "../../../core/migrations/ports.js";
 import { DbDate, DbInteger, DbNullableDate, dbJson, decodeRow, toDbDate } from "../row-codecs.js";
 
-const keysOf = <T extends string>(values: readonly T[]) => t.keyof(Object.fromEntries(values.map((v) => [v, null])) as Record<T, null>);
-const nullable = <C extends t.Mixed>(codec: C) => t.union([codec, t.null]);
 /** A timestamp inside a JSON document: ISO text. */
 const IsoText = new t.Type<Date, string, unknown>(
   "IsoText",
@@ -15,13 +14,13 @@ const IsoText = new t.Type<Date, string, unknown>(
   (d) => d.toISOString(),
 );
 
-const Resource = t.type({ id: t.string, type: keysOf(RESOURCE_TYPES), count: t.number, name: t.string });
-const Discovery = t.type({ provider: keysOf(MIGRATION_PROVIDERS), resources: t.array(Resource) });
-const Options = t.partial({ statuses: t.array(keysOf(SUBSCRIBER_STATUSES)), duplicateStrategy: keysOf(DUPLICATE_STRATEGIES), createdSince: t.string });
+const Resource = t.type({ id: t.string, type: oneOf(RESOURCE_TYPES), count: t.number, name: t.string });
+const Discovery = t.type({ provider: oneOf(MIGRATION_PROVIDERS), resources: t.array(Resource) });
+const Options = t.partial({ statuses: t.array(oneOf(SUBSCRIBER_STATUSES)), duplicateStrategy: oneOf(DUPLICATE_STRATEGIES), createdSince: t.string });
 const Plan = t.type({ resourceIds: t.array(t.string), resourceOptions: t.record(t.string, Options), approvedAt: nullable(IsoText) });
 const ResourceProgress = t.type({
   id: t.string,
-  type: keysOf(RESOURCE_TYPES),
+  type: oneOf(RESOURCE_TYPES),
   total: t.number,
   processed: t.number,
   queued: t.number,
@@ -43,8 +42,8 @@ const Errors = t.array(t.type({ resourceId: nullable(t.string), message: t.strin
 const RunRow = t.type({
   id: t.string,
   company_id: t.string,
-  provider: keysOf(MIGRATION_PROVIDERS),
-  status: keysOf(RUN_STATUSES),
+  provider: oneOf(MIGRATION_PROVIDERS),
+  status: oneOf(RUN_STATUSES),
   discovery: dbJson(Discovery),
   approved_plan: dbJson(Plan),
   progress: dbJson(Progress),

@@ -1,7 +1,8 @@
 import * as t from "io-ts";
 import type { Knex } from "knex";
-import { SENDING_DOMAIN_STATUSES, domainOf, type Profile, type ProfileKind, type SenderProfile, type SendingDomainStatus } from "../../../core/company/model.js";
+import { SENDING_DOMAIN_STATUSES, domainOf, type Profile, type ProfileKind, type SenderProfile } from "../../../core/company/model.js";
 import type { NewProfile, ProfileRepository } from "../../../core/company/ports.js";
+import { oneOf } from "../../../core/shared/codecs.js";
 import { DbDate, decodeRow, toDbDate } from "../row-codecs.js";
 import { SqliteReadCache } from "../sqlite-read-cache.js";
 
@@ -13,7 +14,7 @@ const SenderRow = t.intersection([
   t.type({
     domain_id: t.union([t.string, t.null]),
     domain: t.union([t.string, t.null]),
-    domain_status: t.union([t.keyof(Object.fromEntries(SENDING_DOMAIN_STATUSES.map((status) => [status, null])) as Record<SendingDomainStatus, null>), t.null]),
+    domain_status: t.union([oneOf(SENDING_DOMAIN_STATUSES), t.null]),
   }),
 ]);
 

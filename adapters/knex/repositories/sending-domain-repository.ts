@@ -3,13 +3,12 @@ import type { Knex } from "knex";
 import { SENDING_DOMAIN_STATUSES, type SendingDomainStatus } from "../../../core/company/model.js";
 import type { DomainVerification, SendingDomainRepository } from "../../../core/company/ports.js";
 import { RECORD_PURPOSES, type DomainCheck, type RecordPurpose, type SendingDomain, type VerifiedBy } from "../../../core/company/sending-domain.js";
+import { oneOf } from "../../../core/shared/codecs.js";
 import { DbDate, DbNullableDate, dbJson, decodeRow, toDbDate } from "../row-codecs.js";
 
-const keyof = <K extends string>(values: readonly K[]) => t.keyof(Object.fromEntries(values.map((value) => [value, null])) as Record<K, null>);
-
 const RecordCheckCodec = t.type({
-  purpose: keyof<RecordPurpose>(RECORD_PURPOSES),
-  status: keyof(["verified", "missing", "mismatch", "unreachable"] as const),
+  purpose: oneOf<RecordPurpose>(RECORD_PURPOSES),
+  status: oneOf(["verified", "missing", "mismatch", "unreachable"] as const),
   problem: t.union([t.string, t.null]),
   found: t.array(t.string),
 });
@@ -19,8 +18,8 @@ const SendingDomainRow = t.type({
   id: t.string,
   company_id: t.string,
   domain: t.string,
-  status: keyof<SendingDomainStatus>(SENDING_DOMAIN_STATUSES),
-  verified_by: t.union([keyof<VerifiedBy>(["dns", "operator"]), t.null]),
+  status: oneOf<SendingDomainStatus>(SENDING_DOMAIN_STATUSES),
+  verified_by: t.union([oneOf<VerifiedBy>(["dns", "operator"]), t.null]),
   dkim_selector: t.string,
   dkim_public_key: t.string,
   dkim_private_key_sealed: t.string,

@@ -1,6 +1,7 @@
 import * as t from "io-ts";
 import type { Knex } from "knex";
 import type { IdGenerator } from "../../../core/ports/id-generator.js";
+import { nullable, oneOf } from "../../../core/shared/codecs.js";
 import { IMPORT_STATUSES, type SubscriberImport } from "../../../core/subscriber-imports/model.js";
 import type { ContactWrite } from "../../../core/subscriber-imports/plan-chunk.js";
 import type { ImportStepWork, StoredChunk, SubscriberImportRepository } from "../../../core/subscriber-imports/ports.js";
@@ -11,22 +12,20 @@ import { subscriberColumns, toSubscriber } from "./subscriber-repository.js";
 
 type Db = Knex | Knex.Transaction;
 
-const keysOf = <T extends string>(values: readonly T[]) => t.keyof(Object.fromEntries(values.map((v) => [v, null])) as Record<T, null>);
-const nullable = <C extends t.Mixed>(codec: C) => t.union([codec, t.null]);
 const Counts = t.record(t.string, t.number);
 
 const ImportRow = t.type({
   id: t.string,
   company_id: t.string,
-  status: keysOf(IMPORT_STATUSES),
+  status: oneOf(IMPORT_STATUSES),
   file_name: nullable(t.string),
   request_key: nullable(t.string),
   options: dbJson(
     t.type({
-      duplicateStrategy: keysOf(DUPLICATE_STRATEGIES),
+      duplicateStrategy: oneOf(DUPLICATE_STRATEGIES),
       listIds: t.array(t.string),
       enrollInSequences: t.boolean,
-      optInMode: keysOf(OPT_IN_MODES),
+      optInMode: oneOf(OPT_IN_MODES),
     }),
   ),
   total_rows: DbInteger,

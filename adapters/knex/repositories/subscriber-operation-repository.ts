@@ -2,7 +2,7 @@ import * as t from "io-ts";
 import type { Knex } from "knex";
 import type { IdGenerator } from "../../../core/ports/id-generator.js";
 import { StoredFilterGroup } from "../../../core/segments/commands.js";
-import { Email } from "../../../core/shared/codecs.js";
+import { Email, nullable, oneOf } from "../../../core/shared/codecs.js";
 import {
   OPERATION_KINDS,
   OPERATION_STATUSES,
@@ -24,9 +24,6 @@ import { ensureTags } from "./subscriber-repository.js";
 
 type Db = Knex | Knex.Transaction;
 
-const keysOf = <T extends string>(values: readonly T[]) => t.keyof(Object.fromEntries(values.map((v) => [v, null])) as Record<T, null>);
-const nullable = <C extends t.Mixed>(codec: C) => t.union([codec, t.null]);
-
 /** `params` as stored: the audience's referenced trees as [segmentId, tree] pairs. */
 const StoredParams = t.type({
   tags: t.array(t.string),
@@ -43,9 +40,9 @@ const StoredParams = t.type({
 const OperationRow = t.type({
   id: t.string,
   company_id: t.string,
-  kind: keysOf(OPERATION_KINDS),
+  kind: oneOf(OPERATION_KINDS),
   request_key: t.string,
-  status: keysOf(OPERATION_STATUSES),
+  status: oneOf(OPERATION_STATUSES),
   params: dbJson(StoredParams),
   total: DbInteger,
   processed: DbInteger,

@@ -1,11 +1,10 @@
 import * as t from "io-ts";
 import type { Knex } from "knex";
+import { oneOf } from "../../../core/shared/codecs.js";
 import { SMS_STATUSES, SUBSCRIBER_STATUSES, type Attributes, type Subscriber, type TaggedSubscriber } from "../../../core/subscribers/model.js";
 import type { ContactChanges, ResolvedLists, SubscriberRepository } from "../../../core/subscribers/ports.js";
 import type { IdGenerator } from "../../../core/ports/id-generator.js";
 import { DbDate, DbNullableDate, dbJson, decodeRow, toDbDate } from "../row-codecs.js";
-
-const keysOf = <T extends string>(values: readonly T[]) => t.keyof(Object.fromEntries(values.map((v) => [v, null])) as Record<T, null>);
 
 export const SubscriberRow = t.type({
   id: t.string,
@@ -15,8 +14,8 @@ export const SubscriberRow = t.type({
   first_name: t.union([t.string, t.null]),
   last_name: t.union([t.string, t.null]),
   phone: t.union([t.string, t.null]),
-  sms_status: keysOf(SMS_STATUSES),
-  status: keysOf(SUBSCRIBER_STATUSES),
+  sms_status: oneOf(SMS_STATUSES),
+  status: oneOf(SUBSCRIBER_STATUSES),
   email_provider: t.union([t.string, t.null]),
   timezone: t.union([t.string, t.null]),
   custom_attributes: dbJson(t.record(t.string, t.unknown)),

@@ -1,6 +1,7 @@
 import * as t from "io-ts";
 import type { Knex } from "knex";
 import type { IdGenerator } from "../../../core/ports/id-generator.js";
+import { oneOf } from "../../../core/shared/codecs.js";
 import { SUPPRESSION_REASONS, type Suppression, type SuppressionReason } from "../../../core/suppressions/model.js";
 import type { SuppressionRepository } from "../../../core/suppressions/ports.js";
 import { DbDate, decodeRow, toDbDate } from "../row-codecs.js";
@@ -9,7 +10,7 @@ const SuppressionRow = t.type({
   id: t.string,
   company_id: t.string,
   email: t.string,
-  reason: t.keyof(Object.fromEntries(SUPPRESSION_REASONS.map((reason) => [reason, null])) as Record<SuppressionReason, null>),
+  reason: oneOf(SUPPRESSION_REASONS),
   email_send_id: t.union([t.string, t.null]),
   created_at: DbDate,
 });

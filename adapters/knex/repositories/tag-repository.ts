@@ -1,5 +1,6 @@
 import * as t from "io-ts";
 import type { Knex } from "knex";
+import { oneOf } from "../../../core/shared/codecs.js";
 import { TAG_COLORS, type Tag, type TagColor, type TagWithUsage } from "../../../core/tags/model.js";
 import type { TagRepository } from "../../../core/tags/ports.js";
 import { DbBoolean, DbDate, DbInteger, decodeRow, toDbDate } from "../row-codecs.js";
@@ -8,7 +9,7 @@ const TagRow = t.type({
   id: t.string,
   company_id: t.string,
   name: t.string,
-  color: t.keyof(Object.fromEntries(TAG_COLORS.map((color) => [color, null])) as Record<TagColor, null>),
+  color: oneOf(TAG_COLORS),
   is_system: DbBoolean,
   created_at: DbDate,
   updated_at: DbDate,

@@ -1,5 +1,6 @@
 import * as t from "io-ts";
 import type { Knex } from "knex";
+import { nullable, oneOf } from "../../../core/shared/codecs.js";
 import { OPT_IN_MODES } from "../../../core/subscribers/model.js";
 import {
   CONNECTION_KINDS,
@@ -19,14 +20,11 @@ import { toSubscriber } from "./subscriber-repository.js";
 
 type Db = Knex | Knex.Transaction;
 
-const keysOf = <T extends string>(values: readonly T[]) => t.keyof(Object.fromEntries(values.map((v) => [v, null])) as Record<T, null>);
-const nullable = <C extends t.Mixed>(codec: C) => t.union([codec, t.null]);
-
 const ConnectionRow = t.type({
   id: t.string,
   company_id: t.string,
   name: t.string,
-  kind: keysOf(CONNECTION_KINDS),
+  kind: oneOf(CONNECTION_KINDS),
   display_url: t.string,
   sealed_url: t.string,
   has_password: DbBoolean,
@@ -60,20 +58,20 @@ const SyncRow = t.type({
   company_id: t.string,
   connection_id: t.string,
   name: t.string,
-  kind: keysOf(SYNC_KINDS),
+  kind: oneOf(SYNC_KINDS),
   query: t.string,
   mapping: dbJson(Mapping),
   cursor_column: nullable(t.string),
   cursor_value: nullable(t.string),
   list_ids: dbJson(t.array(t.string)),
-  opt_in_mode: keysOf(OPT_IN_MODES),
+  opt_in_mode: oneOf(OPT_IN_MODES),
   trigger_automations: DbBoolean,
-  frequency: keysOf(FREQUENCY_NAMES),
+  frequency: oneOf(FREQUENCY_NAMES),
   is_enabled: DbBoolean,
   full_resync_requested: DbBoolean,
   max_rows_per_run: DbInteger,
   statement_timeout_seconds: DbInteger,
-  status: keysOf(SYNC_STATUSES),
+  status: oneOf(SYNC_STATUSES),
   next_run_at: DbNullableDate,
   last_run_at: DbNullableDate,
   last_success_at: DbNullableDate,
@@ -151,7 +149,7 @@ const RunRow = t.type({
   id: t.string,
   company_id: t.string,
   sync_id: t.string,
-  status: keysOf(RUN_STATUSES),
+  status: oneOf(RUN_STATUSES),
   is_manual: DbBoolean,
   is_full_resync: DbBoolean,
   rows_read: DbInteger,
