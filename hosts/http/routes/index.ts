@@ -33,7 +33,7 @@ const legacy = (routes: readonly Route[]): RouteModule => routeModule({}, () => 
  * the subscribers module stays last.
  */
 export const apiRouteModules: readonly RouteModule[] = [
-  legacy(accountRoutes),
+  accountRoutes,
   legacy(apiKeyRoutes),
   legacy(subscriberImportsRoutes),
   legacy(subscriberOperationsRoutes),
