@@ -34,7 +34,7 @@ const legacy = (routes: readonly Route[]): RouteModule => routeModule({}, () => 
  */
 export const apiRouteModules: readonly RouteModule[] = [
   accountRoutes,
-  legacy(apiKeyRoutes),
+  apiKeyRoutes,
   legacy(subscriberImportsRoutes),
   legacy(subscriberOperationsRoutes),
   legacy(customEventsRoutes),
