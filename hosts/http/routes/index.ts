@@ -35,8 +35,8 @@ const legacy = (routes: readonly Route[]): RouteModule => routeModule({}, () => 
 export const apiRouteModules: readonly RouteModule[] = [
   accountRoutes,
   apiKeyRoutes,
-  legacy(subscriberImportsRoutes),
-  legacy(subscriberOperationsRoutes),
+  subscriberImportsRoutes,
+  subscriberOperationsRoutes,
   legacy(customEventsRoutes),
   legacy(notesRoutes),
   legacy(tagsRoutes),
