@@ -37,7 +37,7 @@ export const apiRouteModules: readonly RouteModule[] = [
   apiKeyRoutes,
   subscriberImportsRoutes,
   subscriberOperationsRoutes,
-  legacy(customEventsRoutes),
+  customEventsRoutes,
   legacy(notesRoutes),
   legacy(tagsRoutes),
   listsRoutes,
