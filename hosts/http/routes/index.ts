@@ -38,7 +38,7 @@ export const apiRouteModules: readonly RouteModule[] = [
   subscriberImportsRoutes,
   subscriberOperationsRoutes,
   customEventsRoutes,
-  legacy(notesRoutes),
+  notesRoutes,
   legacy(tagsRoutes),
   listsRoutes,
   legacy(segmentsRoutes),

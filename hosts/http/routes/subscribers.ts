@@ -17,7 +17,7 @@ import { SMS_STATUSES, SUBSCRIBER_STATUSES } from "../../../core/subscribers/mod
 import { UpdateSubscriber } from "../../../core/subscribers/update-subscriber.js";
 import { defineUncheckedRoute, type Route } from "../route.js";
 import { Id, NullableString, NullableTimestamp, Timestamp } from "../../../core/shared/view-fields.js";
-import { NoteResource } from "./notes.js";
+import { NoteView } from "../../../core/notes/view.js";
 
 const keys = <K extends string>(values: readonly K[]) => t.keyof(Object.fromEntries(values.map((v) => [v, null])) as Record<K, null>);
 
@@ -43,7 +43,7 @@ export const SubscriberResource = t.type({
 const SubscriberDetailResource = t.intersection([
   SubscriberResource,
   t.type({
-    notes: t.array(NoteResource),
+    notes: t.array(NoteView),
     lists: t.array(t.type({ id: Id, name: t.string, description: NullableString, isPrivate: t.boolean, subscribedAt: Timestamp, unsubscribedAt: NullableTimestamp })),
     sequenceEnrollments: t.array(t.record(t.string, t.unknown)),
     emailStats: t.null,
