@@ -39,7 +39,7 @@ export const apiRouteModules: readonly RouteModule[] = [
   subscriberOperationsRoutes,
   customEventsRoutes,
   notesRoutes,
-  legacy(tagsRoutes),
+  tagsRoutes,
   listsRoutes,
   legacy(segmentsRoutes),
   legacy(accountsRoutes),
