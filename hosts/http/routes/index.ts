@@ -41,7 +41,7 @@ export const apiRouteModules: readonly RouteModule[] = [
   notesRoutes,
   tagsRoutes,
   listsRoutes,
-  legacy(segmentsRoutes),
+  segmentsRoutes,
   legacy(accountsRoutes),
   legacy(metricsRoutes),
   legacy(suppressionsRoutes),
