@@ -42,7 +42,7 @@ export const apiRouteModules: readonly RouteModule[] = [
   tagsRoutes,
   listsRoutes,
   segmentsRoutes,
-  legacy(accountsRoutes),
+  accountsRoutes,
   legacy(metricsRoutes),
   legacy(suppressionsRoutes),
   legacy(deliveryWebhookRoutes),
