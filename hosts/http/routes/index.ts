@@ -55,5 +55,5 @@ export const apiRouteModules: readonly RouteModule[] = [
   legacy(dataExportsRoutes),
   legacy(warehouseSyncsRoutes),
   legacy(migrationsRoutes),
-  legacy(subscribersRoutes),
+  subscribersRoutes,
 ];
