@@ -8,32 +8,10 @@ import { fail, ok, type Result } from "../shared/result.js";
 import type { SubscriberRepository } from "../subscribers/ports.js";
 import { CONTACT_DELETED, deliveryEventId, type AccountEvent, type AccountEventDelivery } from "./account-event.js";
 import type { RecordAccountEventCommand } from "./commands.js";
-import { ACCOUNT_NOT_FOUND_MESSAGE, type AccountRole, type AccountWithCount } from "./model.js";
+import { ACCOUNT_NOT_FOUND_MESSAGE, type AccountWithCount } from "./model.js";
 import type { AccountEventRepository, AccountRepository } from "./ports.js";
 import { DEFAULT_RECIPIENTS, isRecipientOption, RECIPIENT_OPTIONS, selectRecipients, type RecipientOption } from "./recipients.js";
-
-export interface DeliveryReport {
-  readonly subscriberId: string;
-  readonly email: string;
-  readonly role: AccountRole;
-  readonly success: boolean;
-  /** Sequences this delivery started: none until sequences exist. */
-  readonly automationsTriggered: readonly string[];
-  readonly error?: string;
-  readonly skipped?: typeof CONTACT_DELETED;
-}
-
-/** The route payload (a type alias: it must be assignable to a plain record). */
-export type AccountEventReport = {
-  readonly account: { readonly id: string; readonly externalId: string; readonly name: string | null; readonly memberCount: number };
-  readonly event: { readonly id: string; readonly name: string; readonly time: string };
-  readonly recipients: RecipientOption;
-  readonly recipientCount: number;
-  readonly truncated: boolean;
-  /** The eventId was recorded before: its recipients, properties and time were reused. */
-  readonly duplicate: boolean;
-  readonly deliveries: readonly DeliveryReport[];
-};
+import type { AccountEventReport, DeliveryReport } from "./view.js";
 
 /** What a client sees of a failed delivery; the cause stays in account_event_deliveries.error. */
 const DELIVERY_FAILED = "The event could not be recorded for this contact";

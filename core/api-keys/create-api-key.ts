@@ -8,9 +8,7 @@ import type { CreateApiKeyCommand } from "./commands.js";
 import type { IssueApiKey } from "./issue-api-key.js";
 import { ensureGrantable, resolveSelection } from "./key-selection.js";
 import { DEFAULT_KEY_NAME } from "./model.js";
-import { toApiKeyView, type ApiKeyView } from "./view.js";
-
-export type CreatedApiKey = ApiKeyView & { readonly key: string };
+import { toApiKeyView, type CreatedApiKeyView } from "./view.js";
 
 /** A member mints another key for themself, never with more than the key they use holds. */
 export class CreateApiKey {
@@ -19,7 +17,7 @@ export class CreateApiKey {
     private readonly issuer: IssueApiKey,
   ) {}
 
-  execute = async (actor: Actor, input: CreateApiKeyCommand): Promise<Result<CreatedApiKey>> => {
+  execute = async (actor: Actor, input: CreateApiKeyCommand): Promise<Result<CreatedApiKeyView>> => {
     const selection = pipe(
       resolveSelection(input),
       chain((chosen) => ensureGrantable(chosen, actor.role, actor.scopes)),

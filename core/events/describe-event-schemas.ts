@@ -3,25 +3,7 @@ import { ok, type Result } from "../shared/result.js";
 import { documentedEvent, EVENT_CATALOG, jsonTypeOf, type ProviderSchema } from "./catalog.js";
 import type { CustomEvent, EventDefinition } from "./model.js";
 import type { CustomEventRepository } from "./ports.js";
-
-export interface EventSchema {
-  readonly eventName: string;
-  readonly documented: boolean;
-  readonly label: string;
-  readonly category: string;
-  readonly description: string;
-  readonly documentedProviders: readonly string[];
-  readonly providers: readonly ProviderSchema[];
-  /** Events of this name the company has sent (0 for documented events never sent). */
-  readonly eventCount: number;
-  readonly lastSeenAt: Date | null;
-}
-
-export interface EventSchemas {
-  readonly eventName: string | null;
-  readonly events: EventSchema[];
-  readonly note: string;
-}
+import type { EventSchemasView, EventSchemaView } from "./view.js";
 
 const NOTE =
   "Documented events come from the built-in catalog; every other event is one this company has sent, described from the most recent occurrence (provider 'observed').";
@@ -51,9 +33,9 @@ export const observedProvider = (event: CustomEvent): ProviderSchema => ({
 export class DescribeEventSchemas {
   constructor(private readonly events: CustomEventRepository) {}
 
-  execute = async (actor: Actor, query: { eventName?: string | undefined; provider?: string | undefined }): Promise<Result<EventSchemas>> => {
+  execute = async (actor: Actor, query: { eventName?: string | undefined; provider?: string | undefined }): Promise<Result<EventSchemasView>> => {
     const definitions = await this.events.listDefinitions(actor.companyId, query.eventName ?? null);
-    const schemas: EventSchema[] = [];
+    const schemas: EventSchemaView[] = [];
     for (const definition of definitions) schemas.push(this.schemaOf(definition.name, definition, await this.events.lastEvent(actor.companyId, definition.name)));
     const seen = new Set(definitions.map((definition) => definition.name));
     for (const documented of EVENT_CATALOG) {
@@ -66,7 +48,7 @@ export class DescribeEventSchemas {
     return ok({ eventName: query.eventName ?? null, events, note: NOTE });
   };
 
-  private schemaOf(name: string, definition: EventDefinition | null, last: CustomEvent | null): EventSchema {
+  private schemaOf(name: string, definition: EventDefinition | null, last: CustomEvent | null): EventSchemaView {
     const documented = documentedEvent(name);
     return {
       eventName: name,
@@ -77,7 +59,7 @@ export class DescribeEventSchemas {
       documentedProviders: documented?.providers.map((provider) => provider.provider) ?? [],
       providers: [...(documented?.providers ?? []), ...(last ? [observedProvider(last)] : [])],
       eventCount: definition?.eventCount ?? 0,
-      lastSeenAt: definition?.lastSeenAt ?? null,
+      lastSeenAt: definition?.lastSeenAt.toISOString() ?? null,
     };
   }
 }

@@ -5,40 +5,7 @@ import type { ImportedEvent } from "./commands.js";
 import { occurredAtProblem } from "./model.js";
 import type { RecordCustomEvent } from "./record-custom-event.js";
 import type { EventSubscriber, ResolveEventContact } from "./resolve-event-contact.js";
-
-/** An event of the batch that was not recorded. */
-export interface ImportFailure {
-  readonly index: number;
-  readonly name: string;
-  readonly eventId: string;
-  readonly email?: string;
-  readonly externalId?: string;
-  readonly error: string;
-}
-
-/** A recorded event whose ContactEvents listeners failed. */
-export interface ImportSideEffectFailure {
-  readonly index: number;
-  readonly name: string;
-  readonly eventId: string;
-  readonly eventRecordId: string;
-  readonly subscriberId: string;
-  readonly errors: string[];
-}
-
-export interface EventImportReport {
-  readonly total: number;
-  /** Newly stored events (history included). */
-  readonly recorded: number;
-  /** Events whose eventId was already recorded. */
-  readonly duplicates: number;
-  readonly failed: number;
-  readonly sideEffectFailed: number;
-  /** Distinct contacts the recorded and duplicate events belong to. */
-  readonly subscribers: number;
-  readonly failures: ImportFailure[];
-  readonly sideEffectFailures: ImportSideEffectFailure[];
-}
+import type { EventImportFailure, EventImportReportView, EventSideEffectFailure } from "./view.js";
 
 const identityOf = (event: ImportedEvent) => ({ ...(event.email ? { email: event.email } : {}), ...(event.externalId ? { externalId: event.externalId } : {}) });
 
@@ -55,9 +22,9 @@ export class ImportEvents {
     private readonly clock: Clock,
   ) {}
 
-  execute = async (actor: Actor, events: readonly ImportedEvent[]): Promise<Result<EventImportReport>> => {
+  execute = async (actor: Actor, events: readonly ImportedEvent[]): Promise<Result<EventImportReportView>> => {
     const now = this.clock.now();
-    const failures: ImportFailure[] = [];
+    const failures: EventImportFailure[] = [];
     const failure = (index: number, event: ImportedEvent, error: string) =>
       failures.push({ index, name: event.name, eventId: event.eventId, ...identityOf(event), error });
 
@@ -91,7 +58,7 @@ export class ImportEvents {
         this.record.execute(contact, { name: event.name, properties: event.properties ?? {}, occurredAt, eventId: event.eventId, source: "import" }),
       ),
     );
-    const sideEffectFailures: ImportSideEffectFailure[] = [];
+    const sideEffectFailures: EventSideEffectFailure[] = [];
     const touched = new Set<string>();
     let recorded = 0;
     let duplicates = 0;

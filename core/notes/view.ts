@@ -1,15 +1,21 @@
+import * as t from "io-ts";
+import { Id, NullableString, Timestamp, view } from "../shared/view-fields.js";
 import type { AuthoredNote } from "./model.js";
 
-/** The spec's Subscriber note resource. */
-export interface NoteView {
-  readonly id: string;
-  readonly subscriberId: string;
-  readonly authorId: string;
-  readonly body: string;
-  readonly createdAt: string;
-  readonly updatedAt: string;
-  readonly author: { readonly id: string; readonly name: string | null; readonly email: string | null };
-}
+/** The spec's Subscriber note resource: team-only, never shown to the contact. */
+export const NoteView = view(
+  {
+    id: Id,
+    subscriberId: Id,
+    authorId: Id,
+    body: t.string,
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+    author: view({ id: Id, name: NullableString, email: NullableString }, "NoteAuthor"),
+  },
+  "SubscriberNote",
+);
+export type NoteView = t.TypeOf<typeof NoteView>;
 
 export const toNoteView = (note: AuthoredNote): NoteView => ({
   id: note.id,

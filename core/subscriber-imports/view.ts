@@ -1,33 +1,42 @@
-import type { DuplicateStrategy } from "../subscribers/model.js";
-import { sumCounts, type ImportStatus, type ReasonCounts, type SubscriberImport } from "./model.js";
+import * as t from "io-ts";
+import { oneOf } from "../shared/codecs.js";
+import { Id, NullableString, NullableTimestamp, Timestamp, view } from "../shared/view-fields.js";
+import { DUPLICATE_STRATEGIES } from "../subscribers/model.js";
+import { IMPORT_STATUSES, sumCounts, type SubscriberImport } from "./model.js";
 
-/** The import record of the API (compat-reference §4, Import). */
-export interface ImportView {
-  readonly id: string;
-  readonly status: ImportStatus;
-  readonly fileName: string | null;
-  readonly duplicateStrategy: DuplicateStrategy;
-  readonly listIds: readonly string[];
-  readonly totalRows: number;
-  readonly emailCount: number;
-  readonly duplicateRows: number;
-  readonly processedCount: number;
-  readonly addedCount: number;
-  readonly updatedCount: number;
-  readonly skippedCount: number;
-  readonly failedCount: number;
-  readonly chunkCount: number;
-  readonly processedChunks: number;
-  readonly failedChunks: number;
-  readonly skippedReasons: ReasonCounts;
-  readonly failedReasons: ReasonCounts;
-  readonly failedChunkReasons: ReasonCounts;
-  readonly error: string | null;
-  readonly createdAt: string;
-  readonly updatedAt: string;
-  /** When it ended (completed or failed); null while queued or running. */
-  readonly completedAt: string | null;
-}
+const ReasonCounts = t.record(t.string, t.number, "ReasonCounts");
+
+/** The import record of the API (compat-reference §4, Import): reason counts sum to their totals. */
+export const ImportView = view(
+  {
+    id: Id,
+    status: oneOf(IMPORT_STATUSES, "ImportStatus"),
+    fileName: NullableString,
+    duplicateStrategy: oneOf(DUPLICATE_STRATEGIES, "DuplicateStrategy"),
+    listIds: t.readonlyArray(Id),
+    totalRows: t.number,
+    emailCount: t.number,
+    duplicateRows: t.number,
+    processedCount: t.number,
+    addedCount: t.number,
+    updatedCount: t.number,
+    skippedCount: t.number,
+    failedCount: t.number,
+    chunkCount: t.number,
+    processedChunks: t.number,
+    failedChunks: t.number,
+    skippedReasons: ReasonCounts,
+    failedReasons: ReasonCounts,
+    failedChunkReasons: ReasonCounts,
+    error: NullableString,
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+    /** When it ended (completed or failed); null while queued or running. */
+    completedAt: NullableTimestamp,
+  },
+  "Import",
+);
+export type ImportView = t.TypeOf<typeof ImportView>;
 
 export const toImportView = (i: SubscriberImport): ImportView => ({
   id: i.id,

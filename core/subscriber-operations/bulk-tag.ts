@@ -6,6 +6,7 @@ import { fail, ok, type Result } from "../shared/result.js";
 import { normalizeTags } from "../subscribers/save-contact.js";
 import type { BulkAddTagsCommand, BulkRemoveTagsCommand } from "./commands.js";
 import type { BulkTagStore, IdentifiedContact } from "./ports.js";
+import type { BulkTagFailure, BulkTagOutcome } from "./view.js";
 
 /** Contacts one synchronous request may name (compat-reference §4); more go through an operation. */
 export const MAX_BULK_CONTACTS = 500;
@@ -13,29 +14,6 @@ export const MAX_BULK_CONTACTS = 500;
 export const MAX_BULK_FAILURES = 50;
 /** Tags one request may add or remove. */
 export const MAX_BULK_TAGS = 100;
-
-/** One contact the request named that could not be processed, by the identifier it was named with. */
-export type BulkTagFailure =
-  | { readonly email: string; readonly error: string }
-  | { readonly subscriberId: string; readonly error: string };
-
-export interface BulkTagOutcome {
-  /** Normalised names. */
-  readonly tags: readonly string[];
-  /** Identifiers given (emails, externalIds and subscriberIds together). */
-  readonly requested: number;
-  /** Distinct contacts found. */
-  readonly matched: number;
-  /** Contacts whose tags changed. */
-  readonly updated: number;
-  /** Contacts that already had every tag (add) or none of them (remove). */
-  readonly unchanged: number;
-  readonly failed: number;
-  /** Identifiers that name no contact of the company; no contact is created. */
-  readonly notFound: { readonly emails: readonly string[]; readonly externalIds: readonly string[]; readonly subscriberIds: readonly string[] };
-  readonly failures: readonly BulkTagFailure[];
-  readonly triggeredAutomations: boolean;
-}
 
 const distinct = (values: readonly string[]): string[] => [...new Set(values)];
 

@@ -4,14 +4,7 @@ import type { CreateSubscriberCommand } from "./commands.js";
 import type { Attributes } from "./model.js";
 import { normalizePhone } from "./phone.js";
 import type { SaveContact } from "./save-contact.js";
-import { toSubscriberView, type SubscriberView } from "./view.js";
-
-export interface CreatedSubscriber {
-  readonly subscriber: SubscriberView & { readonly created: boolean; readonly updated: boolean; readonly skipped: boolean };
-  /** Present for `optInMode: double_opt_in`. No email is sent yet, so none is ever queued. */
-  readonly optIn?: { readonly required: boolean; readonly emailQueued: false };
-  readonly warnings?: readonly string[];
-}
+import { toSubscriberView, type CreatedSubscriberView } from "./view.js";
 
 export const OPT_IN_NOT_SENT = "Double opt-in confirmation emails are not sent yet: no confirmation email was queued";
 
@@ -22,7 +15,7 @@ export const OPT_IN_NOT_SENT = "Double opt-in confirmation emails are not sent y
 export class CreateSubscriber {
   constructor(private readonly saveContact: SaveContact) {}
 
-  execute = async (actor: Actor, input: CreateSubscriberCommand): Promise<Result<CreatedSubscriber>> => {
+  execute = async (actor: Actor, input: CreateSubscriberCommand): Promise<Result<CreatedSubscriberView>> => {
     const phone = input.phone === undefined ? undefined : normalizePhone(input.phone, input.phoneCountry);
     if (phone?._tag === "Left") return phone;
     const saved = await this.saveContact.execute(

@@ -1,43 +1,16 @@
 import type { NoteRepository } from "../notes/ports.js";
-import { toNoteView, type NoteView } from "../notes/view.js";
+import { toNoteView } from "../notes/view.js";
 import type { Actor } from "../shared/actor.js";
 import { ok, type Result } from "../shared/result.js";
 import { identifySubscriber, type SubscriberRef } from "./identify.js";
 import type { SubscriberRepository } from "./ports.js";
 import type { ContactActivity, ListMembership, SubscriberQueries } from "./queries.js";
-import { toSubscriberView, type SubscriberView } from "./view.js";
+import { toSubscriberView, type ActivityView, type MembershipView, type SubscriberDetailView } from "./view.js";
 
 /** How many of the contact's latest custom events the detail shows. */
 export const ACTIVITY_LIMIT = 50;
 
-export interface ActivityView {
-  readonly id: string;
-  readonly eventType: "custom";
-  readonly eventName: string;
-  readonly eventTime: string;
-  readonly properties: Readonly<Record<string, unknown>>;
-  // Email engagement fields: no emails are sent yet, so custom events carry none of them.
-  readonly campaignId: null;
-  readonly emailSendId: null;
-  readonly clickedUrl: null;
-  readonly bounceType: null;
-  readonly machine: false;
-  readonly engagementQuality: null;
-  readonly classificationReasons: readonly string[];
-}
-
-export interface SubscriberDetail extends SubscriberView {
-  /** Team-only: the detail is read with an API key, never shown to the contact. */
-  readonly notes: readonly NoteView[];
-  readonly lists: ReadonlyArray<{ id: string; name: string; description: string | null; isPrivate: boolean; subscribedAt: string; unsubscribedAt: string | null }>;
-  /** Sequences do not exist yet. */
-  readonly sequenceEnrollments: readonly never[];
-  /** No email is sent yet: no statistics to show. */
-  readonly emailStats: null;
-  readonly activity: readonly ActivityView[];
-}
-
-const toListView = (m: ListMembership) => ({
+const toMembershipView = (m: ListMembership): MembershipView => ({
   id: m.id,
   name: m.name,
   description: m.description,
@@ -69,7 +42,7 @@ export class GetSubscriber {
     private readonly notes: NoteRepository,
   ) {}
 
-  execute = async (actor: Actor, ref: SubscriberRef): Promise<Result<SubscriberDetail>> => {
+  execute = async (actor: Actor, ref: SubscriberRef): Promise<Result<SubscriberDetailView>> => {
     const found = await identifySubscriber(this.subscribers, actor.companyId, ref);
     if (found._tag === "Left") return found;
     const subscriber = found.right;
@@ -81,7 +54,7 @@ export class GetSubscriber {
     return ok({
       ...toSubscriberView(subscriber),
       notes: notes.map(toNoteView),
-      lists: lists.map(toListView),
+      lists: lists.map(toMembershipView),
       sequenceEnrollments: [],
       emailStats: null,
       activity: activity.map(toActivityView),

@@ -12,24 +12,7 @@ import { normalizeTagName } from "../tags/model.js";
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type ListSubscribersQuery } from "./commands.js";
 import type { TaggedSubscriber } from "./model.js";
 import type { AttributeFilter, PagePosition, SubscriberCriteria, SubscriberOrder, SubscriberQueries, TextSearch } from "./queries.js";
-import { toSubscriberView, type SubscriberView } from "./view.js";
-
-export interface SubscriberListing {
-  readonly subscribers: readonly SubscriberView[];
-  readonly pagination: {
-    /** null when the page was reached with a cursor. */
-    readonly page: number | null;
-    readonly limit: number;
-    /** null with includeTotal=false and for attribute searches. */
-    readonly total: number | null;
-    readonly totalPages: number | null;
-    readonly nextCursor: string | null;
-    readonly hasMore: boolean;
-  };
-  readonly returned: number;
-  /** More contacts match than this page holds. */
-  readonly truncated: boolean;
-}
+import { toSubscriberView, type SubscriberListingView } from "./view.js";
 
 interface Cursor {
   readonly order: SubscriberOrder;
@@ -83,7 +66,7 @@ export class ListSubscribers {
     private readonly segmentDocsUrl: string,
   ) {}
 
-  execute = async (actor: Actor, query: ListSubscribersQuery): Promise<Result<SubscriberListing>> => {
+  execute = async (actor: Actor, query: ListSubscribersQuery): Promise<Result<SubscriberListingView>> => {
     const criteria = await this.criteria(actor.companyId, query);
     if (criteria._tag === "Left") return criteria;
     const order: SubscriberOrder = criteria.right.attribute ? "idAscending" : "newest";

@@ -1,23 +1,32 @@
-import type { TaggedSubscriber } from "./model.js";
+import * as t from "io-ts";
+import { NoteView } from "../notes/view.js";
+import { oneOf } from "../shared/codecs.js";
+import { Id, NullableString, NullableTimestamp, Timestamp, view, viewWithOptional } from "../shared/view-fields.js";
+import { SMS_STATUSES, SUBSCRIBER_STATUSES, type TaggedSubscriber } from "./model.js";
 
-/** The subscriber record of the API (compat-reference, Subscribers). */
-export interface SubscriberView {
-  readonly id: string;
-  readonly email: string;
-  readonly externalId: string | null;
-  readonly firstName: string | null;
-  readonly lastName: string | null;
-  readonly phone: string | null;
-  readonly smsStatus: string;
-  readonly status: string;
-  readonly emailProvider: string | null;
-  readonly timezone: string | null;
-  readonly tags: readonly string[];
-  readonly customAttributes: Readonly<Record<string, unknown>>;
-  readonly unsubscribedAt: string | null;
-  readonly createdAt: string;
-  readonly updatedAt: string;
-}
+const Attributes = t.record(t.string, t.unknown, "Attributes");
+
+const subscriberFields = {
+  id: Id,
+  email: t.string,
+  externalId: NullableString,
+  firstName: NullableString,
+  lastName: NullableString,
+  phone: NullableString,
+  smsStatus: oneOf(SMS_STATUSES, "SmsStatus"),
+  status: oneOf(SUBSCRIBER_STATUSES, "SubscriberStatus"),
+  emailProvider: NullableString,
+  timezone: NullableString,
+  tags: t.readonlyArray(t.string),
+  customAttributes: Attributes,
+  unsubscribedAt: NullableTimestamp,
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+};
+
+/** The subscriber record of the API (compat-reference, Subscribers); other routes returning a contact use it too. */
+export const SubscriberView = view(subscriberFields, "Subscriber");
+export type SubscriberView = t.TypeOf<typeof SubscriberView>;
 
 export const toSubscriberView = (s: TaggedSubscriber): SubscriberView => ({
   id: s.id,
@@ -36,3 +45,88 @@ export const toSubscriberView = (s: TaggedSubscriber): SubscriberView => ({
   createdAt: s.createdAt.toISOString(),
   updatedAt: s.updatedAt.toISOString(),
 });
+
+/** One of the contact's latest custom events in its detail. */
+export const ActivityView = view(
+  {
+    id: Id,
+    eventType: t.literal("custom"),
+    eventName: t.string,
+    eventTime: Timestamp,
+    properties: Attributes,
+    // Email engagement fields: no emails are sent yet, so custom events carry none of them.
+    campaignId: t.null,
+    emailSendId: t.null,
+    clickedUrl: t.null,
+    bounceType: t.null,
+    machine: t.literal(false),
+    engagementQuality: t.null,
+    classificationReasons: t.readonlyArray(t.string),
+  },
+  "SubscriberActivity",
+);
+export type ActivityView = t.TypeOf<typeof ActivityView>;
+
+/** A list the contact belongs to, with when it joined (and left). */
+export const MembershipView = view(
+  { id: Id, name: t.string, description: NullableString, isPrivate: t.boolean, subscribedAt: Timestamp, unsubscribedAt: NullableTimestamp },
+  "SubscriberList",
+);
+export type MembershipView = t.TypeOf<typeof MembershipView>;
+
+/** The record with notes, lists and latest activity. */
+export const SubscriberDetailView = view(
+  {
+    ...subscriberFields,
+    /** Team-only: the detail is read with an API key, never shown to the contact. */
+    notes: t.readonlyArray(NoteView),
+    lists: t.readonlyArray(MembershipView),
+    /** Sequences do not exist yet. */
+    sequenceEnrollments: t.readonlyArray(t.record(t.string, t.unknown)),
+    /** No email is sent yet: no statistics to show. */
+    emailStats: t.null,
+    activity: t.readonlyArray(ActivityView),
+  },
+  "SubscriberDetail",
+);
+export type SubscriberDetailView = t.TypeOf<typeof SubscriberDetailView>;
+
+/** The answer to POST /subscribers: the contact and what happened to it. */
+export const CreatedSubscriberView = viewWithOptional(
+  { subscriber: view({ ...subscriberFields, created: t.boolean, updated: t.boolean, skipped: t.boolean }, "SavedSubscriber") },
+  {
+    /** Present for `optInMode: double_opt_in`. No email is sent yet, so none is ever queued. */
+    optIn: view({ required: t.boolean, emailQueued: t.literal(false) }, "OptIn"),
+    warnings: t.readonlyArray(t.string),
+  },
+  "CreatedSubscriber",
+);
+export type CreatedSubscriberView = t.TypeOf<typeof CreatedSubscriberView>;
+
+export const DeletedSubscriberView = view(
+  { deleted: t.literal(true), hardDeleted: t.literal(true), subscriber: view({ id: Id, email: t.string }) },
+  "DeletedSubscriber",
+);
+export type DeletedSubscriberView = t.TypeOf<typeof DeletedSubscriberView>;
+
+/** A page of contacts. */
+export const SubscriberListingView = view(
+  {
+    subscribers: t.readonlyArray(SubscriberView),
+    pagination: view({
+      /** null when the page was reached with a cursor. */
+      page: t.union([t.number, t.null]),
+      limit: t.number,
+      /** null with includeTotal=false and for attribute searches. */
+      total: t.union([t.number, t.null]),
+      totalPages: t.union([t.number, t.null]),
+      nextCursor: NullableString,
+      hasMore: t.boolean,
+    }),
+    returned: t.number,
+    /** More contacts match than this page holds. */
+    truncated: t.boolean,
+  },
+  "SubscriberListing",
+);
+export type SubscriberListingView = t.TypeOf<typeof SubscriberListingView>;

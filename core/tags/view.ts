@@ -1,17 +1,23 @@
+import * as t from "io-ts";
+import { Id, NullableString, Timestamp, view } from "../shared/view-fields.js";
 import type { TaggedSubscriber } from "../subscribers/model.js";
 import type { TagWithUsage } from "./model.js";
 
 /** The tag record of the API (compat-reference §7); the usage count is `subscriberCount`. */
-export interface TagView {
-  readonly id: string;
-  readonly name: string;
-  readonly color: string;
-  readonly isSystem: boolean;
-  /** Contacts carrying the tag. */
-  readonly subscriberCount: number;
-  readonly createdAt: string;
-  readonly updatedAt: string;
-}
+export const TagView = view(
+  {
+    id: Id,
+    name: t.string,
+    color: t.string,
+    isSystem: t.boolean,
+    /** Contacts carrying the tag. */
+    subscriberCount: t.number,
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  },
+  "Tag",
+);
+export type TagView = t.TypeOf<typeof TagView>;
 
 export const toTagView = (tag: TagWithUsage): TagView => ({
   id: tag.id,
@@ -24,14 +30,18 @@ export const toTagView = (tag: TagWithUsage): TagView => ({
 });
 
 /** The contact as the single-contact tag routes show it (compat-reference §4.1). */
-export interface ContactTagsView {
-  readonly id: string;
-  readonly email: string;
-  readonly externalId: string | null;
-  readonly tags: readonly string[];
-  /** True when this call created the contact. */
-  readonly created: boolean;
-}
+export const ContactTagsView = view(
+  {
+    id: Id,
+    email: t.string,
+    externalId: NullableString,
+    tags: t.readonlyArray(t.string),
+    /** True when this call created the contact. */
+    created: t.boolean,
+  },
+  "TaggedContact",
+);
+export type ContactTagsView = t.TypeOf<typeof ContactTagsView>;
 
 export const toContactTagsView = (subscriber: TaggedSubscriber, created: boolean): ContactTagsView => ({
   id: subscriber.id,

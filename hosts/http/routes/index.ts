@@ -33,16 +33,16 @@ const legacy = (routes: readonly Route[]): RouteModule => routeModule({}, () => 
  * the subscribers module stays last.
  */
 export const apiRouteModules: readonly RouteModule[] = [
-  legacy(accountRoutes),
-  legacy(apiKeyRoutes),
-  legacy(subscriberImportsRoutes),
-  legacy(subscriberOperationsRoutes),
-  legacy(customEventsRoutes),
-  legacy(notesRoutes),
-  legacy(tagsRoutes),
+  accountRoutes,
+  apiKeyRoutes,
+  subscriberImportsRoutes,
+  subscriberOperationsRoutes,
+  customEventsRoutes,
+  notesRoutes,
+  tagsRoutes,
   listsRoutes,
-  legacy(segmentsRoutes),
-  legacy(accountsRoutes),
+  segmentsRoutes,
+  accountsRoutes,
   legacy(metricsRoutes),
   legacy(suppressionsRoutes),
   legacy(deliveryWebhookRoutes),
@@ -55,5 +55,5 @@ export const apiRouteModules: readonly RouteModule[] = [
   legacy(dataExportsRoutes),
   legacy(warehouseSyncsRoutes),
   legacy(migrationsRoutes),
-  legacy(subscribersRoutes),
+  subscribersRoutes,
 ];

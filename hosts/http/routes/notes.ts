@@ -1,25 +1,15 @@
 import * as t from "io-ts";
-import { map } from "fp-ts/lib/Either.js";
 import { AddNote } from "../../../core/notes/add-note.js";
 import { DeleteNote } from "../../../core/notes/delete-note.js";
 import { ListNotes } from "../../../core/notes/list-notes.js";
 import { MAX_NOTE_BODY } from "../../../core/notes/model.js";
+import { NoteView } from "../../../core/notes/view.js";
 import { optional, TrimmedNonEmpty } from "../../../core/shared/codecs.js";
 import { withSchema } from "../../../core/shared/json-schema.js";
+import { Id, view } from "../../../core/shared/view-fields.js";
 import { ExternalIdQuery, SubscriberEmailPath } from "../../../core/subscribers/commands.js";
-import { defineUncheckedRoute, type Route } from "../route.js";
-import { Id, NullableString, Timestamp } from "../../../core/shared/view-fields.js";
-
-/** The spec's Subscriber note: team-only, never shown to the contact. */
-export const NoteResource = t.type({
-  id: Id,
-  subscriberId: Id,
-  authorId: Id,
-  body: t.string,
-  createdAt: Timestamp,
-  updatedAt: Timestamp,
-  author: t.type({ id: Id, name: NullableString, email: NullableString }),
-});
+import { defineRoute, under } from "../route.js";
+import { routeModule } from "../route-module.js";
 
 /** Missing, null or blank is the spec's 400 'body is required' (not a 422), so the codec only checks the type. */
 const NoteBody = withSchema(t.union([t.string, t.null]), { type: "string", minLength: 1, maxLength: MAX_NOTE_BODY, description: `at most ${MAX_NOTE_BODY} characters after trimming` });
@@ -30,19 +20,19 @@ const NotePath = t.type({ noteId: TrimmedNonEmpty });
 const ERRORS_400 = `400 'body is required' (missing or blank) or over ${MAX_NOTE_BODY} characters; 404 'Subscriber not found'`;
 
 /** Subscriber notes. Fixed paths (`external`, `notes`) are declared before parameterised ones. */
-export const notesRoutes: readonly Route[] = [
-  defineUncheckedRoute({
+export const notesRoutes = routeModule({ listNotes: ListNotes, addNote: AddNote, deleteNote: DeleteNote }, (uses) => [
+  defineRoute({
     method: "get",
     path: "/subscribers/external/notes",
     tag: "Subscriber notes",
     scopes: ["subscribers:read"],
     summary: "List a subscriber's notes, newest first, by externalId in the query string (for IDs containing `/`)",
     query: ExternalIdQuery,
-    response: t.type({ notes: t.array(NoteResource) }),
+    response: view({ notes: t.readonlyArray(NoteView) }),
     errors: [404, 422],
-    handle: async ({ input, actor, container }) => map((notes) => ({ notes }))(await container.get(ListNotes).execute(actor, { externalId: input.query.externalId })),
+    handle: async ({ input, actor }) => under("notes")(await uses.listNotes.execute(actor, { externalId: input.query.externalId })),
   }),
-  defineUncheckedRoute({
+  defineRoute({
     method: "post",
     path: "/subscribers/external/notes",
     tag: "Subscriber notes",
@@ -50,34 +40,33 @@ export const notesRoutes: readonly Route[] = [
     summary: `Add a note to a subscriber by externalId in the query string; the author is the API key's team member. ${ERRORS_400}`,
     query: ExternalIdQuery,
     body: AddNoteCommand,
-    response: t.type({ note: NoteResource }),
+    response: view({ note: NoteView }),
     errors: [400, 404, 422],
-    handle: async ({ input, actor, container }) =>
-      map((note) => ({ note }))(await container.get(AddNote).execute(actor, { externalId: input.query.externalId }, input.body)),
+    handle: async ({ input, actor }) => under("note")(await uses.addNote.execute(actor, { externalId: input.query.externalId }, input.body)),
   }),
-  defineUncheckedRoute({
+  defineRoute({
     method: "delete",
     path: "/subscribers/notes/:noteId",
     tag: "Subscriber notes",
     scopes: ["subscribers:write"],
     summary: "Delete a note; 404 'Note not found'",
     params: NotePath,
-    response: t.type({ deleted: t.literal(true), id: Id, subscriberId: Id }),
+    response: view({ deleted: t.literal(true), id: Id, subscriberId: Id }),
     errors: [404],
-    handle: async ({ input, actor, container }) => container.get(DeleteNote).execute(actor, input.params.noteId),
+    handle: async ({ input, actor }) => uses.deleteNote.execute(actor, input.params.noteId),
   }),
-  defineUncheckedRoute({
+  defineRoute({
     method: "get",
     path: "/subscribers/:email/notes",
     tag: "Subscriber notes",
     scopes: ["subscribers:read"],
     summary: "List a subscriber's notes, newest first; email URL-encoded",
     params: SubscriberEmailPath,
-    response: t.type({ notes: t.array(NoteResource) }),
+    response: view({ notes: t.readonlyArray(NoteView) }),
     errors: [404],
-    handle: async ({ input, actor, container }) => map((notes) => ({ notes }))(await container.get(ListNotes).execute(actor, { email: input.params.email })),
+    handle: async ({ input, actor }) => under("notes")(await uses.listNotes.execute(actor, { email: input.params.email })),
   }),
-  defineUncheckedRoute({
+  defineRoute({
     method: "post",
     path: "/subscribers/:email/notes",
     tag: "Subscriber notes",
@@ -85,8 +74,8 @@ export const notesRoutes: readonly Route[] = [
     summary: `Add a note to a subscriber (email URL-encoded); the author is the API key's team member. ${ERRORS_400}`,
     params: SubscriberEmailPath,
     body: AddNoteCommand,
-    response: t.type({ note: NoteResource }),
+    response: view({ note: NoteView }),
     errors: [400, 404, 422],
-    handle: async ({ input, actor, container }) => map((note) => ({ note }))(await container.get(AddNote).execute(actor, { email: input.params.email }, input.body)),
+    handle: async ({ input, actor }) => under("note")(await uses.addNote.execute(actor, { email: input.params.email }, input.body)),
   }),
-];
+]);

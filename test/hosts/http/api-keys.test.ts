@@ -204,15 +204,21 @@ for (const dialect of dialects()) {
   test(name("a failure while creating a key is a 500 with the spec's message and no internals"), async (t) => {
     const api = await apiFixture(t, dialect);
     const acme = await createCompanyFixture(api.runtime.container);
-    const { container } = api.runtime;
-    await container.unbind(IssueApiKey);
-    container.bind(IssueApiKey).toConstantValue({
+    // Routes are given their use cases when the app is built: the failing issuer goes in before that.
+    const failing = await startTestRuntime(api.database);
+    await failing.container.unbind(IssueApiKey);
+    failing.container.bind(IssueApiKey).toConstantValue({
       issue: async () => {
         throw new Error("disk on fire at /var/secret/path");
       },
     } as unknown as IssueApiKey);
+    const failingServer = await listen(failing);
+    t.teardown(async () => {
+      await failingServer.close();
+      await failing.close();
+    });
 
-    const failed = await api.call("POST", "/api/v1/api-keys", { key: acme.ownerKey, body: {} });
+    const failed = await call(failingServer.url, "POST", "/api/v1/api-keys", { key: acme.ownerKey, body: {} });
     t.is(failed.status, 500);
     t.deepEqual(failed.body, { success: false, error: "Failed to create API key" });
   });
