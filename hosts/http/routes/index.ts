@@ -43,7 +43,7 @@ export const apiRouteModules: readonly RouteModule[] = [
   listsRoutes,
   legacy(segmentsRoutes),
   legacy(accountsRoutes),
-  legacy(metricsRoutes),
+  metricsRoutes,
   legacy(suppressionsRoutes),
   legacy(deliveryWebhookRoutes),
   legacy(companyRoutes),

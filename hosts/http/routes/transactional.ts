@@ -11,7 +11,7 @@ import { SendTransactional } from "../../../core/transactional/send-transactiona
 import { UpdateTransactionalEmail } from "../../../core/transactional/update-transactional-email.js";
 import { withSchema } from "../../../core/shared/json-schema.js";
 import { defineUncheckedRoute, type Route } from "../route.js";
-import { Stats } from "./metrics.js";
+import { StatsView as Stats } from "../../../core/metrics/view.js";
 import { Id, NullableString, Timestamp } from "../../../core/shared/view-fields.js";
 
 const TransactionalResource = t.type({
