@@ -46,13 +46,19 @@ const transactional = (getTransactionalMetrics: GetTransactionalMetrics, path: s
  * Metrics (spec "Metrics", compat-reference §16). The alias /transactional/:idOrSlug/stats is
  * mounted before the transactional routes so /transactional/:idOrSlug does not take it.
  */
-export const metricsRoutes = routeModule({ getAccountMetrics: GetAccountMetrics, getTransactionalMetrics: GetTransactionalMetrics }, (uses) => [
-  account(uses.getAccountMetrics, "/metrics", "Email metrics of the account"),
-  account(uses.getAccountMetrics, "/stats", "Email metrics of the account (alias of GET /metrics)"),
-  transactional(uses.getTransactionalMetrics, "/metrics/transactional/:idOrSlug", "Email metrics of one saved transactional email"),
-  transactional(
-    uses.getTransactionalMetrics,
-    "/transactional/:idOrSlug/stats",
-    "Email metrics of one saved transactional email (alias of GET /metrics/transactional/{idOrSlug})",
-  ),
-]);
+export const metricsRoutes = routeModule(
+  {
+    getAccountMetrics: GetAccountMetrics,
+    getTransactionalMetrics: GetTransactionalMetrics,
+  },
+  (uses) => [
+    account(uses.getAccountMetrics, "/metrics", "Email metrics of the account"),
+    account(uses.getAccountMetrics, "/stats", "Email metrics of the account (alias of GET /metrics)"),
+    transactional(uses.getTransactionalMetrics, "/metrics/transactional/:idOrSlug", "Email metrics of one saved transactional email"),
+    transactional(
+      uses.getTransactionalMetrics,
+      "/transactional/:idOrSlug/stats",
+      "Email metrics of one saved transactional email (alias of GET /metrics/transactional/{idOrSlug})",
+    ),
+  ],
+);
