@@ -50,7 +50,7 @@ export const apiRouteModules: readonly RouteModule[] = [
   sendingDomainsRoutes,
   templatesRoutes,
   emailComponentsRoutes,
-  legacy(transactionalRoutes),
+  transactionalRoutes,
   legacy(emailSendsRoutes),
   legacy(dataExportsRoutes),
   legacy(warehouseSyncsRoutes),
