@@ -51,7 +51,7 @@ export const apiRouteModules: readonly RouteModule[] = [
   templatesRoutes,
   emailComponentsRoutes,
   transactionalRoutes,
-  legacy(emailSendsRoutes),
+  emailSendsRoutes,
   legacy(dataExportsRoutes),
   legacy(warehouseSyncsRoutes),
   legacy(migrationsRoutes),
