@@ -52,7 +52,7 @@ export const apiRouteModules: readonly RouteModule[] = [
   emailComponentsRoutes,
   transactionalRoutes,
   emailSendsRoutes,
-  legacy(dataExportsRoutes),
+  dataExportsRoutes,
   legacy(warehouseSyncsRoutes),
   legacy(migrationsRoutes),
   legacy(subscribersRoutes),
