@@ -53,7 +53,7 @@ export const apiRouteModules: readonly RouteModule[] = [
   transactionalRoutes,
   emailSendsRoutes,
   dataExportsRoutes,
-  legacy(warehouseSyncsRoutes),
+  warehouseSyncsRoutes,
   legacy(migrationsRoutes),
   legacy(subscribersRoutes),
 ];
