@@ -54,6 +54,6 @@ export const apiRouteModules: readonly RouteModule[] = [
   emailSendsRoutes,
   dataExportsRoutes,
   warehouseSyncsRoutes,
-  legacy(migrationsRoutes),
+  migrationsRoutes,
   legacy(subscribersRoutes),
 ];
