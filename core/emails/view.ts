@@ -1,9 +1,19 @@
 import * as t from "io-ts";
 import { oneOf } from "../shared/codecs.js";
-import { withSchema } from "../shared/json-schema.js";
+import { toJsonSchema, withSchema } from "../shared/json-schema.js";
 import { Id, NullableString, Timestamp, view, viewWithOptional } from "../shared/view-fields.js";
-import { BLOCK_TYPES, EmailBlockCodec, type BlockField } from "./blocks.js";
+import { BLOCK_TYPES, EmailBlockCodec, type BlockField, type EmailBlock } from "./blocks.js";
 import { COMPONENT_TYPES, isBlocksBody, type EmailComponent, type Template } from "./model.js";
+
+const blocks = t.readonlyArray(EmailBlockCodec);
+/**
+ * Stored blocks go out as they were stored (EmailBlocks checked them when they were written):
+ * encoding them again could only fail on an older block, never make one safer.
+ */
+export const EmailBlocksView = withSchema(
+  new t.Type<readonly EmailBlock[], readonly EmailBlock[], unknown>("EmailBlocks", blocks.is, blocks.validate, t.identity),
+  toJsonSchema(blocks),
+);
 
 /** The template record of the API (compat-reference §12). */
 export const TemplateView = view(
@@ -14,7 +24,7 @@ export const TemplateView = view(
     previewText: NullableString,
     /** The body: `html` for raw HTML content, `blocks` otherwise; the other one is null. */
     html: NullableString,
-    blocks: t.union([t.readonlyArray(EmailBlockCodec), t.null]),
+    blocks: t.union([EmailBlocksView, t.null]),
     labels: t.readonlyArray(t.string),
     /** The product's presets are not offered here: always null. */
     emailPreset: t.null,
@@ -45,7 +55,7 @@ export const EmailComponentView = view(
     companyId: Id,
     name: t.string,
     description: NullableString,
-    blocks: t.readonlyArray(EmailBlockCodec),
+    blocks: EmailBlocksView,
     componentType: oneOf(COMPONENT_TYPES, "ComponentType"),
     defaultSlot: NullableString,
     version: t.number,

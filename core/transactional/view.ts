@@ -1,6 +1,6 @@
 import * as t from "io-ts";
-import { EmailBlockCodec } from "../emails/blocks.js";
 import { isBlocksBody, type Template } from "../emails/model.js";
+import { EmailBlocksView } from "../emails/view.js";
 import { StatsView } from "../metrics/view.js";
 import { oneOf } from "../shared/codecs.js";
 import { Id, NullableString, Timestamp, view, viewWithOptional } from "../shared/view-fields.js";
@@ -15,7 +15,7 @@ const transactionalEmail = {
   subject: t.string,
   previewText: NullableString,
   html: NullableString,
-  blocks: t.union([t.readonlyArray(EmailBlockCodec), t.null]),
+  blocks: t.union([EmailBlocksView, t.null]),
   /** The product's presets are not offered here: always null. */
   emailPreset: t.null,
   createdAt: Timestamp,

@@ -22,8 +22,8 @@ import { Id, view, viewWithOptional } from "../../../core/shared/view-fields.js"
 import { defineRoute, under } from "../route.js";
 import { routeModule } from "../route-module.js";
 
+/** Non-fatal notes (an unsubscribe link kept on), sent only when there are some. */
 const Warnings = { warnings: t.readonlyArray(t.string) };
-
 const withWarnings = (warnings: readonly string[]) => (warnings.length > 0 ? { warnings } : {});
 
 /** Email components (spec, Email components; compat-reference §15) and the block catalog. */
