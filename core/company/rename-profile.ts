@@ -19,7 +19,10 @@ export class RenameProfile {
     private readonly clock: Clock,
   ) {}
 
-  execute = async (actor: Actor, kind: "sender" | "reply", profileId: string, input: RenameProfileCommand): Promise<Result<RenamedProfile>> => {
+  /** The profile comes back as the kind asked for. */
+  execute(actor: Actor, kind: "sender", profileId: string, input: RenameProfileCommand): Promise<Result<Extract<RenamedProfile, { kind: "sender" }>>>;
+  execute(actor: Actor, kind: "reply", profileId: string, input: RenameProfileCommand): Promise<Result<Extract<RenamedProfile, { kind: "reply" }>>>;
+  async execute(actor: Actor, kind: "sender" | "reply", profileId: string, input: RenameProfileCommand): Promise<Result<RenamedProfile>> {
     const company = await this.companies.find(actor.companyId);
     if (!company) return fail(COMPANY_NOT_FOUND);
     const find = () => (kind === "sender" ? this.profiles.findSender(actor.companyId, profileId) : this.profiles.findReply(actor.companyId, profileId));
@@ -33,5 +36,5 @@ export class RenameProfile {
     }
     const profile = await this.profiles.findReply(actor.companyId, profileId);
     return profile ? ok({ kind, profile: toReplyProfileView(profile, company.defaultReplyProfileId), renamed }) : fail(REPLY_PROFILE_NOT_FOUND);
-  };
+  }
 }

@@ -1,34 +1,62 @@
-import { resolveEmailTheme, type EmailTheme, type StoredEmailTheme } from "./email-theme.js";
-import { canSend, type CompanyProfile, type Profile, type ReplyTrackingDomainMode, type SenderProfile, type SendingDomainStatus } from "./model.js";
-import { recordsFor, type DnsRecord, type MailTargets, type RecordCheck, type SendingDomain, type VerifiedBy } from "./sending-domain.js";
+import * as t from "io-ts";
+import { oneOf } from "../shared/codecs.js";
+import { Id, NullableString, NullableTimestamp, Timestamp, view } from "../shared/view-fields.js";
+import { resolveEmailTheme, THEME_PRESETS } from "./email-theme.js";
+import { canSend, REPLY_TRACKING_DOMAIN_MODES, SENDING_DOMAIN_STATUSES, type CompanyProfile, type Profile, type SenderProfile } from "./model.js";
+import { recordsFor, RECORD_PURPOSES, type MailTargets, type SendingDomain } from "./sending-domain.js";
+
+const NullableId = t.union([Id, t.null]);
+const ThemePreset = oneOf(THEME_PRESETS, "ThemePreset");
+const SendingDomainStatus = oneOf(SENDING_DOMAIN_STATUSES, "SendingDomainStatus");
+const ThemeColors = t.record(t.string, t.string);
+const ThemeNumbers = t.record(t.string, t.number);
 
 /** The Company resource (spec), plus the stored and resolved email theme. */
-export interface CompanyView {
-  readonly id: string;
-  readonly name: string;
-  readonly primaryColor: string | null;
-  /** What the company set (null: the platform default). */
-  readonly emailTheme: StoredEmailTheme | null;
-  /** The theme emails are rendered with. */
-  readonly resolvedEmailTheme: EmailTheme;
-  readonly brandColors: Readonly<Record<string, unknown>>;
-  readonly description: string | null;
-  readonly companyContext: string | null;
-  readonly toneVoice: string | null;
-  readonly emailLengthPreference: string | null;
-  readonly valueProps: readonly unknown[];
-  readonly defaultSenderProfileId: string | null;
-  readonly defaultFromName: string | null;
-  readonly defaultFromEmail: string | null;
-  readonly defaultReplyProfileId: string | null;
-  readonly defaultReplyToName: string | null;
-  readonly defaultReplyToEmail: string | null;
-  readonly replyTrackingEnabled: boolean;
-  readonly replyTrackingDomainMode: ReplyTrackingDomainMode;
-  readonly forwardReplies: boolean;
-  readonly replyRetentionDays: number;
-  readonly createdAt: string;
-}
+export const CompanyView = view(
+  {
+    id: Id,
+    name: t.string,
+    primaryColor: NullableString,
+    /** What the company set (null: the platform default). */
+    emailTheme: t.union([
+      t.exact(
+        t.partial({
+          presetId: ThemePreset,
+          colors: ThemeColors,
+          typography: ThemeNumbers,
+          layout: ThemeNumbers,
+        }),
+      ),
+      t.null,
+    ]),
+    /** The theme emails are rendered with. */
+    resolvedEmailTheme: view({
+      presetId: ThemePreset,
+      colors: ThemeColors,
+      typography: ThemeNumbers,
+      layout: ThemeNumbers,
+    }),
+    brandColors: t.record(t.string, t.unknown),
+    description: NullableString,
+    companyContext: NullableString,
+    toneVoice: NullableString,
+    emailLengthPreference: NullableString,
+    valueProps: t.readonlyArray(t.unknown),
+    defaultSenderProfileId: NullableId,
+    defaultFromName: NullableString,
+    defaultFromEmail: NullableString,
+    defaultReplyProfileId: NullableId,
+    defaultReplyToName: NullableString,
+    defaultReplyToEmail: NullableString,
+    replyTrackingEnabled: t.boolean,
+    replyTrackingDomainMode: oneOf(REPLY_TRACKING_DOMAIN_MODES, "ReplyTrackingDomainMode"),
+    forwardReplies: t.boolean,
+    replyRetentionDays: t.number,
+    createdAt: Timestamp,
+  },
+  "Company",
+);
+export type CompanyView = t.TypeOf<typeof CompanyView>;
 
 export function toCompanyView(company: CompanyProfile, sender: Profile | null, reply: Profile | null): CompanyView {
   return {
@@ -57,17 +85,21 @@ export function toCompanyView(company: CompanyProfile, sender: Profile | null, r
   };
 }
 
-export interface SenderProfileView {
-  readonly id: string;
-  readonly name: string;
-  readonly email: string;
-  readonly domainId: string | null;
-  readonly domain: string | null;
-  readonly domainStatus: SendingDomainStatus | null;
-  readonly canSend: boolean;
-  readonly isDefault: boolean;
-  readonly createdAt: string;
-}
+export const SenderProfileView = view(
+  {
+    id: Id,
+    name: t.string,
+    email: t.string,
+    domainId: NullableId,
+    domain: NullableString,
+    domainStatus: t.union([SendingDomainStatus, t.null]),
+    canSend: t.boolean,
+    isDefault: t.boolean,
+    createdAt: Timestamp,
+  },
+  "SenderProfile",
+);
+export type SenderProfileView = t.TypeOf<typeof SenderProfileView>;
 
 export const toSenderProfileView = (profile: SenderProfile, defaultId: string | null): SenderProfileView => ({
   id: profile.id,
@@ -81,13 +113,17 @@ export const toSenderProfileView = (profile: SenderProfile, defaultId: string | 
   createdAt: profile.createdAt.toISOString(),
 });
 
-export interface ReplyProfileView {
-  readonly id: string;
-  readonly name: string;
-  readonly email: string;
-  readonly isDefault: boolean;
-  readonly createdAt: string;
-}
+export const ReplyProfileView = view(
+  {
+    id: Id,
+    name: t.string,
+    email: t.string,
+    isDefault: t.boolean,
+    createdAt: Timestamp,
+  },
+  "ReplyProfile",
+);
+export type ReplyProfileView = t.TypeOf<typeof ReplyProfileView>;
 
 export const toReplyProfileView = (profile: Profile, defaultId: string | null): ReplyProfileView => ({
   id: profile.id,
@@ -98,25 +134,37 @@ export const toReplyProfileView = (profile: Profile, defaultId: string | null): 
 });
 
 /** A record to publish, with the outcome of the last check (null before any check). */
-export interface DnsRecordView extends DnsRecord {
-  readonly status: RecordCheck["status"] | null;
-  readonly problem: string | null;
-  readonly found: readonly string[];
-}
+export const DnsRecordView = view(
+  {
+    purpose: oneOf(RECORD_PURPOSES, "RecordPurpose"),
+    type: oneOf(["TXT", "CNAME"], "DnsRecordType"),
+    name: t.string,
+    value: t.string,
+    status: t.union([oneOf(["verified", "missing", "mismatch", "unreachable"], "RecordStatus"), t.null]),
+    problem: NullableString,
+    found: t.readonlyArray(t.string),
+  },
+  "DnsRecord",
+);
+export type DnsRecordView = t.TypeOf<typeof DnsRecordView>;
 
-export interface SendingDomainView {
-  readonly id: string;
-  readonly domain: string;
-  readonly status: SendingDomainStatus;
-  readonly verifiedBy: VerifiedBy | null;
-  readonly canSend: boolean;
-  readonly dkimSelector: string;
-  readonly records: readonly DnsRecordView[];
-  readonly verifiedAt: string | null;
-  readonly lastCheckedAt: string | null;
-  readonly createdAt: string;
-  readonly updatedAt: string;
-}
+export const SendingDomainView = view(
+  {
+    id: Id,
+    domain: t.string,
+    status: SendingDomainStatus,
+    verifiedBy: t.union([oneOf(["dns", "operator"], "VerifiedBy"), t.null]),
+    canSend: t.boolean,
+    dkimSelector: t.string,
+    records: t.readonlyArray(DnsRecordView),
+    verifiedAt: NullableTimestamp,
+    lastCheckedAt: NullableTimestamp,
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  },
+  "SendingDomain",
+);
+export type SendingDomainView = t.TypeOf<typeof SendingDomainView>;
 
 export function toSendingDomainView(domain: SendingDomain, targets: MailTargets): SendingDomainView {
   const checks = new Map(domain.lastCheck?.records.map((check) => [check.purpose, check]) ?? []);
@@ -129,7 +177,12 @@ export function toSendingDomainView(domain: SendingDomain, targets: MailTargets)
     dkimSelector: domain.dkimSelector,
     records: recordsFor(domain, targets).map((record) => {
       const check = checks.get(record.purpose);
-      return { ...record, status: check?.status ?? null, problem: check?.problem ?? null, found: check?.found ?? [] };
+      return {
+        ...record,
+        status: check?.status ?? null,
+        problem: check?.problem ?? null,
+        found: check?.found ?? [],
+      };
     }),
     verifiedAt: domain.verifiedAt?.toISOString() ?? null,
     lastCheckedAt: domain.lastCheckedAt?.toISOString() ?? null,

@@ -1,32 +1,49 @@
-import type { DatasetRun, ExportedFile, ExportRun, RunStatus, RunTrigger } from "./export-run.js";
-import { exportedThrough, type DataExport, type Dataset, type ExportStatus, type Frequency, type Provider } from "./model.js";
+import * as t from "io-ts";
+import { oneOf } from "../shared/codecs.js";
+import { withSchema } from "../shared/json-schema.js";
+import { Id, NullableString, NullableTimestamp, Timestamp, view } from "../shared/view-fields.js";
+import { RUN_STATUSES, RUN_TRIGGERS, type ExportRun } from "./export-run.js";
+import { DATASETS, EXPORT_STATUSES, exportedThrough, FREQUENCIES, PROVIDERS, type DataExport } from "./model.js";
+
+const Dataset = oneOf(DATASETS, "Dataset");
+/** A value per dataset, for the datasets that have one. */
+const perDataset = <C extends t.Mixed>(codec: C) => t.exact(t.partial(Object.fromEntries(DATASETS.map((dataset) => [dataset, codec])) as Record<(typeof DATASETS)[number], C>));
+
+const MaskedAccessKeyId = withSchema(new t.Type<string, string, unknown>("MaskedAccessKeyId", t.string.is, t.string.validate, t.identity), {
+  type: "string",
+  description: "masked: the first and last four characters of a long key ID, else only asterisks",
+});
 
 /** The spec's Data export resource. The secret is never in it; the access key ID only masked. */
-export interface DataExportView {
-  readonly id: string;
-  readonly name: string;
-  readonly provider: Provider;
-  readonly bucket: string;
-  readonly region: string;
-  readonly endpoint: string | null;
-  readonly pathPrefix: string;
-  readonly accessKeyId: string;
-  readonly datasets: readonly Dataset[];
-  readonly frequency: Frequency;
-  readonly isEnabled: boolean;
-  readonly status: ExportStatus;
-  readonly startFrom: string;
-  readonly exportedThrough: Partial<Record<Dataset, string | null>>;
-  readonly nextRunAt: string | null;
-  readonly lastRunAt: string | null;
-  readonly lastSuccessAt: string | null;
-  readonly lastError: string | null;
-  readonly lastErrorAt: string | null;
-  readonly consecutiveFailures: number;
-  readonly totalRowsExported: number;
-  readonly createdAt: string;
-  readonly updatedAt: string;
-}
+export const DataExportView = view(
+  {
+    id: Id,
+    name: t.string,
+    provider: oneOf(PROVIDERS, "Provider"),
+    bucket: t.string,
+    region: t.string,
+    endpoint: NullableString,
+    pathPrefix: t.string,
+    accessKeyId: MaskedAccessKeyId,
+    datasets: t.readonlyArray(Dataset),
+    frequency: oneOf(FREQUENCIES, "Frequency"),
+    isEnabled: t.boolean,
+    status: oneOf(EXPORT_STATUSES, "ExportStatus"),
+    startFrom: Timestamp,
+    exportedThrough: perDataset(NullableString),
+    nextRunAt: NullableTimestamp,
+    lastRunAt: NullableTimestamp,
+    lastSuccessAt: NullableTimestamp,
+    lastError: NullableString,
+    lastErrorAt: NullableTimestamp,
+    consecutiveFailures: t.number,
+    totalRowsExported: t.number,
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  },
+  "DataExport",
+);
+export type DataExportView = t.TypeOf<typeof DataExportView>;
 
 /**
  * `AKIA****MPLE`: the first and last four characters of a long key ID, which tell keys apart
@@ -63,24 +80,34 @@ export const toDataExportView = (e: DataExport): DataExportView => ({
   updatedAt: e.updatedAt.toISOString(),
 });
 
+const DatasetRunView = view({ rows: t.number, files: t.number, bytes: t.number, from: NullableString, through: NullableString, note: NullableString }, "DatasetRun");
+const ExportedFileView = view(
+  { dataset: Dataset, key: t.string, rows: t.number, bytes: t.number, firstRecordedAt: NullableTimestamp, lastRecordedAt: NullableTimestamp },
+  "ExportedFile",
+);
+
 /** One run of an export, with its progress per dataset and the files it committed. */
-export interface ExportRunView {
-  readonly id: string;
-  readonly dataExportId: string;
-  readonly trigger: RunTrigger;
-  readonly status: RunStatus;
-  readonly rowsExported: number;
-  readonly filesWritten: number;
-  readonly bytesWritten: number;
-  readonly datasets: Readonly<Partial<Record<Dataset, DatasetRun>>>;
-  readonly files: readonly ExportedFile[];
-  readonly manifestKey: string | null;
-  readonly error: string | null;
-  readonly createdAt: string;
-  readonly startedAt: string | null;
-  readonly finishedAt: string | null;
-  readonly updatedAt: string;
-}
+export const ExportRunView = view(
+  {
+    id: Id,
+    dataExportId: Id,
+    trigger: oneOf(RUN_TRIGGERS, "RunTrigger"),
+    status: oneOf(RUN_STATUSES, "RunStatus"),
+    rowsExported: t.number,
+    filesWritten: t.number,
+    bytesWritten: t.number,
+    datasets: perDataset(DatasetRunView),
+    files: t.readonlyArray(ExportedFileView),
+    manifestKey: NullableString,
+    error: NullableString,
+    createdAt: Timestamp,
+    startedAt: NullableTimestamp,
+    finishedAt: NullableTimestamp,
+    updatedAt: Timestamp,
+  },
+  "ExportRun",
+);
+export type ExportRunView = t.TypeOf<typeof ExportRunView>;
 
 export const toRunView = (r: ExportRun): ExportRunView => ({
   id: r.id,

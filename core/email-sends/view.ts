@@ -1,17 +1,43 @@
+import * as t from "io-ts";
+import { oneOf } from "../shared/codecs.js";
+import { Id, NullableString, NullableTimestamp, Timestamp, view, viewWithOptional } from "../shared/view-fields.js";
 import type { EmailSendEventRecord, EmailSendRecord, EmailSendSummary } from "./email-send-search.js";
-import { emailSendStatus } from "./status.js";
+import { EMAIL_SEND_STATUSES, emailSendStatus } from "./status.js";
 
 const iso = (date: Date | null): string | null => (date ? date.toISOString() : null);
 
+const EmailSendStatus = oneOf(EMAIL_SEND_STATUSES, "EmailSendStatus");
+
 /** A row of the email-sends search as the API shows it. */
-export const emailSendSummaryView = (send: EmailSendSummary) => ({
+export const EmailSendSummaryView = view(
+  {
+    id: Id,
+    status: EmailSendStatus,
+    recipientEmail: t.string,
+    subject: t.string,
+    subscriberId: NullableString,
+    automationNodeId: NullableString,
+    /** A/B tests do not exist yet: no send belongs to a variant. */
+    abTestVariantId: t.null,
+    sentAt: NullableTimestamp,
+    deliveredAt: NullableTimestamp,
+    openedAt: NullableTimestamp,
+    clickedAt: NullableTimestamp,
+    createdAt: Timestamp,
+    emailType: t.string,
+    transactionalEmailId: NullableString,
+  },
+  "EmailSendSummary",
+);
+export type EmailSendSummaryView = t.TypeOf<typeof EmailSendSummaryView>;
+
+export const emailSendSummaryView = (send: EmailSendSummary): EmailSendSummaryView => ({
   id: send.id,
   status: emailSendStatus(send),
   recipientEmail: send.recipientEmail,
   subject: send.subject,
   subscriberId: send.subscriberId,
   automationNodeId: send.automationNodeId,
-  /** A/B tests do not exist yet: no send belongs to a variant. */
   abTestVariantId: null,
   sentAt: iso(send.sentAt),
   deliveredAt: iso(send.deliveredAt),
@@ -21,13 +47,37 @@ export const emailSendSummaryView = (send: EmailSendSummary) => ({
   emailType: send.emailType,
   transactionalEmailId: send.transactionalEmailId,
 });
-export type EmailSendSummaryView = ReturnType<typeof emailSendSummaryView>;
 
 /**
  * One send in full. `type` is the kind of mail as the law sees it: `transactional` or
  * `marketing` (campaign and sequence sends are marketing). The body is left out once expired.
  */
-export const emailSendView = (send: EmailSendRecord) => ({
+export const EmailSendView = viewWithOptional(
+  {
+    id: Id,
+    companyId: Id,
+    type: oneOf(["transactional", "marketing"], "MailKind"),
+    emailType: t.string,
+    recipientEmail: t.string,
+    subject: t.string,
+    senderEmail: t.string,
+    senderName: NullableString,
+    status: EmailSendStatus,
+    suppressionReason: NullableString,
+    replyTo: NullableString,
+    copiedFrom: t.union([view({ emailSendId: Id, role: oneOf(["cc", "bcc"], "CopyRole") }), t.null]),
+    failureReason: NullableString,
+    sentAt: NullableTimestamp,
+    deliveredAt: NullableTimestamp,
+    suppressedAt: NullableTimestamp,
+    createdAt: Timestamp,
+  },
+  { emailBody: t.string },
+  "EmailSend",
+);
+export type EmailSendView = t.TypeOf<typeof EmailSendView>;
+
+export const emailSendView = (send: EmailSendRecord): EmailSendView => ({
   id: send.id,
   companyId: send.companyId,
   type: send.emailType === "transactional" ? (send.sendKind ?? "transactional") : "marketing",
@@ -47,12 +97,18 @@ export const emailSendView = (send: EmailSendRecord) => ({
   suppressedAt: iso(send.suppressedAt),
   createdAt: send.createdAt.toISOString(),
 });
-export type EmailSendView = ReturnType<typeof emailSendView>;
+
+/** An event of a send; opens and clicks say whether a machine (scanner, preview) made them. */
+export const EmailSendEventView = viewWithOptional(
+  { id: Id, emailSendId: Id, eventType: t.string, eventTime: Timestamp, deliveryPolicy: t.null },
+  { machine: t.boolean },
+  "EmailSendEvent",
+);
+export type EmailSendEventView = t.TypeOf<typeof EmailSendEventView>;
 
 const ENGAGEMENT_EVENTS = new Set(["open", "click"]);
 
-/** An event of a send; opens and clicks say whether a machine (scanner, preview) made them. */
-export const emailSendEventView = (event: EmailSendEventRecord) => ({
+export const emailSendEventView = (event: EmailSendEventRecord): EmailSendEventView => ({
   id: event.id,
   emailSendId: event.emailSendId,
   eventType: event.eventType,
@@ -60,4 +116,3 @@ export const emailSendEventView = (event: EmailSendEventRecord) => ({
   deliveryPolicy: null,
   ...(ENGAGEMENT_EVENTS.has(event.eventType) ? { machine: event.machine } : {}),
 });
-export type EmailSendEventView = ReturnType<typeof emailSendEventView>;

@@ -1,34 +1,69 @@
-import type { DiscoveredResource, MigrationProvider, MigrationReport, MigrationRun, ResourceOptions, ResourceProgress, RunStatus } from "./model.js";
+import * as t from "io-ts";
+import { oneOf } from "../shared/codecs.js";
+import { Id, NullableString, NullableTimestamp, Timestamp, view, viewWithOptional } from "../shared/view-fields.js";
+import { DUPLICATE_STRATEGIES, SUBSCRIBER_STATUSES } from "../subscribers/model.js";
+import { MIGRATION_PROVIDERS, RESOURCE_TYPES, RUN_STATUSES, type MigrationRun } from "./model.js";
+
+const Provider = oneOf(MIGRATION_PROVIDERS, "MigrationProvider");
+const ResourceType = oneOf(RESOURCE_TYPES, "MigrationResourceType");
+const RunStatus = oneOf(RUN_STATUSES, "MigrationRunStatus");
+
+/** Per-resource filters, each absent when not set. */
+const ResourceOptionsView = viewWithOptional(
+  {},
+  {
+    statuses: t.readonlyArray(oneOf(SUBSCRIBER_STATUSES, "SubscriberStatus")),
+    duplicateStrategy: oneOf(DUPLICATE_STRATEGIES, "DuplicateStrategy"),
+    createdSince: Timestamp,
+  },
+  "ResourceOptions",
+);
 
 /** The run as the API shows it (spec resource "Migration run"); the source's credentials never appear. */
-export interface MigrationRunView {
-  readonly id: string;
-  readonly provider: MigrationProvider;
-  readonly status: RunStatus;
-  readonly discovery: { readonly provider: MigrationProvider; readonly resources: readonly DiscoveredResource[] };
-  readonly approvedPlan: {
-    readonly resourceIds: readonly string[];
-    readonly resourceOptions: Readonly<Record<string, ResourceOptions>>;
-    readonly approvedAt: string | null;
-  };
-  readonly progress: {
-    readonly batches: number;
-    readonly resourcesDone: number;
-    readonly resources: readonly ResourceProgress[];
-  };
-  readonly report: MigrationReport;
-  readonly errors: ReadonlyArray<{ readonly resourceId: string | null; readonly message: string; readonly at: string }>;
-  readonly createdAt: string;
-  readonly updatedAt: string;
-  readonly startedAt: string | null;
-  readonly completedAt: string | null;
-}
+export const MigrationRunView = view(
+  {
+    id: Id,
+    provider: Provider,
+    status: RunStatus,
+    discovery: view({ provider: Provider, resources: t.readonlyArray(view({ id: t.string, type: ResourceType, count: t.number, name: t.string })) }),
+    approvedPlan: view({ resourceIds: t.readonlyArray(t.string), resourceOptions: t.record(t.string, ResourceOptionsView), approvedAt: NullableTimestamp }),
+    progress: view({
+      batches: t.number,
+      resourcesDone: t.number,
+      resources: t.readonlyArray(
+        view({
+          id: t.string,
+          type: ResourceType,
+          total: t.number,
+          processed: t.number,
+          queued: t.number,
+          created: t.number,
+          skipped: t.number,
+          done: t.boolean,
+          importId: NullableString,
+        }),
+      ),
+    }),
+    report: view({
+      subscribersQueued: t.number,
+      draftCampaignsCreated: t.number,
+      draftSequencesCreated: t.number,
+      draftTransactionalEmailsCreated: t.number,
+      templatesCreated: t.number,
+    }),
+    errors: t.readonlyArray(view({ resourceId: NullableString, message: t.string, at: Timestamp })),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+    startedAt: NullableTimestamp,
+    completedAt: NullableTimestamp,
+  },
+  "MigrationRun",
+);
+export type MigrationRunView = t.TypeOf<typeof MigrationRunView>;
 
 /** What start and cancel answer: `{id, status}`. */
-export interface RunStatusView {
-  readonly id: string;
-  readonly status: RunStatus;
-}
+export const RunStatusView = view({ id: Id, status: RunStatus }, "MigrationRunStatus");
+export type RunStatusView = t.TypeOf<typeof RunStatusView>;
 
 export const toRunStatusView = (run: MigrationRun): RunStatusView => ({ id: run.id, status: run.status });
 

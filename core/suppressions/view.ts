@@ -1,7 +1,27 @@
-import type { Suppression } from "./model.js";
+import * as t from "io-ts";
+import { oneOf } from "../shared/codecs.js";
+import { Id, NullableString, Timestamp, view } from "../shared/view-fields.js";
+import { SUPPRESSION_REASONS, type Suppression } from "./model.js";
 
-/** A suppression as the API shows it. Every suppression can be removed through the API. */
-export const suppressionView = (suppression: Suppression) => ({
+const SuppressionReason = oneOf(SUPPRESSION_REASONS, "SuppressionReason");
+
+/** A suppression as the API shows it (compat-reference §24). */
+export const SuppressionView = view(
+  {
+    id: Id,
+    email: t.string,
+    suppressionType: SuppressionReason,
+    reason: SuppressionReason,
+    emailSendId: NullableString,
+    removable: t.boolean,
+    suppressedAt: Timestamp,
+  },
+  "Suppression",
+);
+export type SuppressionView = t.TypeOf<typeof SuppressionView>;
+
+/** Every suppression can be removed through the API. */
+export const suppressionView = (suppression: Suppression): SuppressionView => ({
   id: suppression.id,
   email: suppression.email,
   suppressionType: suppression.reason,
@@ -10,4 +30,3 @@ export const suppressionView = (suppression: Suppression) => ({
   removable: true,
   suppressedAt: suppression.createdAt.toISOString(),
 });
-export type SuppressionView = ReturnType<typeof suppressionView>;

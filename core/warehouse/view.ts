@@ -1,31 +1,27 @@
-import type { ImportStatus, SubscriberImport } from "../subscriber-imports/model.js";
-import type { OptInMode } from "../subscribers/model.js";
-import type {
-  ConnectionKind,
-  ErrorSample,
-  Frequency,
-  RunStatus,
-  SyncKind,
-  SyncMapping,
-  SyncStatus,
-  WarehouseConnection,
-  WarehouseSync,
-  WarehouseSyncRun,
-} from "./model.js";
+import * as t from "io-ts";
+import { oneOf } from "../shared/codecs.js";
+import { Id, NullableString, NullableTimestamp, Timestamp, view } from "../shared/view-fields.js";
+import { IMPORT_STATUSES, type SubscriberImport } from "../subscriber-imports/model.js";
+import { OPT_IN_MODES } from "../subscribers/model.js";
+import { CONNECTION_KINDS, FREQUENCY_NAMES, RUN_STATUSES, SYNC_KINDS, SYNC_STATUSES, type WarehouseConnection, type WarehouseSync, type WarehouseSyncRun } from "./model.js";
 
 const iso = (date: Date | null): string | null => date?.toISOString() ?? null;
 
 /** A connection as the API shows it: the URL's password is never part of it. */
-export interface ConnectionView {
-  readonly id: string;
-  readonly name: string;
-  readonly kind: ConnectionKind;
-  /** The URL with its password replaced by `****`. */
-  readonly url: string;
-  readonly hasPassword: boolean;
-  readonly createdAt: string;
-  readonly updatedAt: string;
-}
+export const ConnectionView = view(
+  {
+    id: Id,
+    name: t.string,
+    kind: oneOf(CONNECTION_KINDS, "ConnectionKind"),
+    /** The URL with its password replaced by `****`. */
+    url: t.string,
+    hasPassword: t.boolean,
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  },
+  "WarehouseConnection",
+);
+export type ConnectionView = t.TypeOf<typeof ConnectionView>;
 
 export const toConnectionView = (c: WarehouseConnection): ConnectionView => ({
   id: c.id,
@@ -38,19 +34,23 @@ export const toConnectionView = (c: WarehouseConnection): ConnectionView => ({
 });
 
 /** One import a run made (spec, Warehouse sync: latestRun.imports[]). */
-export interface RunImportView {
-  readonly id: string;
-  readonly status: ImportStatus;
-  readonly totalRows: number;
-  readonly processedCount: number;
-  readonly addedCount: number;
-  readonly updatedCount: number;
-  readonly skippedCount: number;
-  readonly failedCount: number;
-  readonly error: string | null;
-  readonly startedAt: string;
-  readonly finishedAt: string | null;
-}
+export const RunImportView = view(
+  {
+    id: Id,
+    status: oneOf(IMPORT_STATUSES, "ImportStatus"),
+    totalRows: t.number,
+    processedCount: t.number,
+    addedCount: t.number,
+    updatedCount: t.number,
+    skippedCount: t.number,
+    failedCount: t.number,
+    error: NullableString,
+    startedAt: Timestamp,
+    finishedAt: NullableTimestamp,
+  },
+  "WarehouseRunImport",
+);
+export type RunImportView = t.TypeOf<typeof RunImportView>;
 
 export const toRunImportView = (i: SubscriberImport): RunImportView => ({
   id: i.id,
@@ -67,28 +67,33 @@ export const toRunImportView = (i: SubscriberImport): RunImportView => ({
   finishedAt: iso(i.completedAt),
 });
 
-export interface RunView {
-  readonly id: string;
-  readonly syncId: string;
-  readonly status: RunStatus;
-  readonly isManual: boolean;
-  readonly isFullResync: boolean;
-  readonly rowsRead: number;
-  readonly rowsUnchanged: number;
-  readonly rowsSynced: number;
-  readonly rowsSkipped: number;
-  readonly rowsFailed: number;
-  readonly errorSamples: readonly ErrorSample[];
-  readonly subscriberImportIds: readonly string[];
-  readonly imports: readonly RunImportView[];
-  readonly cursorFrom: string | null;
-  readonly cursorTo: string | null;
-  readonly rowLimitReached: boolean;
-  readonly error: string | null;
-  readonly createdAt: string;
-  readonly startedAt: string | null;
-  readonly finishedAt: string | null;
-}
+/** A run (spec, Warehouse sync: latestRun), plus the cursor range it read and its error. */
+export const RunView = view(
+  {
+    id: Id,
+    syncId: Id,
+    status: oneOf(RUN_STATUSES, "WarehouseRunStatus"),
+    isManual: t.boolean,
+    isFullResync: t.boolean,
+    rowsRead: t.number,
+    rowsUnchanged: t.number,
+    rowsSynced: t.number,
+    rowsSkipped: t.number,
+    rowsFailed: t.number,
+    errorSamples: t.readonlyArray(view({ row: t.number, reason: t.string })),
+    subscriberImportIds: t.readonlyArray(Id),
+    imports: t.readonlyArray(RunImportView),
+    cursorFrom: NullableString,
+    cursorTo: NullableString,
+    rowLimitReached: t.boolean,
+    error: NullableString,
+    createdAt: Timestamp,
+    startedAt: NullableTimestamp,
+    finishedAt: NullableTimestamp,
+  },
+  "WarehouseSyncRun",
+);
+export type RunView = t.TypeOf<typeof RunView>;
 
 export const toRunView = (r: WarehouseSyncRun, imports: readonly SubscriberImport[]): RunView => ({
   id: r.id,
@@ -114,34 +119,42 @@ export const toRunView = (r: WarehouseSyncRun, imports: readonly SubscriberImpor
 });
 
 /** The spec resource "Warehouse sync". */
-export interface SyncView {
-  readonly id: string;
-  readonly connectionId: string;
-  readonly name: string;
-  readonly kind: SyncKind;
-  readonly query: string;
-  readonly mapping: SyncMapping;
-  readonly cursorColumn: string | null;
-  readonly cursorValue: string | null;
-  readonly listIds: readonly string[];
-  readonly optInMode: OptInMode;
-  readonly triggerAutomations: boolean;
-  readonly frequency: Frequency;
-  readonly isEnabled: boolean;
-  readonly fullResyncRequested: boolean;
-  readonly maxRowsPerRun: number;
-  readonly statementTimeoutSeconds: number;
-  readonly status: SyncStatus;
-  readonly nextRunAt: string | null;
-  readonly lastRunAt: string | null;
-  readonly lastSuccessAt: string | null;
-  readonly lastErrorAt: string | null;
-  readonly lastError: string | null;
-  readonly consecutiveFailures: number;
-  readonly latestRun: RunView | null;
-  readonly createdAt: string;
-  readonly updatedAt: string;
-}
+export const SyncView = view(
+  {
+    id: Id,
+    connectionId: Id,
+    name: t.string,
+    kind: oneOf(SYNC_KINDS, "SyncKind"),
+    query: t.string,
+    mapping: view({
+      emailColumn: t.string,
+      firstNameColumn: NullableString,
+      attributes: t.readonlyArray(view({ column: t.string, attribute: t.string })),
+    }),
+    cursorColumn: NullableString,
+    cursorValue: NullableString,
+    listIds: t.readonlyArray(Id),
+    optInMode: oneOf(OPT_IN_MODES, "OptInMode"),
+    triggerAutomations: t.boolean,
+    frequency: oneOf(FREQUENCY_NAMES, "SyncFrequency"),
+    isEnabled: t.boolean,
+    fullResyncRequested: t.boolean,
+    maxRowsPerRun: t.number,
+    statementTimeoutSeconds: t.number,
+    status: oneOf(SYNC_STATUSES, "SyncStatus"),
+    nextRunAt: NullableTimestamp,
+    lastRunAt: NullableTimestamp,
+    lastSuccessAt: NullableTimestamp,
+    lastErrorAt: NullableTimestamp,
+    lastError: NullableString,
+    consecutiveFailures: t.number,
+    latestRun: t.union([RunView, t.null]),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  },
+  "WarehouseSync",
+);
+export type SyncView = t.TypeOf<typeof SyncView>;
 
 export const toSyncView = (s: WarehouseSync, latestRun: RunView | null): SyncView => ({
   id: s.id,

@@ -52,9 +52,23 @@ export function bindCompany(container: Container, handlers: JobHandlers): void {
   bindClass(container, CreateSendingDomain, [SendingDomainRepository, DkimKeyGenerator, SecretBox, IdGenerator, Clock, MailTargetsToken]);
   bindClass(container, ListSendingDomains, [SendingDomainRepository, MailTargetsToken]);
   bindClass(container, GetSendingDomain, [SendingDomainRepository, MailTargetsToken]);
-  bindClass(container, VerifySendingDomain, [SendingDomainRepository, DnsResolver, Clock, MailTargetsToken]);
+  container
+    .bind(VerifySendingDomain)
+    .toResolvedValue(
+      (domains: SendingDomainRepository, clock: Clock, targets: MailTargets) => new VerifySendingDomain(domains, resolverInForce(container), clock, targets),
+      [SendingDomainRepository, Clock, MailTargetsToken],
+    );
   bindClass(container, DeleteSendingDomain, [SendingDomainRepository]);
   bindClass(container, OperatorVerifyDomain, [CompanyProfileRepository, SendingDomainRepository, DkimKeyGenerator, SecretBox, IdGenerator, Clock]);
   bindClass(container, SetUpOperatorSender, [CompanyProfileRepository, ProfileRepository, OperatorVerifyDomain, IdGenerator, Clock]);
   bindClass(container, ResolveSender, [CompanyProfileRepository, ProfileRepository, SendingDomainRepository]);
 }
+
+/**
+ * The DnsResolver bound at each lookup, not at resolution: the use case is given to the routes
+ * once, when they are mounted, and DnsResolver may be rebound after that (tests point it at a DNS server on loopback).
+ */
+const resolverInForce = (container: Container): DnsResolver => ({
+  resolveTxt: (name) => container.get<DnsResolver>(DnsResolver).resolveTxt(name),
+  resolveCname: (name) => container.get<DnsResolver>(DnsResolver).resolveCname(name),
+});

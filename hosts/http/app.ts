@@ -46,7 +46,7 @@ export function createHttpApp(container: Container): Express {
     res.json(openApi);
   });
 
-  for (const surface of publicSurfaces) app.use(surface(container));
+  for (const surface of publicSurfaces) app.use(surface.mount(container));
 
   const api = express.Router();
   api.use(authenticate(container.get(AuthenticateApiKey)));

@@ -24,12 +24,13 @@ export interface RouteModule {
 }
 
 export function routeModule<D extends Record<string, Dependency>>(dependencies: D, routes: (uses: Resolved<D>) => readonly Route[]): RouteModule {
-  return {
-    mount: (container) => {
-      const uses = Object.fromEntries(
-        Object.entries(dependencies).map(([name, dependency]) => [name, container.get(typeof dependency === "function" ? dependency : dependency.id)]),
-      );
-      return routes(uses as Resolved<D>);
-    },
-  };
+  return { mount: (container) => routes(resolveDependencies(container, dependencies)) };
+}
+
+/** Gets each named dependency from the container, once. */
+export function resolveDependencies<D extends Record<string, Dependency>>(container: Container, dependencies: D): Resolved<D> {
+  const uses = Object.fromEntries(
+    Object.entries(dependencies).map(([name, dependency]) => [name, container.get(typeof dependency === "function" ? dependency : dependency.id)]),
+  );
+  return uses as Resolved<D>;
 }

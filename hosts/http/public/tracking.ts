@@ -1,5 +1,4 @@
 import express, { type Request, type Response, type Router } from "express";
-import type { Container } from "inversify";
 import { Clock } from "../../../core/ports/clock.js";
 import type { TrackingRequest } from "../../../core/tracking/engagement-request.js";
 import { RecordClick } from "../../../core/tracking/record-click.js";
@@ -10,6 +9,8 @@ import { UnsubscribeRecipient } from "../../../core/tracking/unsubscribe-recipie
 import { AppLogger } from "../../tokens.js";
 import type { Logger } from "../../logger.js";
 import { isScannerAddress } from "../../../adapters/net/scanner-networks.js";
+import { publicSurface } from "../public-surface.js";
+import { token } from "../route-module.js";
 import { errorPage, linkNotFoundPage, unsubscribeConfirmPage, unsubscribedPage } from "./tracking-pages.js";
 
 /** A transparent 1x1 GIF (43 bytes). */
@@ -36,55 +37,65 @@ const html = (res: Response, status: number, body: string) => uncached(res).stat
  *   (the page's button, or a mail client's RFC 8058 `List-Unsubscribe=One-Click`, whose body needs no reading).
  * Recording never stands between the reader and the pixel or the destination: a failure is logged.
  */
-export function trackingSurface(container: Container): Router {
-  const router = express.Router();
-  const logger = () => container.get<Logger>(AppLogger);
+export const trackingSurface = publicSurface(
+  {
+    recordOpen: RecordOpen,
+    recordClick: RecordClick,
+    trackingTokens: TrackingTokens,
+    showUnsubscribePage: ShowUnsubscribePage,
+    unsubscribeRecipient: UnsubscribeRecipient,
+    clock: token<Clock>(Clock),
+    logger: token<Logger>(AppLogger),
+  },
+  ({ recordOpen, recordClick, trackingTokens, showUnsubscribePage, unsubscribeRecipient, clock, logger }) => {
+    const router = express.Router();
 
-  router.get("/t/o/:file", async (req, res) => {
-    const file = String(req.params.file);
-    const token = file.endsWith(".gif") ? file.slice(0, -".gif".length) : file;
-    try {
-      await container.get(RecordOpen).execute(trackingRequest(req, token));
-    } catch (error) {
-      logger().error({ err: error }, "could not record an open");
-    }
-    uncached(res).status(200).type("image/gif").send(TRANSPARENT_GIF);
-  });
+    router.get("/t/o/:file", async (req, res) => {
+      const file = String(req.params.file);
+      const token = file.endsWith(".gif") ? file.slice(0, -".gif".length) : file;
+      try {
+        await recordOpen.execute(trackingRequest(req, token));
+      } catch (error) {
+        logger.error({ err: error }, "could not record an open");
+      }
+      uncached(res).status(200).type("image/gif").send(TRANSPARENT_GIF);
+    });
 
-  router.get("/t/c/:token", async (req, res) => {
-    const token = String(req.params.token);
-    let destination: { url: string } | null;
-    try {
-      destination = await container.get(RecordClick).execute(trackingRequest(req, token));
-    } catch (error) {
-      logger().error({ err: error }, "could not record a click");
-      destination = container.get(TrackingTokens).readClick(token, container.get<Clock>(Clock).now());
-    }
-    if (!destination) return void html(res, 404, linkNotFoundPage());
-    uncached(res).set("Referrer-Policy", "no-referrer").redirect(302, destination.url);
-  });
+    router.get("/t/c/:token", async (req, res) => {
+      const token = String(req.params.token);
+      let destination: { url: string } | null;
+      try {
+        destination = await recordClick.execute(trackingRequest(req, token));
+      } catch (error) {
+        logger.error({ err: error }, "could not record a click");
+        destination = trackingTokens.readClick(token, clock.now());
+      }
+      if (!destination) return void html(res, 404, linkNotFoundPage());
+      uncached(res).set("Referrer-Policy", "no-referrer").redirect(302, destination.url);
+    });
 
-  router.get("/u/:token", async (req, res) => {
-    try {
-      const page = await container.get(ShowUnsubscribePage).execute(String(req.params.token));
-      if (page._tag === "Left") return void html(res, 404, linkNotFoundPage());
-      html(res, 200, page.right.unsubscribed ? unsubscribedPage(page.right) : unsubscribeConfirmPage(page.right));
-    } catch (error) {
-      logger().error({ err: error }, "could not show an unsubscribe page");
-      html(res, 500, errorPage());
-    }
-  });
+    router.get("/u/:token", async (req, res) => {
+      try {
+        const page = await showUnsubscribePage.execute(String(req.params.token));
+        if (page._tag === "Left") return void html(res, 404, linkNotFoundPage());
+        html(res, 200, page.right.unsubscribed ? unsubscribedPage(page.right) : unsubscribeConfirmPage(page.right));
+      } catch (error) {
+        logger.error({ err: error }, "could not show an unsubscribe page");
+        html(res, 500, errorPage());
+      }
+    });
 
-  router.post("/u/:token", async (req, res) => {
-    try {
-      const done = await container.get(UnsubscribeRecipient).execute(String(req.params.token));
-      if (done._tag === "Left") return void html(res, 404, linkNotFoundPage());
-      html(res, 200, unsubscribedPage(done.right));
-    } catch (error) {
-      logger().error({ err: error }, "could not unsubscribe");
-      html(res, 500, errorPage());
-    }
-  });
+    router.post("/u/:token", async (req, res) => {
+      try {
+        const done = await unsubscribeRecipient.execute(String(req.params.token));
+        if (done._tag === "Left") return void html(res, 404, linkNotFoundPage());
+        html(res, 200, unsubscribedPage(done.right));
+      } catch (error) {
+        logger.error({ err: error }, "could not unsubscribe");
+        html(res, 500, errorPage());
+      }
+    });
 
-  return router;
-}
+    return router;
+  },
+);
