@@ -28,8 +28,6 @@ export interface RouteContext<B = unknown, Q = unknown, P = unknown> {
   readonly input: RouteInput<B, Q, P>;
   readonly req: Request;
   readonly actor: Actor;
-  /** @deprecated route modules receive their use cases when they are mounted (routeModule). */
-  readonly container: Container;
 }
 
 /**
@@ -68,19 +66,6 @@ export interface Route<B = unknown, Q = unknown, P = unknown, R extends t.Any = 
 /** Checks a route's handler against its codecs (its output against `response`), then erases the types for the registry. */
 export const defineRoute = <B = undefined, Q = undefined, P = undefined, R extends t.Any = t.Any>(route: Route<B, Q, P, R>): Route =>
   route as unknown as Route;
-
-/**
- * The old, unchecked form: the output is not checked against `response` at compile time. Kept
- * only while route files move to defineRoute; it goes when none uses it.
- */
-export const defineUncheckedRoute = <B = undefined, Q = undefined, P = undefined>(
-  route: Omit<Route<B, Q, P>, "handle"> & { handle(context: RouteContext<B, Q, P>): Promise<Result<Record<string, unknown>>> },
-): Route => {
-  unchecked.add(route);
-  return route as unknown as Route;
-};
-/** Routes whose payload is sent as the handler returned it (not encoded through `response`). */
-const unchecked = new WeakSet<object>();
 
 /** Puts a use case's output under its key in the payload: `under("list")(result)` answers `{list}`. */
 export const under =
@@ -147,7 +132,7 @@ export function mountRoutes(router: Router, routes: readonly Route[], container:
       try {
         const input = decodeInput(route, req);
         if (input._tag === "Left") return sendResult(res, input);
-        sendResult(res, await route.handle({ input: input.right, req, actor, container }), route.successStatus, unchecked.has(route) ? undefined : route.response);
+        sendResult(res, await route.handle({ input: input.right, req, actor }), route.successStatus, route.response);
       } catch (error) {
         next(error);
       }

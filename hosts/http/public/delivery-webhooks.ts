@@ -1,5 +1,4 @@
 import express, { type Request, type Response, type Router } from "express";
-import type { Container } from "inversify";
 import { hasValidSignature } from "../../../adapters/crypto/webhook-signatures.js";
 import { GENERIC_SIGNATURE_HEADER, OpenDeliveryWebhookSecret } from "../../../core/delivery/create-delivery-webhook-secret.js";
 import { fromGenericEvent, GenericDeliveryEvent } from "../../../core/delivery/generic-webhook-event.js";
@@ -11,6 +10,8 @@ import { badRequest, unauthorized, type DomainError } from "../../../core/shared
 import { AppLogger } from "../../tokens.js";
 import type { Logger } from "../../logger.js";
 import { errorBody, statusOf } from "../error-body.js";
+import { publicSurface } from "../public-surface.js";
+import { token } from "../route-module.js";
 
 const BODY_LIMIT = "256kb";
 
@@ -33,18 +34,26 @@ function parseJson(text: string): unknown {
  *   (`X-Signature: sha256=<hex HMAC-SHA256 of the raw body>`).
  * Nothing changes unless the signature holds and the company exists.
  */
-export function deliveryWebhooks(container: Container): Router {
+export const deliveryWebhooks = publicSurface(
+  {
+    receiveSesNotification: ReceiveSesNotification,
+    recordDeliveryEvent: RecordDeliveryEvent,
+    openWebhookSecret: OpenDeliveryWebhookSecret,
+    clock: token<Clock>(Clock),
+    logger: token<Logger>(AppLogger),
+  },
+  (uses): Router => {
   const router = express.Router();
-  const logger = () => container.get<Logger>(AppLogger);
+  const { logger } = uses;
 
   // SNS posts JSON as text/plain.
   router.post("/api/webhooks/ses/:companyId", express.text({ type: "*/*", limit: BODY_LIMIT }), async (req: Request, res: Response, next) => {
     try {
       const companyId = String(req.params.companyId);
-      const result = await container.get(ReceiveSesNotification).execute(companyId, typeof req.body === "string" ? req.body : "");
+      const result = await uses.receiveSesNotification.execute(companyId, typeof req.body === "string" ? req.body : "");
       if (result._tag === "Left") {
         const refused = result.left._tag === "Unauthorized" || result.left._tag === "Forbidden";
-        if (refused) logger().warn({ companyId, reason: result.left.message }, "SES webhook refused");
+        if (refused) logger.warn({ companyId, reason: result.left.message }, "SES webhook refused");
         return reply(res, result.left);
       }
       const outcome = result.right;
@@ -65,10 +74,10 @@ export function deliveryWebhooks(container: Container): Router {
     try {
       const companyId = String(req.params.companyId);
       const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-      const recorder = container.get(RecordDeliveryEvent);
+      const recorder = uses.recordDeliveryEvent;
       const exists = await recorder.companyExists(companyId);
       if (exists._tag === "Left") return reply(res, exists.left);
-      const secret = await container.get(OpenDeliveryWebhookSecret).execute(companyId);
+      const secret = await uses.openWebhookSecret.execute(companyId);
       if (!secret || !hasValidSignature(secret, raw, req.get(GENERIC_SIGNATURE_HEADER))) return reply(res, unauthorized(INVALID_SIGNATURE));
 
       const body = parseJson(raw.toString("utf8"));
@@ -76,7 +85,7 @@ export function deliveryWebhooks(container: Container): Router {
       const decoded = decode(GenericDeliveryEvent, body);
       if (decoded._tag === "Left") return reply(res, decoded.left);
       if (!decoded.right.messageId && !decoded.right.emailSendId) return reply(res, badRequest("Provide messageId or emailSendId"));
-      const { reference, event } = fromGenericEvent(decoded.right, container.get<Clock>(Clock).now());
+      const { reference, event } = fromGenericEvent(decoded.right, uses.clock.now());
       const result = await recorder.execute(companyId, reference, event);
       if (result._tag === "Left") return reply(res, result.left);
       res.json({ success: true, emailSendId: result.right.emailSendId, stored: result.right.stored });
@@ -86,4 +95,5 @@ export function deliveryWebhooks(container: Container): Router {
   });
 
   return router;
-}
+},
+);

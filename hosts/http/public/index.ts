@@ -3,14 +3,8 @@ import { deliveryWebhooks } from "./delivery-webhooks.js";
 import { trackingSurface } from "./tracking.js";
 
 /**
- * A surface that still reads the container in its handlers. Temporary: it goes once the delivery
- * webhooks surface is given its use cases through publicSurface.
- */
-const legacy = (surface: PublicSurface["mount"]): PublicSurface => ({ mount: surface });
-
-/**
  * Routes reached without an API key (tracking pixels and links, unsubscribe pages, provider
  * webhooks), each surface its own router. They are mounted at the root, before the API, and
  * parse their own bodies and check their own signatures or tokens.
  */
-export const publicSurfaces: readonly PublicSurface[] = [legacy(deliveryWebhooks), trackingSurface];
+export const publicSurfaces: readonly PublicSurface[] = [deliveryWebhooks, trackingSurface];

@@ -1,5 +1,4 @@
-import type { Route } from "../route.js";
-import { routeModule, type RouteModule } from "../route-module.js";
+import type { RouteModule } from "../route-module.js";
 import { accountRoutes } from "./account.js";
 import { apiKeyRoutes } from "./api-keys.js";
 import { subscriberImportsRoutes } from "./subscriber-imports.js";
@@ -23,9 +22,6 @@ import { transactionalRoutes } from "./transactional.js";
 import { dataExportsRoutes } from "./data-exports.js";
 import { warehouseSyncsRoutes } from "./warehouse-syncs.js";
 import { migrationsRoutes } from "./migrations.js";
-
-/** A route list not yet given its use cases at mount time (it still reads the container per request). */
-const legacy = (routes: readonly Route[]): RouteModule => routeModule({}, () => routes);
 
 /**
  * Every API route module, in mounting order: fixed paths such as /subscribers/me, /subscribers/events
