@@ -1,10 +1,12 @@
 import * as t from "io-ts";
 import { boundedText, Email, optional } from "../shared/codecs.js";
+import { headerText } from "../shared/header-text.js";
 import { ROLES } from "./model.js";
 
 export const RoleCodec = t.keyof(Object.fromEntries(ROLES.map((role) => [role, null])) as Record<(typeof ROLES)[number], null>, "Role");
 
-export const CompanyName = boundedText(200);
+/** Also the From display name of a sender profile without one. */
+export const CompanyName = headerText(200);
 
 export const CreateCompanyCommand = t.exact(
   t.intersection([t.type({ name: CompanyName, ownerEmail: Email }), t.partial({ ownerName: optional(boundedText(200)) })]),
