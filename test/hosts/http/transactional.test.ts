@@ -185,6 +185,25 @@ for (const dialect of dialects()) {
     t.like((await send({ ...direct, to: "a@example.org", attachments: [{ filename: "a.pdf", path: "https://example.org/a.pdf" }] })).body, {
       error: "attachments[0]: path (a URL) is not supported: send the file as base64 content",
     });
+    t.is((await send({ ...direct, to: "x..y@a.test" })).status, 422);
+    // Whatever becomes a header is refused, not folded, when it holds CR, LF or NUL.
+    const attachment = { filename: "a.txt", content: Buffer.from("hi").toString("base64") };
+    const injections: Array<[Record<string, unknown>, string]> = [
+      [{ attachments: [{ ...attachment, contentType: "text/plain\r\nX-Injected: 1" }] }, "attachments.0.contentType"],
+      [{ attachments: [attachment, { ...attachment, filename: "a.txt\nX-Injected: 1" }] }, "attachments.1.filename"],
+      [{ attachments: [{ ...attachment, contentId: "logo\r" }] }, "attachments.0.contentId"],
+      [{ from: "Brand\r\nBcc: eve@example.org <hello@brand.example>" }, "from"],
+      [{ replyTo: "Help\n <help@brand.example>" }, "replyTo"],
+      // NUL is refused in every request body before any codec sees it.
+      [{ from: "Brand\u0000 <hello@brand.example>" }, "from"],
+    ];
+    for (const [fields, path] of injections) {
+      const refused = await send({ ...direct, to: "a@example.org", ...fields });
+      t.is(refused.status, 422, path);
+      t.false(refused.body.success, path);
+      t.deepEqual(refused.body.errors.map((e: { path: string }) => e.path), [path]);
+      t.regex(refused.body.errors[0].message, /^must not contain (line breaks or )?NUL characters$/, path);
+    }
     const missing = await send({ slug: "nope", to: "a@example.org" });
     t.is(missing.status, 404);
     t.is(missing.body.error, "Transactional email not found");
