@@ -210,6 +210,18 @@ for (const dialect of dialects()) {
     t.is(await s.runtime.knex("email_sends").count({ n: "*" }).first().then((row) => Number(row!.n)), 0);
   });
 
+  test(name("a merge variable cannot make a link or image run script: the sent HTML carries '#' instead, untracked"), async (t) => {
+    const s = await setUp(t, dialect);
+    const body = '<p><a href="{{url}}">Open</a><img src="{{url}}" alt=""><a href="https://brand.example/ok">OK</a></p>';
+    const sent = await s.api("POST", "/api/v1/transactional/send", { body: { to: "a@example.org", subject: "Hi", body, variables: { url: " JaVaScRiPt:alert(1)" } } });
+    t.is(sent.status, 200);
+    const [message] = await s.messages(1);
+    const html = String(message!.html);
+    t.false(/javascript:/i.test(html));
+    t.regex(html, /<a href="#">Open<\/a><img src="#" alt="">/);
+    t.regex(html, /<a href="https?:\/\/[^"]+\/t\/c\/[^"]+">OK<\/a>/, "the web link is still tracked");
+  });
+
   test(name("a company without a verified sender gets a clear 409"), async (t) => {
     const s = await setUp(t, dialect, { sender: false });
     const sent = await s.api("POST", "/api/v1/transactional/send", { body: { to: "a@example.org", subject: "Hi", body: "<p>Hi</p>" } });
