@@ -49,11 +49,15 @@ const sourceNameOf = (attr: Element["attrs"][number]): string => (attr.prefix ? 
 
 /** The element's URL attributes that url-safety refuses, located from `base` (where its markup starts). */
 function refusedAttributesOf(element: Element, base: number): LocatedAttribute[] {
-  return element.attrs.flatMap((attr) => {
+  const refused: LocatedAttribute[] = [];
+  for (const attr of element.attrs) {
+    // `attr.name` is `href` for `xlink:href` too: the cheap test first, on every attribute of the document.
+    if (!URL_ATTRIBUTES.has(attr.name)) continue;
     const name = sourceNameOf(attr);
     const at = element.sourceCodeLocation?.attrs?.[name];
-    return at && URL_ATTRIBUTES.has(name) && isRefusedUrl(element.tagName, name, attr.value) ? [{ name, start: base + at.startOffset, end: base + at.endOffset }] : [];
-  });
+    if (at && URL_ATTRIBUTES.has(name) && isRefusedUrl(element.tagName, name, attr.value)) refused.push({ name, start: base + at.startOffset, end: base + at.endOffset });
+  }
+  return refused;
 }
 
 /** Every element under `node`, in document order (template contents included). */
@@ -65,12 +69,15 @@ function* elementsUnder(node: Node): Generator<Element> {
   if ("childNodes" in node) for (const child of node.childNodes) yield* elementsUnder(child);
 }
 
-/** The markup inside a conditional comment (`<!--[if mso]>...<![endif]-->`), which Outlook renders, and where it starts. */
+/** A URL attribute's opening, to skip parsing the many conditional comments that hold none (MJML's table wrappers). */
+const URL_ATTRIBUTE_OPENING = /(?:href|src|action|background|poster)\s*=/i;
+
+/** The markup inside a conditional comment (`<!--[if mso]>...<![endif]-->`) with a URL attribute, which Outlook renders, and where it starts. */
 function conditionalMarkupOf(node: Node): { markup: string; start: number } | null {
   if (node.nodeName !== "#comment") return null;
   const comment = node as DefaultTreeAdapterMap["commentNode"];
   const start = comment.sourceCodeLocation?.startOffset;
-  return start !== undefined && /^\[if\b/i.test(comment.data) ? { markup: comment.data, start: start + "<!--".length } : null;
+  return start !== undefined && /^\[if\b/i.test(comment.data) && URL_ATTRIBUTE_OPENING.test(comment.data) ? { markup: comment.data, start: start + "<!--".length } : null;
 }
 
 export class HtmlDocument {

@@ -13,7 +13,11 @@ export const MAX_EMAIL_LENGTH = 254;
  * are almost never real mailboxes, and quoted ones may carry spaces and control characters.
  */
 export function isEmailAddress(address: string): boolean {
-  return address.length <= MAX_EMAIL_LENGTH && !address.includes('"') && isEmail.default(address, { allow_utf8_local_part: true, allow_ip_domain: false, require_tld: true });
+  return (
+    address.length <= MAX_EMAIL_LENGTH &&
+    !address.includes('"') &&
+    isEmail.default(address, { allow_utf8_local_part: true, allow_ip_domain: false, require_tld: true })
+  );
 }
 
 /** The address as stored (trimmed and lower-cased), or null when it is not one. */
