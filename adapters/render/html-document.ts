@@ -1,10 +1,13 @@
-import { parse, type DefaultTreeAdapterMap } from "parse5";
+import { parse, parseFragment, type DefaultTreeAdapterMap } from "parse5";
 import { escapeHtml } from "./html-text.js";
+import { isRefusedUrl, URL_ATTRIBUTES } from "./url-safety.js";
 
 /**
  * A finished HTML document, parsed once by parse5 for the positions of its body and links, then
  * edited by position in one pass, so the rest of the markup (MSO conditional comments included)
- * stays byte for byte as the author or MJML wrote it.
+ * stays byte for byte as the author or MJML wrote it. Every edit also neutralises the URL
+ * attributes url-safety refuses (`javascript:` and the like become `#`); such a link is never
+ * offered to `rewriteLink`, so it is never tracked.
  */
 
 type Node = DefaultTreeAdapterMap["node"];
@@ -32,31 +35,84 @@ export interface EditedHtml {
   readonly bodyEnd: number;
 }
 
+/** Where an attribute is; `name` as written in the source. */
+interface LocatedAttribute {
+  readonly name: string;
+  readonly start: number;
+  readonly end: number;
+}
+
 const isElement = (node: Node): node is Element => "tagName" in node;
+
+/** The attribute's name as written (`xlink:href`), by which parse5 locates it. */
+const sourceNameOf = (attr: Element["attrs"][number]): string => (attr.prefix ? `${attr.prefix}:${attr.name}` : attr.name);
+
+/** The element's URL attributes that url-safety refuses, located from `base` (where its markup starts). */
+function refusedAttributesOf(element: Element, base: number): LocatedAttribute[] {
+  const refused: LocatedAttribute[] = [];
+  for (const attr of element.attrs) {
+    // `attr.name` is `href` for `xlink:href` too: the cheap test first, on every attribute of the document.
+    if (!URL_ATTRIBUTES.has(attr.name)) continue;
+    const name = sourceNameOf(attr);
+    const at = element.sourceCodeLocation?.attrs?.[name];
+    if (at && URL_ATTRIBUTES.has(name) && isRefusedUrl(element.tagName, name, attr.value)) refused.push({ name, start: base + at.startOffset, end: base + at.endOffset });
+  }
+  return refused;
+}
+
+/** Every element under `node`, in document order (template contents included). */
+function* elementsUnder(node: Node): Generator<Element> {
+  if (isElement(node)) {
+    yield node;
+    if (node.tagName === "template") yield* elementsUnder((node as DefaultTreeAdapterMap["template"]).content);
+  }
+  if ("childNodes" in node) for (const child of node.childNodes) yield* elementsUnder(child);
+}
+
+/** A URL attribute's opening, to skip parsing the many conditional comments that hold none (MJML's table wrappers). */
+const URL_ATTRIBUTE_OPENING = /(?:href|src|action|background|poster)\s*=/i;
+
+/** The markup inside a conditional comment (`<!--[if mso]>...<![endif]-->`) with a URL attribute, which Outlook renders, and where it starts. */
+function conditionalMarkupOf(node: Node): { markup: string; start: number } | null {
+  if (node.nodeName !== "#comment") return null;
+  const comment = node as DefaultTreeAdapterMap["commentNode"];
+  const start = comment.sourceCodeLocation?.startOffset;
+  return start !== undefined && /^\[if\b/i.test(comment.data) && URL_ATTRIBUTE_OPENING.test(comment.data) ? { markup: comment.data, start: start + "<!--".length } : null;
+}
 
 export class HtmlDocument {
   private constructor(
     readonly html: string,
     readonly links: readonly LocatedLink[],
+    private readonly refused: readonly LocatedAttribute[],
     private readonly bodyStart: number,
     private readonly bodyEnd: number,
     private readonly body: { readonly start: number; readonly end: number } | null,
   ) {}
 
   static parse(html: string): HtmlDocument {
-    const document = parse(html, { sourceCodeLocationInfo: true });
+    // As a mail client reads it: no scripting, so <noscript> content is markup too.
+    const document = parse(html, { sourceCodeLocationInfo: true, scriptingEnabled: false });
     const links: LocatedLink[] = [];
+    const refused: LocatedAttribute[] = [];
     let body: Element | null = null;
     let root: Element | null = null;
     const visit = (node: Node): void => {
+      const conditional = conditionalMarkupOf(node);
+      if (conditional) {
+        const fragment = parseFragment(conditional.markup, { sourceCodeLocationInfo: true, scriptingEnabled: false });
+        for (const element of elementsUnder(fragment)) refused.push(...refusedAttributesOf(element, conditional.start));
+      }
       if (isElement(node)) {
         if (node.tagName === "body") body = node;
         if (node.tagName === "html") root = node;
+        refused.push(...refusedAttributesOf(node, 0));
         if (node.tagName === "a" || node.tagName === "area") {
-          const href = node.attrs.find((attr) => attr.name === "href");
+          const href = node.attrs.find((attr) => attr.name === "href" && !attr.prefix);
           const at = node.sourceCodeLocation?.attrs?.href;
-          if (href && at) links.push({ url: href.value.trim(), start: at.startOffset, end: at.endOffset });
+          if (href && at && !isRefusedUrl(node.tagName, "href", href.value)) links.push({ url: href.value.trim(), start: at.startOffset, end: at.endOffset });
         }
+        if (node.tagName === "template") visit((node as DefaultTreeAdapterMap["template"]).content);
       }
       if ("childNodes" in node) for (const child of node.childNodes) visit(child);
     };
@@ -64,7 +120,7 @@ export class HtmlDocument {
     const bodyLocation = (body as Element | null)?.sourceCodeLocation;
     const rootLocation = (root as Element | null)?.sourceCodeLocation;
     const tags = bodyLocation?.startTag && bodyLocation.endTag ? { start: bodyLocation.startTag.endOffset, end: bodyLocation.endTag.startOffset } : null;
-    return new HtmlDocument(html, links, bodyLocation?.startTag?.endOffset ?? 0, bodyLocation?.endTag?.startOffset ?? rootLocation?.endTag?.startOffset ?? html.length, tags);
+    return new HtmlDocument(html, links, refused, bodyLocation?.startTag?.endOffset ?? 0, bodyLocation?.endTag?.startOffset ?? rootLocation?.endTag?.startOffset ?? html.length, tags);
   }
 
   /** The markup between `<body ...>` and `</body>` (the whole text when it has no body tags). */
@@ -80,6 +136,7 @@ export class HtmlDocument {
   edit(edits: HtmlEdits): EditedHtml {
     const splices: Array<{ start: number; end: number; text: string; bodyEnd?: true }> = [];
     if (edits.atBodyStart) splices.push({ start: this.bodyStart, end: this.bodyStart, text: edits.atBodyStart });
+    for (const attr of this.refused) splices.push({ start: attr.start, end: attr.end, text: `${attr.name}="#"` });
     if (edits.rewriteLink) {
       for (const link of this.links) {
         const url = edits.rewriteLink(link.url);

@@ -1,5 +1,6 @@
 import * as t from "io-ts";
 import { boundedText, Email, oneOf, optional, required, TrimmedNonEmpty } from "../shared/codecs.js";
+import { headerText } from "../shared/header-text.js";
 import { withSchema } from "../shared/json-schema.js";
 import { CompanyName } from "../tenancy/commands.js";
 import { THEME_COLOR_KEYS, THEME_LAYOUT_RANGES, THEME_PRESETS, THEME_TYPOGRAPHY_RANGES, type ThemePreset } from "./email-theme.js";
@@ -27,17 +28,8 @@ const ClearableText = withSchema(new t.Type<string | null, string | null, unknow
   t.identity,
 ), { type: ["string", "null"], maxLength: MAX_PROFILE_TEXT_LENGTH });
 
-/** A display name: one header line, so no line breaks. */
-export const DisplayName = withSchema(new t.Type<string, string, unknown>(
-  "DisplayName(1..255)",
-  (u): u is string => typeof u === "string" && u.length > 0 && u.length <= 255 && !/[\r\n]/.test(u),
-  (u, c) => {
-    const text = boundedText(255).validate(u, c);
-    if (text._tag === "Left") return text;
-    return /[\r\n]/.test(text.right) ? t.failure(u, c, "must not contain line breaks") : t.success(text.right);
-  },
-  t.identity,
-), { type: "string", minLength: 1, maxLength: 255 });
+/** A display name: it becomes part of the From or Reply-To header. */
+export const DisplayName = headerText(255);
 
 const FiniteNumber = withSchema(new t.Type<number, number, unknown>(
   "FiniteNumber",

@@ -1,5 +1,6 @@
 import * as t from "io-ts";
 import { isLeft } from "fp-ts/lib/Either.js";
+import { isEmailAddress, MAX_EMAIL_LENGTH, normaliseEmailAddress } from "./email-address.js";
 import { invalid, type FieldError } from "./errors.js";
 import { toJsonSchema, withSchema, type JsonSchema } from "./json-schema.js";
 import { fail, ok, type Result } from "./result.js";
@@ -8,8 +9,6 @@ import { fail, ok, type Result } from "./result.js";
  * Shared io-ts codecs and the 422 reporter. Every input (HTTP body, query, path, CLI flag,
  * environment variable) is decoded through these, so one rule reads the same everywhere.
  */
-
-const EMAIL_PATTERN = /^[^\s@<>(),;:"[\]]+@[^\s@<>(),;:"[\]]+\.[^\s@<>(),;:"[\]]+$/;
 
 /** A string with surrounding white space removed that is not blank. */
 export const TrimmedNonEmpty = withSchema(new t.Type<string, string, unknown>(
@@ -41,16 +40,14 @@ export const boundedText = (max: number) =>
 /** An email address, trimmed and lower-cased. */
 export const Email = withSchema(new t.Type<string, string, unknown>(
   "Email",
-  (u): u is string => typeof u === "string" && EMAIL_PATTERN.test(u),
+  (u): u is string => typeof u === "string" && isEmailAddress(u),
   (u, c) => {
     if (typeof u !== "string") return t.failure(u, c, "must be a string");
-    const normalised = u.trim().toLowerCase();
-    return normalised.length <= 254 && EMAIL_PATTERN.test(normalised)
-      ? t.success(normalised)
-      : t.failure(u, c, "must be a valid email address");
+    const normalised = normaliseEmailAddress(u);
+    return normalised !== null ? t.success(normalised) : t.failure(u, c, "must be a valid email address");
   },
   t.identity,
-), { type: "string", format: "email", maxLength: 254 });
+), { type: "string", format: "email", maxLength: MAX_EMAIL_LENGTH });
 
 /** An integer given as a string (query strings, CLI flags, environment). */
 export const IntegerFromString = withSchema(new t.Type<number, string, unknown>(

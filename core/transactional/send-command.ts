@@ -2,6 +2,7 @@ import * as t from "io-ts";
 import { arrayOf } from "../emails/blocks.js";
 import { ContentHtml, ContentPreviewText, ContentSubject } from "../emails/commands.js";
 import { boundedText, Email, optional } from "../shared/codecs.js";
+import { headerText } from "../shared/header-text.js";
 import { withSchema } from "../shared/json-schema.js";
 
 /** POST /transactional/send (compat-reference §13). Cross-field rules are the use case's (400). */
@@ -17,12 +18,12 @@ export const Variables = withSchema(t.UnknownRecord, { type: "object", additiona
 
 const Attachment = t.exact(
   t.intersection([
-    t.type({ filename: boundedText(255) }),
+    t.type({ filename: headerText(255) }),
     t.partial({
       content: optional(t.string),
       path: optional(t.string),
-      contentId: optional(boundedText(255)),
-      contentType: optional(boundedText(255)),
+      contentId: optional(headerText(255)),
+      contentType: optional(headerText(255)),
     }),
   ]),
   "Attachment",
@@ -44,8 +45,8 @@ export const SendTransactionalCommand = t.exact(
     variables: optional(Variables),
     subscriberExternalId: optional(boundedText(255)),
     emailType: optional(t.keyof({ transactional: null, marketing: null }, "SendEmailType")),
-    from: optional(boundedText(320 + 260)),
-    replyTo: optional(boundedText(320 + 260)),
+    from: optional(headerText(320 + 260)),
+    replyTo: optional(headerText(320 + 260)),
     attachments: optional(arrayOf(Attachment, 0, MAX_ATTACHMENTS, "attachments")),
     trackingSettings: optional(t.exact(t.partial({ clickTracking: optional(t.boolean), openTracking: optional(t.boolean) }), "TrackingSettings")),
   }),

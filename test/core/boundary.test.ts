@@ -21,6 +21,7 @@ const ALLOWED_PACKAGES: ReadonlyMap<string, string> = new Map([
   ["io-ts", "codecs: the single source of every input's shape"],
   ["fp-ts", "Either and pipe, the results of use cases"],
   ["ipaddr.js", "parses and classifies IP addresses (is a bucket endpoint public?): string arithmetic only"],
+  ["validator", "the one email address rule (isEmail): string checks only"],
 ]);
 
 const BUILTINS = new Set(builtinModules);

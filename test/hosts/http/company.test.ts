@@ -196,7 +196,11 @@ for (const dialect of dialects()) {
     t.deepEqual(errorOf(await s.patch({ senderProfileId: "sp_nope" })), [400, "Sender profile not found: sp_nope"]);
     const badEmail = await s.patch({ fromEmail: "not-an-address" });
     t.deepEqual([badEmail.status, badEmail.body.errors], [422, [{ path: "fromEmail", message: "must be a valid email address" }]]);
-    t.is((await s.patch({ fromName: "Line\nbreak" })).status, 422);
+    // Display names and the company name (a From name's fallback) become headers: CR, LF and NUL are refused, naming the field.
+    for (const [field, value] of [["fromName", "Line\nbreak"], ["fromName", "Acme\r\nBcc: eve@example.org"], ["replyToName", "Help\r"], ["name", "Acme\nX-Injected: 1"], ["fromName", "Trailing\n"]] as const) {
+      const refused = await s.patch({ [field]: value });
+      t.deepEqual([refused.status, refused.body.success, refused.body.errors], [422, false, [{ path: field, message: "must not contain line breaks or NUL characters" }]], `${field}: ${JSON.stringify(value)}`);
+    }
 
     const listed = await s.call("GET", "/api/v1/sender-profiles");
     t.is(listed.status, 200);
@@ -292,6 +296,8 @@ for (const dialect of dialects()) {
     t.false((await s.call("PATCH", `/api/v1/sender-profiles/${hello}`, { body: { name: "Hello Team" } })).body.renamed);
     t.deepEqual(errorOf(await s.call("PATCH", "/api/v1/sender-profiles/sp_nope", { body: { name: "X" } })), [404, "Sender profile not found"]);
     t.is((await s.call("PATCH", `/api/v1/sender-profiles/${hello}`, { body: {} })).status, 422);
+    const injected = await s.call("PATCH", `/api/v1/sender-profiles/${hello}`, { body: { name: "Hello\r\nBcc: eve@example.org" } });
+    t.deepEqual([injected.status, injected.body.errors], [422, [{ path: "name", message: "must not contain line breaks or NUL characters" }]]);
     const replyRenamed = await s.call("PATCH", `/api/v1/reply-profiles/${reply}`, { body: { name: "Help" } });
     t.deepEqual(replyRenamed.body, { success: true, renamed: true, replyProfile: { id: reply, name: "Help", email: "help@acme.test", isDefault: true, createdAt: "2026-11-22T10:00:00.000Z" } });
     t.deepEqual(errorOf(await s.call("PATCH", "/api/v1/reply-profiles/rp_nope", { body: { name: "X" } })), [404, "Reply profile not found"]);

@@ -1,6 +1,7 @@
 import test, { type ExecutionContext } from "ava";
 import type { Knex } from "knex";
 import { toDbDate } from "../../../adapters/knex/row-codecs.js";
+import { TokenSigner } from "../../../core/ports/token-signer.js";
 import { SuppressionRepository } from "../../../core/suppressions/ports.js";
 import { TrackingLinks, type SendTrackingLinks } from "../../../core/tracking/tracking-links.js";
 import { createCompanyFixture, type CompanyFixture } from "../../../fixtures/companies.js";
@@ -206,6 +207,21 @@ for (const dialect of dialects()) {
     }
     t.deepEqual(await s.events(send.id), []);
     t.deepEqual(await s.sendRow(send.id), none);
+  });
+
+  test(name("click: a signed token whose destination is not a web link (one signed before that was checked) gets a 404 page, no redirect"), async (t) => {
+    const s = await tracking(t, dialect);
+    const send = await s.send(s.a);
+    const signer = s.api.runtime.container.get<TokenSigner>(TokenSigner);
+    const web = await s.fetch(`${s.api.server.url}/t/c/${signer.sign("tracking.click", { s: send.id, u: "https://shop.example/" })}`);
+    t.is(web.headers.get("location"), "https://shop.example/", "a token signed the same way for a web link redirects");
+    for (const destination of ["javascript:alert(1)", " JaVaScRiPt:alert(1)", "java\tscript:alert(1)", "vbscript:msgbox(1)", "data:text/html,<script>alert(1)</script>"]) {
+      const response = await s.fetch(`${s.api.server.url}/t/c/${signer.sign("tracking.click", { s: send.id, u: destination })}`);
+      t.is(response.status, 404, destination);
+      t.is(response.headers.get("location"), null, destination);
+      t.regex(await response.text(), /Link not found/);
+    }
+    t.deepEqual((await s.events(send.id)).map((event) => [event.type, event.url]), [["click", "https://shop.example/"]], "only the web link's click is recorded");
   });
 
   test(name("tracking turned off on the send: nothing recorded, the click still redirects"), async (t) => {

@@ -185,10 +185,41 @@ for (const dialect of dialects()) {
     t.like((await send({ ...direct, to: "a@example.org", attachments: [{ filename: "a.pdf", path: "https://example.org/a.pdf" }] })).body, {
       error: "attachments[0]: path (a URL) is not supported: send the file as base64 content",
     });
+    t.is((await send({ ...direct, to: "x..y@a.test" })).status, 422);
+    // Whatever becomes a header is refused, not folded, when it holds CR, LF or NUL.
+    const attachment = { filename: "a.txt", content: Buffer.from("hi").toString("base64") };
+    const injections: Array<[Record<string, unknown>, string]> = [
+      [{ attachments: [{ ...attachment, contentType: "text/plain\r\nX-Injected: 1" }] }, "attachments.0.contentType"],
+      [{ attachments: [attachment, { ...attachment, filename: "a.txt\nX-Injected: 1" }] }, "attachments.1.filename"],
+      [{ attachments: [{ ...attachment, contentId: "logo\r" }] }, "attachments.0.contentId"],
+      [{ from: "Brand\r\nBcc: eve@example.org <hello@brand.example>" }, "from"],
+      [{ replyTo: "Help\n <help@brand.example>" }, "replyTo"],
+      // NUL is refused in every request body before any codec sees it.
+      [{ from: "Brand\u0000 <hello@brand.example>" }, "from"],
+    ];
+    for (const [fields, path] of injections) {
+      const refused = await send({ ...direct, to: "a@example.org", ...fields });
+      t.is(refused.status, 422, path);
+      t.false(refused.body.success, path);
+      t.deepEqual(refused.body.errors.map((e: { path: string }) => e.path), [path]);
+      t.regex(refused.body.errors[0].message, /^must not contain (line breaks or )?NUL characters$/, path);
+    }
     const missing = await send({ slug: "nope", to: "a@example.org" });
     t.is(missing.status, 404);
     t.is(missing.body.error, "Transactional email not found");
     t.is(await s.runtime.knex("email_sends").count({ n: "*" }).first().then((row) => Number(row!.n)), 0);
+  });
+
+  test(name("a merge variable cannot make a link or image run script: the sent HTML carries '#' instead, untracked"), async (t) => {
+    const s = await setUp(t, dialect);
+    const body = '<p><a href="{{url}}">Open</a><img src="{{url}}" alt=""><a href="https://brand.example/ok">OK</a></p>';
+    const sent = await s.api("POST", "/api/v1/transactional/send", { body: { to: "a@example.org", subject: "Hi", body, variables: { url: " JaVaScRiPt:alert(1)" } } });
+    t.is(sent.status, 200);
+    const [message] = await s.messages(1);
+    const html = String(message!.html);
+    t.false(/javascript:/i.test(html));
+    t.regex(html, /<a href="#">Open<\/a><img src="#" alt="">/);
+    t.regex(html, /<a href="https?:\/\/[^"]+\/t\/c\/[^"]+">OK<\/a>/, "the web link is still tracked");
   });
 
   test(name("a company without a verified sender gets a clear 409"), async (t) => {
