@@ -1,6 +1,11 @@
 import * as t from "io-ts";
 import { isLeft } from "fp-ts/lib/Either.js";
+import ipaddr from "ipaddr.js";
 import { BooleanFromString, IntegerFromString, reportErrors } from "../core/shared/codecs.js";
+import { DEFAULT_RETENTION, type RetentionPolicy } from "../core/retention/policy.js";
+
+/** Express's `trust proxy`: off, on (trust every hop), a hop count, or the proxies' addresses/CIDRs. */
+export type TrustProxy = boolean | number | readonly string[];
 
 /** The environment of shared/CONTRACTS.md, decoded once; flags of the same meaning override it. */
 export interface AppConfig {
@@ -14,6 +19,8 @@ export interface AppConfig {
   readonly redisUrl: string | undefined;
   readonly allowPrivateDestinations: boolean;
   readonly logLevel: string;
+  readonly trustProxy: TrustProxy;
+  readonly retention: RetentionPolicy;
 }
 
 const Port = new t.Type<number, string, unknown>(
@@ -29,6 +36,48 @@ const Port = new t.Type<number, string, unknown>(
 
 const LogLevel = t.keyof({ fatal: null, error: null, warn: null, info: null, debug: null, trace: null, silent: null });
 
+/** Express's names for address ranges, accepted in a TRUST_PROXY list. */
+const NAMED_RANGES = new Set(["loopback", "linklocal", "uniquelocal"]);
+
+const isAddressOrRange = (entry: string): boolean => {
+  if (NAMED_RANGES.has(entry) || ipaddr.isValid(entry)) return true;
+  try {
+    ipaddr.parseCIDR(entry);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+const TrustProxySetting = new t.Type<TrustProxy, string, unknown>(
+  "TrustProxy",
+  (u): u is TrustProxy => typeof u === "boolean" || Number.isInteger(u) || Array.isArray(u),
+  (u, c) => {
+    if (typeof u !== "string") return t.failure(u, c, "must be a string");
+    const value = u.trim();
+    if (value === "true" || value === "false") return t.success(value === "true");
+    if (/^\d+$/.test(value)) return t.success(Number(value));
+    const entries = value.split(",").map((entry) => entry.trim()).filter((entry) => entry !== "");
+    const bad = entries.filter((entry) => !isAddressOrRange(entry));
+    return entries.length > 0 && bad.length === 0
+      ? t.success(entries)
+      : t.failure(u, c, `must be true, a hop count, or a comma list of addresses/CIDRs (not: ${bad.join(", ") || value})`);
+  },
+  String,
+);
+
+/** A number of days to keep something; 0 keeps it forever. */
+const Days = new t.Type<number, string, unknown>(
+  "Days",
+  (u): u is number => Number.isInteger(u) && (u as number) >= 0,
+  (u, c) => {
+    const decoded = IntegerFromString.validate(u, c);
+    if (isLeft(decoded)) return decoded;
+    return decoded.right >= 0 ? t.success(decoded.right) : t.failure(u, c, "must be a number of days (0 keeps forever)");
+  },
+  String,
+);
+
 const Environment = t.partial({
   DATABASE_URL: t.string,
   PORT: Port,
@@ -39,6 +88,11 @@ const Environment = t.partial({
   REDIS_URL: t.string,
   ALLOW_PRIVATE_DESTINATIONS: BooleanFromString,
   LOG_LEVEL: LogLevel,
+  TRUST_PROXY: TrustProxySetting,
+  RETENTION_COMPLETED_JOBS_DAYS: Days,
+  RETENTION_DEAD_JOBS_DAYS: Days,
+  RETENTION_EMAIL_BODIES_DAYS: Days,
+  RETENTION_DELIVERY_EVENTS_DAYS: Days,
 });
 
 export interface ConfigOverrides {
@@ -69,5 +123,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     redisUrl: e.REDIS_URL,
     allowPrivateDestinations: e.ALLOW_PRIVATE_DESTINATIONS ?? false,
     logLevel: e.LOG_LEVEL ?? "info",
+    trustProxy: e.TRUST_PROXY ?? false,
+    retention: {
+      completedJobsDays: e.RETENTION_COMPLETED_JOBS_DAYS ?? DEFAULT_RETENTION.completedJobsDays,
+      deadJobsDays: e.RETENTION_DEAD_JOBS_DAYS ?? DEFAULT_RETENTION.deadJobsDays,
+      emailBodiesDays: e.RETENTION_EMAIL_BODIES_DAYS ?? DEFAULT_RETENTION.emailBodiesDays,
+      deliveryEventsDays: e.RETENTION_DELIVERY_EVENTS_DAYS ?? DEFAULT_RETENTION.deliveryEventsDays,
+    },
   };
 }

@@ -41,8 +41,8 @@ import { FlexibleRateLimiter, type RateStore } from "../adapters/rate-limit/flex
 import { sweepExpiredRateLimits } from "../adapters/rate-limit/sweep-expired-rate-limits.js";
 
 const SWEEP_RATE_LIMITS = "platform.sweep_rate_limits";
-const SWEEP_IDEMPOTENCY_KEYS = "platform.sweep_idempotency_keys";
 import { JobHandlers } from "./worker/job-handlers.js";
+import { DEFAULT_RETENTION, RetentionPolicy } from "../core/retention/policy.js";
 
 import { AllowPrivateDestinations, AppLogger, BaseUrl, Database, Disposables, MailUrl } from "./tokens.js";
 
@@ -62,6 +62,8 @@ export interface ContainerParts {
   readonly mailUrl: string;
   /** Lets bucket endpoints, warehouse hosts and provider APIs be private addresses (tests only). */
   readonly allowPrivateDestinations?: boolean;
+  /** How long finished jobs, rendered bodies and events are kept; the defaults when omitted. */
+  readonly retention?: RetentionPolicy;
 }
 
 
@@ -85,6 +87,7 @@ export function buildContainer(parts: ContainerParts): Container {
   container.bind<TokenSigner>(TokenSigner).toConstantValue(new HmacTokenSigner(parts.secretKey));
   container.bind<string>(MailUrl).toConstantValue(parts.mailUrl);
   container.bind<boolean>(AllowPrivateDestinations).toConstantValue(parts.allowPrivateDestinations ?? false);
+  container.bind<RetentionPolicy>(RetentionPolicy).toConstantValue(parts.retention ?? DEFAULT_RETENTION);
 
   // The durable job queue, its schedules, and the handlers capabilities register for the worker.
   bindClass(container, KnexJobQueue, [Database, IdGenerator, Clock]);
@@ -117,10 +120,6 @@ export function buildContainer(parts: ContainerParts): Container {
   container.bind<TenancyRepository>(TenancyRepository).toResolvedValue((knex: Knex) => new KnexTenancyRepository(knex), [Database]);
   bindClass(container, KnexIdempotencyStore, [Database]);
   container.bind<IdempotencyStore>(IdempotencyStore).toService(KnexIdempotencyStore);
-  handlers.register(SWEEP_IDEMPOTENCY_KEYS, async () => {
-    await container.get(KnexIdempotencyStore).sweepExpired(container.get<Clock>(Clock).now());
-  });
-  handlers.schedule({ name: SWEEP_IDEMPOTENCY_KEYS, everyMs: 60 * 60_000, job: { type: SWEEP_IDEMPOTENCY_KEYS } });
   container
     .bind<ApiKeyUsage>(ApiKeyUsage)
     .toResolvedValue(

@@ -21,6 +21,8 @@ import { CreateCompany, type CreatedCompany } from "../core/tenancy/create-compa
 import { DescribeAccount } from "../core/tenancy/describe-account.js";
 import { ManualClock } from "../adapters/memory/manual-clock.js";
 import { createHttpApp } from "./http/app.js";
+import type { TrustProxy } from "./config.js";
+import type { RetentionPolicy } from "../core/retention/policy.js";
 import { createLogger, type Logger } from "./logger.js";
 import { loadSecretKey } from "./secret-key.js";
 import { startRuntime } from "./runtime.js";
@@ -33,6 +35,7 @@ export { SCOPE_CATALOG, ALL_SCOPES, type Scope } from "../core/access/scopes.js"
 export { PRESET_NAMES, type PresetName } from "../core/access/presets.js";
 export { ROLES, type Role } from "../core/tenancy/model.js";
 export type { Clock } from "../core/ports/clock.js";
+export { DEFAULT_RETENTION, type RetentionPolicy } from "../core/retention/policy.js";
 export type { Job, JobQueue, JobRequest, RecurringSchedule } from "../core/ports/job-queue.js";
 export { JobHandlers, type DefinedJobHandler, type JobHandler } from "./worker/job-handlers.js";
 export { defineJob, UnrunnableJob, type JobDefinition, type JobWork, type WorkOf } from "../core/jobs/job-definition.js";
@@ -60,6 +63,10 @@ export interface LifecycleOptions {
   readonly mailUrl?: string;
   /** Let outbound destinations be loopback/private addresses (local testing only). */
   readonly allowPrivateDestinations?: boolean;
+  /** Express's `trust proxy` for httpApp() (TRUST_PROXY syntax: true, hop count, addresses/CIDRs); off by default. */
+  readonly trustProxy?: TrustProxy;
+  /** How long finished jobs, rendered bodies and delivery events are kept (days; 0 forever). */
+  readonly retention?: RetentionPolicy;
 }
 
 export interface Lifecycle {
@@ -109,6 +116,7 @@ export async function createLifecycle(options: LifecycleOptions = {}): Promise<L
     ...secretKeyOf(options),
     mailUrl: options.mailUrl ?? "memory:",
     allowPrivateDestinations: options.allowPrivateDestinations ?? false,
+    ...(options.retention ? { retention: options.retention } : {}),
   });
   const { container } = runtime;
   return {
@@ -123,7 +131,7 @@ export async function createLifecycle(options: LifecycleOptions = {}): Promise<L
       revokeApiKey: container.get(RevokeApiKey),
       describeAccount: container.get(DescribeAccount),
     },
-    httpApp: () => createHttpApp(container),
+    httpApp: () => createHttpApp(container, { trustProxy: options.trustProxy ?? false }),
     close: () => runtime.close(),
   };
 }

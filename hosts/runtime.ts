@@ -3,6 +3,7 @@ import type { Container } from "inversify";
 import type { Knex } from "knex";
 import { ApiKeyUsage } from "../core/api-keys/ports.js";
 import type { Clock } from "../core/ports/clock.js";
+import type { RetentionPolicy } from "../core/retention/policy.js";
 import { createKnex } from "../adapters/knex/connection.js";
 import { migrateToLatest } from "../adapters/knex/migrate.js";
 import { buildContainer, Disposables } from "./container.js";
@@ -22,6 +23,8 @@ export interface RuntimeOptions {
   readonly mailUrl?: string;
   /** ALLOW_PRIVATE_DESTINATIONS; false when omitted. */
   readonly allowPrivateDestinations?: boolean;
+  /** The RETENTION_* settings; the defaults when omitted. */
+  readonly retention?: RetentionPolicy;
 }
 
 /** What every host runs on: one database pool, an up-to-date schema, and the container. */
@@ -54,6 +57,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     mailUrl: options.mailUrl ?? "memory:",
     allowPrivateDestinations: options.allowPrivateDestinations ?? false,
     ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.retention ? { retention: options.retention } : {}),
   });
   let closed = false;
   return {

@@ -5,7 +5,8 @@ import { ConfigError } from "./config.js";
 
 export const DEFAULT_SECRET_KEY_FILE = "./data/secret.key";
 
-const decodeKey = (base64: string, source: string): Buffer => {
+/** The 32-byte key in base64 text; a ConfigError naming `source` otherwise. */
+export const decodeKey = (base64: string, source: string): Buffer => {
   const key = Buffer.from(base64.trim(), "base64");
   if (key.length !== 32) throw new ConfigError(`${source} must be 32 bytes in base64 (got ${key.length} bytes)`);
   return key;

@@ -13,6 +13,17 @@ const isRace = (error: unknown): boolean =>
   /already locked|already exists|duplicate key|SQLITE_BUSY|database is locked|UNIQUE constraint failed/i.test(String((error as Error)?.message ?? error));
 
 /**
+ * The migrations this version has that the database has not applied, in order, without
+ * changing anything (knex's own listing would create its bookkeeping table).
+ */
+export async function pendingMigrations(knex: Knex): Promise<string[]> {
+  const known = (await migrationSource.getMigrations([])).map((migration) => migrationSource.getMigrationName(migration));
+  const table = config.tableName!;
+  const applied = new Set<string>((await knex.schema.hasTable(table)) ? await knex(table).pluck("name") : []);
+  return known.filter((name) => !applied.has(name));
+}
+
+/**
  * Brings the schema up to date; safe from several processes at once. On Postgres an advisory
  * lock serialises the processes (so a stale knex lock left by a killed process can be freed);
  * on SQLite the file's write lock and knex's lock table do, with retries.

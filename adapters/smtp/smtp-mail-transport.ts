@@ -5,6 +5,31 @@ import { toMailOptions } from "./mail-options.js";
 /** Connection limits of the pool: a few connections, each reused for many messages. */
 const POOL = { maxConnections: 5, maxMessages: 100 } as const;
 
+/** Where an `smtp://` or `smtps://` MAIL_URL points, as nodemailer's options. */
+export function smtpServerOf(mailUrl: string) {
+  const url = new URL(mailUrl);
+  const secure = url.protocol === "smtps:";
+  return {
+    host: url.hostname.replace(/^\[|\]$/g, ""),
+    port: url.port ? Number(url.port) : secure ? 465 : 587,
+    secure,
+    ...(url.username ? { auth: { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } } : {}),
+  };
+}
+
+/**
+ * Connects to the relay of an `smtp://` or `smtps://` MAIL_URL, says EHLO (upgrading with
+ * STARTTLS when offered) and logs in when the URL has credentials; rejects with the reason.
+ */
+export async function verifySmtpRelay(mailUrl: string, timeoutMs = 10_000): Promise<void> {
+  const transporter = nodemailer.createTransport({ ...smtpServerOf(mailUrl), connectionTimeout: timeoutMs, greetingTimeout: timeoutMs, socketTimeout: timeoutMs });
+  try {
+    await transporter.verify();
+  } finally {
+    transporter.close();
+  }
+}
+
 /**
  * Mail through an SMTP relay (`smtp://[user:pass@]host:port`, `smtps://` for implicit TLS), over
  * a pool of reused connections. A plain `smtp://` relay that offers STARTTLS is upgraded.
@@ -13,16 +38,7 @@ export class SmtpMailTransport implements MailTransport {
   private readonly transporter;
 
   constructor(mailUrl: string) {
-    const url = new URL(mailUrl);
-    const secure = url.protocol === "smtps:";
-    this.transporter = nodemailer.createTransport({
-      pool: true,
-      ...POOL,
-      host: url.hostname.replace(/^\[|\]$/g, ""),
-      port: url.port ? Number(url.port) : secure ? 465 : 587,
-      secure,
-      ...(url.username ? { auth: { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } } : {}),
-    });
+    this.transporter = nodemailer.createTransport({ pool: true, ...POOL, ...smtpServerOf(mailUrl) });
   }
 
   async send(message: OutgoingMessage): Promise<SentMessage> {

@@ -17,6 +17,7 @@ import { bindEmailSends } from "./email-sends.js";
 import { bindDataExports } from "./data-exports.js";
 import { bindWarehouseSyncs } from "./warehouse-syncs.js";
 import { bindMigrations } from "./migrations.js";
+import { bindRetention } from "./retention.js";
 
 /** Binds one capability's adapters, use cases and job handlers. */
 export type Capability = (container: Container, handlers: JobHandlers) => void;
@@ -40,4 +41,5 @@ export const capabilities: readonly Capability[] = [
   bindDataExports,
   bindWarehouseSyncs,
   bindMigrations,
+  bindRetention,
 ];

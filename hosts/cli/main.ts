@@ -7,6 +7,7 @@ import { startRuntime } from "../runtime.js";
 import { createWorker } from "../worker/create-worker.js";
 import { registerAdminCommands } from "./admin.js";
 import { CliError } from "./cli-error.js";
+import { registerDoctorCommand } from "./doctor.js";
 import { registerImportSubscribersCommand } from "./import-subscribers.js";
 import { serve } from "./serve.js";
 import { onShutdown } from "./shutdown.js";
@@ -67,6 +68,7 @@ program
 
 registerAdminCommands(program);
 registerImportSubscribersCommand(program);
+registerDoctorCommand(program);
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   const message = error instanceof Error ? error.message : String(error);

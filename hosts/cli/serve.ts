@@ -17,7 +17,7 @@ export async function serve(options: ServeOptions): Promise<void> {
   const config = loadConfig(process.env, options);
   const logger = createLogger(config.logLevel);
   const runtime = await startRuntime(runtimeOptions(config, logger));
-  const server = createHttpApp(runtime.container).listen(config.port, config.host);
+  const server = createHttpApp(runtime.container, { trustProxy: config.trustProxy }).listen(config.port, config.host);
   await once(server, "listening");
   const { port } = server.address() as AddressInfo;
   const worker = options.worker ? createWorker(runtime.container, { concurrency: 1 }) : null;

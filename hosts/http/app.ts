@@ -13,6 +13,15 @@ import { RateLimiter } from "../../core/ports/rate-limiter.js";
 import { mountRoutes } from "./route.js";
 import { apiRouteModules } from "./routes/index.js";
 import { publicSurfaces } from "./public/index.js";
+import type { TrustProxy } from "../config.js";
+
+export interface HttpAppOptions {
+  /**
+   * TRUST_PROXY: which proxies' `X-Forwarded-For` to believe, so `req.ip` (what tracking
+   * records) is the visitor's address behind a reverse proxy. Off when omitted.
+   */
+  readonly trustProxy?: TrustProxy;
+}
 
 /** Every route of the API is served under both prefixes, identically. */
 export const API_PREFIXES = ["/api/v1", "/v1"] as const;
@@ -23,9 +32,11 @@ export const API_PREFIXES = ["/api/v1", "/v1"] as const;
  * checks scopes) -> 404.
  * A database that does not answer anywhere along it becomes a 503 in the error handler.
  */
-export function createHttpApp(container: Container): Express {
+export function createHttpApp(container: Container, options: HttpAppOptions = {}): Express {
   const app = express();
   app.disable("x-powered-by");
+  const trustProxy = options.trustProxy ?? false;
+  app.set("trust proxy", Array.isArray(trustProxy) ? [...trustProxy] : trustProxy);
   app.set("etag", false);
   const logger = container.get<Logger>(AppLogger);
   // Request lines are info (error for 5xx): with logging off there is nothing to do per request.

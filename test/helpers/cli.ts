@@ -18,7 +18,8 @@ export interface CliRun {
 /** Environment of a child: no inherited DATABASE_URL and friends, quiet logs unless asked. */
 function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   const clean = { ...process.env };
-  for (const name of ["DATABASE_URL", "PORT", "HOST", "BASE_URL", "SECRET_KEY", "MAIL_URL", "REDIS_URL", "LOG_LEVEL"]) delete clean[name];
+  for (const name of ["DATABASE_URL", "PORT", "HOST", "BASE_URL", "SECRET_KEY", "MAIL_URL", "REDIS_URL", "LOG_LEVEL", "TRUST_PROXY"]) delete clean[name];
+  for (const name of Object.keys(clean)) if (name.startsWith("RETENTION_")) delete clean[name];
   return { ...clean, LOG_LEVEL: "warn", ...env };
 }
 

@@ -2,7 +2,7 @@ import { once } from "node:events";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Clock } from "../../core/ports/clock.js";
-import { createHttpApp } from "../../hosts/http/app.js";
+import { createHttpApp, type HttpAppOptions } from "../../hosts/http/app.js";
 import { createLogger } from "../../hosts/logger.js";
 import { startRuntime, type Runtime, type RuntimeOptions } from "../../hosts/runtime.js";
 import type { TestDatabase } from "./databases.js";
@@ -23,8 +23,8 @@ export interface TestServer {
 }
 
 /** The real Express app on an ephemeral loopback port. */
-export async function listen(runtime: Runtime): Promise<TestServer> {
-  const server = createHttpApp(runtime.container).listen(0, "127.0.0.1");
+export async function listen(runtime: Runtime, options: HttpAppOptions = {}): Promise<TestServer> {
+  const server = createHttpApp(runtime.container, options).listen(0, "127.0.0.1");
   await once(server, "listening");
   const { port } = server.address() as AddressInfo;
   return {

@@ -16,6 +16,8 @@ test("defaults follow the contract, flags override variables", (t) => {
     redisUrl: undefined,
     allowPrivateDestinations: false,
     logLevel: "info",
+    trustProxy: false,
+    retention: { completedJobsDays: 7, deadJobsDays: 30, emailBodiesDays: 30, deliveryEventsDays: 400 },
   });
   const config = loadConfig(
     { DATABASE_URL: "postgres://db/x", PORT: "8080", ALLOW_PRIVATE_DESTINATIONS: "true", BASE_URL: "https://mail.example.com/", HOST: "" },
@@ -27,6 +29,23 @@ test("defaults follow the contract, flags override variables", (t) => {
   t.is(config.baseUrl, "https://mail.example.com");
   t.true(config.allowPrivateDestinations);
   t.is(loadConfig({ PORT: "4000" }).baseUrl, "http://localhost:4000");
+});
+
+test("TRUST_PROXY is off when unset, else true, a hop count, or a list of addresses and CIDRs", (t) => {
+  t.is(loadConfig({}).trustProxy, false);
+  t.is(loadConfig({ TRUST_PROXY: "true" }).trustProxy, true);
+  t.is(loadConfig({ TRUST_PROXY: "false" }).trustProxy, false);
+  t.is(loadConfig({ TRUST_PROXY: "2" }).trustProxy, 2);
+  t.deepEqual(loadConfig({ TRUST_PROXY: "10.0.0.1, 172.16.0.0/12,loopback,::1" }).trustProxy, ["10.0.0.1", "172.16.0.0/12", "loopback", "::1"]);
+  const error = t.throws(() => loadConfig({ TRUST_PROXY: "10.0.0.1,proxy.internal" }), { instanceOf: ConfigError });
+  t.is(error!.message, "Invalid environment: TRUST_PROXY must be true, a hop count, or a comma list of addresses/CIDRs (not: proxy.internal)");
+});
+
+test("retention periods come from RETENTION_* in days; 0 keeps forever", (t) => {
+  const config = loadConfig({ RETENTION_COMPLETED_JOBS_DAYS: "1", RETENTION_DEAD_JOBS_DAYS: "0", RETENTION_EMAIL_BODIES_DAYS: "90", RETENTION_DELIVERY_EVENTS_DAYS: "730" });
+  t.deepEqual(config.retention, { completedJobsDays: 1, deadJobsDays: 0, emailBodiesDays: 90, deliveryEventsDays: 730 });
+  const error = t.throws(() => loadConfig({ RETENTION_EMAIL_BODIES_DAYS: "-1" }), { instanceOf: ConfigError });
+  t.is(error!.message, "Invalid environment: RETENTION_EMAIL_BODIES_DAYS must be a number of days (0 keeps forever)");
 });
 
 test("a bad variable is a readable error", (t) => {

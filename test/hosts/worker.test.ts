@@ -86,7 +86,7 @@ test("scheduled platform sweeps remove expired rate-limit counters and idempoten
   kit.clock.advance(3_600_000);
   t.true((await kit.runDueJobs()) >= 2);
   const ran = (await knex("jobs").where({ status: "completed" }).distinct("type")).map((row: { type: string }) => row.type);
-  t.deepEqual(ran.filter((type) => type.startsWith("platform.")).sort(), ["platform.sweep_idempotency_keys", "platform.sweep_rate_limits"], "both hourly sweeps ran");
+  t.deepEqual(ran.filter((type) => type.startsWith("platform.")).sort(), ["platform.sweep_rate_limits", "platform.sweep_retention"], "both hourly sweeps ran");
   t.deepEqual((await knex("rate_limits").select("key")).map((row) => row.key), ["rl:standard:60s:live"]);
   t.deepEqual((await knex("idempotency_keys").select("idempotency_key")).map((row) => row.idempotency_key), ["live"]);
 });

@@ -77,9 +77,4 @@ export class KnexIdempotencyStore implements IdempotencyStore {
   async abandon(companyId: string, key: string): Promise<void> {
     await this.row(companyId, key).where({ status: "in_flight" }).delete();
   }
-
-  /** Deletes records past their expiry (a scheduled job); returns how many. */
-  async sweepExpired(now: Date): Promise<number> {
-    return this.knex("idempotency_keys").where("expires_at", "<", toDbDate(now)).delete();
-  }
 }

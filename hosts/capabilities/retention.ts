@@ -1,0 +1,26 @@
+import type { Container } from "inversify";
+import { KnexRetentionSweeper } from "../../adapters/knex/retention-sweeper.js";
+import { Clock } from "../../core/ports/clock.js";
+import { RetentionStore } from "../../core/retention/ports.js";
+import { RetentionPolicy } from "../../core/retention/policy.js";
+import { SWEEP_RETENTION_JOB, SweepRetention } from "../../core/retention/sweep-retention.js";
+import { bindClass } from "../bind-class.js";
+import { AppLogger, Database } from "../container.js";
+import type { Logger } from "../logger.js";
+import type { JobHandlers } from "../worker/job-handlers.js";
+
+/**
+ * Retention: finished jobs, expired idempotency records, old rendered bodies and old delivery
+ * events are swept every hour (a sweep with nothing to do costs a few index lookups).
+ */
+export function bindRetention(container: Container, handlers: JobHandlers): void {
+  bindClass(container, KnexRetentionSweeper, [Database]);
+  container.bind<RetentionStore>(RetentionStore).toService(KnexRetentionSweeper);
+  bindClass(container, SweepRetention, [RetentionStore, RetentionPolicy, Clock]);
+
+  handlers.register(SWEEP_RETENTION_JOB, async () => {
+    const swept = await container.get(SweepRetention).execute();
+    if (Object.values(swept).some((count) => count > 0)) container.get<Logger>(AppLogger).info({ swept }, "retention sweep");
+  });
+  handlers.schedule({ name: SWEEP_RETENTION_JOB, everyMs: 60 * 60_000, job: { type: SWEEP_RETENTION_JOB } });
+}
