@@ -1,6 +1,7 @@
 import * as t from "io-ts";
 import { isLeft } from "fp-ts/lib/Either.js";
-import { BooleanFromString, IntegerFromString, reportErrors } from "../core/shared/codecs.js";
+import { BooleanFromString, IntegerFromString, integerBetween, reportErrors } from "../core/shared/codecs.js";
+import { DEFAULT_CAPACITY, type Capacity } from "./capacity.js";
 
 /** The environment of shared/CONTRACTS.md, decoded once; flags of the same meaning override it. */
 export interface AppConfig {
@@ -14,6 +15,8 @@ export interface AppConfig {
   readonly redisUrl: string | undefined;
   readonly allowPrivateDestinations: boolean;
   readonly logLevel: string;
+  /** Fair share per company, load shedding and the statement time limit (hosts/capacity.ts). */
+  readonly capacity: Capacity;
 }
 
 const Port = new t.Type<number, string, unknown>(
@@ -39,6 +42,12 @@ const Environment = t.partial({
   REDIS_URL: t.string,
   ALLOW_PRIVATE_DESTINATIONS: BooleanFromString,
   LOG_LEVEL: LogLevel,
+  COMPANY_MAX_IN_FLIGHT: integerBetween(1, 100_000),
+  COMPANY_RATE_PER_MINUTE: integerBetween(1, 60_000_000),
+  AUTH_FAILURES_PER_MINUTE: integerBetween(1, 1_000_000),
+  SHED_EVENT_LOOP_DELAY_MS: integerBetween(0, 60_000),
+  SHED_DB_QUEUE: integerBetween(0, 1_000_000),
+  DB_STATEMENT_TIMEOUT_MS: integerBetween(0, 86_400_000),
 });
 
 export interface ConfigOverrides {
@@ -69,5 +78,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     redisUrl: e.REDIS_URL,
     allowPrivateDestinations: e.ALLOW_PRIVATE_DESTINATIONS ?? false,
     logLevel: e.LOG_LEVEL ?? "info",
+    capacity: {
+      companyMaxInFlight: e.COMPANY_MAX_IN_FLIGHT ?? DEFAULT_CAPACITY.companyMaxInFlight,
+      companyPerMinute: e.COMPANY_RATE_PER_MINUTE ?? DEFAULT_CAPACITY.companyPerMinute,
+      authFailuresPerMinute: e.AUTH_FAILURES_PER_MINUTE ?? DEFAULT_CAPACITY.authFailuresPerMinute,
+      // 0 turns a shedding rule off.
+      shedEventLoopDelayMs: e.SHED_EVENT_LOOP_DELAY_MS ?? DEFAULT_CAPACITY.shedEventLoopDelayMs,
+      shedDbQueue: e.SHED_DB_QUEUE ?? DEFAULT_CAPACITY.shedDbQueue,
+      dbStatementTimeoutMs: e.DB_STATEMENT_TIMEOUT_MS ?? DEFAULT_CAPACITY.dbStatementTimeoutMs,
+    },
   };
 }

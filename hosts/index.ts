@@ -24,6 +24,7 @@ import { createHttpApp } from "./http/app.js";
 import { createLogger, type Logger } from "./logger.js";
 import { loadSecretKey } from "./secret-key.js";
 import { startRuntime } from "./runtime.js";
+import type { Capacity } from "./capacity.js";
 
 export type { Actor, OperatorActor } from "../core/shared/actor.js";
 export { OPERATOR } from "../core/shared/actor.js";
@@ -36,6 +37,7 @@ export type { Clock } from "../core/ports/clock.js";
 export type { Job, JobQueue, JobRequest, RecurringSchedule } from "../core/ports/job-queue.js";
 export { JobHandlers, type JobHandler } from "./worker/job-handlers.js";
 export { ManualClock } from "../adapters/memory/manual-clock.js";
+export { DEFAULT_CAPACITY, type Capacity } from "./capacity.js";
 
 export interface LifecycleOptions {
   /** `memory` (SQLite in memory; the default), `sqlite` or `postgres`. */
@@ -59,6 +61,8 @@ export interface LifecycleOptions {
   readonly mailUrl?: string;
   /** Let outbound destinations be loopback/private addresses (local testing only). */
   readonly allowPrivateDestinations?: boolean;
+  /** Fair share per company, load shedding and the statement time limit (defaults: DEFAULT_CAPACITY). */
+  readonly capacity?: Partial<Capacity>;
 }
 
 export interface Lifecycle {
@@ -108,6 +112,7 @@ export async function createLifecycle(options: LifecycleOptions = {}): Promise<L
     ...secretKeyOf(options),
     mailUrl: options.mailUrl ?? "memory:",
     allowPrivateDestinations: options.allowPrivateDestinations ?? false,
+    ...(options.capacity ? { capacity: options.capacity } : {}),
   });
   const { container } = runtime;
   return {

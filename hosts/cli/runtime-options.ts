@@ -12,4 +12,5 @@ export const runtimeOptions = (config: AppConfig, logger: Logger): RuntimeOption
   secretKey: loadSecretKey(config.secretKey),
   mailUrl: config.mailUrl,
   allowPrivateDestinations: config.allowPrivateDestinations,
+  capacity: config.capacity,
 });

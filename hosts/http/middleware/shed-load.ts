@@ -1,0 +1,30 @@
+import type { RequestHandler } from "express";
+import { RETRY_AFTER_SECONDS, RETRYABLE_METHODS } from "./errors.js";
+
+export interface LoadReadings {
+  /** The event loop's recent delay, ms. */
+  eventLoopDelayMs(): number;
+  /** Database queries waiting for a pool connection. */
+  queuedQueries(): number;
+}
+
+export interface SheddingThresholds {
+  /** 0 turns the rule off. */
+  readonly eventLoopDelayMs: number;
+  readonly queuedQueries: number;
+}
+
+/**
+ * Refuses new API requests with a 503 before any work is done (no key lookup, no query) while
+ * the server is behind: the work already admitted finishes sooner, and the client comes back later.
+ */
+export const shedLoad =
+  (readings: LoadReadings, thresholds: SheddingThresholds): RequestHandler =>
+  (req, res, next) => {
+    const behind =
+      (thresholds.eventLoopDelayMs > 0 && readings.eventLoopDelayMs() > thresholds.eventLoopDelayMs) ||
+      (thresholds.queuedQueries > 0 && readings.queuedQueries() > thresholds.queuedQueries);
+    if (!behind) return next();
+    if (RETRYABLE_METHODS.has(req.method)) res.setHeader("Retry-After", String(RETRY_AFTER_SECONDS));
+    res.status(503).json({ success: false, error: "The service is busy. Please retry shortly.", code: "SERVICE_UNAVAILABLE" });
+  };
