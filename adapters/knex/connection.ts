@@ -114,18 +114,26 @@ export function createKnex(url: string, options: ConnectionOptions = {}): Knex {
   });
 }
 
+/** How long queued statements may run back to back before the event loop gets a turn. */
+const STATEMENTS_SLICE_MS = 10;
+
 /**
  * better-sqlite3 runs each statement synchronously, and the pool hands its one connection from
  * query to query in promise callbacks: hundreds of queued queries would run back to back without
- * the event loop ever reading a socket. Waiting one turn of the loop after each acquisition lets
- * new requests (and /health) in between any two of them.
+ * the event loop ever reading a socket. Once statements have run for a slice of time, the next
+ * one waits a turn of the loop, so new requests (and /health) get in between; short lookups
+ * still run many to a turn.
  */
 function takeTurnsWithTheLoop(knex: Knex): void {
   const client = knex.client as { acquireConnection(): Promise<unknown> };
   const acquire = client.acquireConnection.bind(client);
+  let sliceStarted = performance.now();
   client.acquireConnection = async () => {
     const connection = await acquire();
-    await nextTurnOfTheLoop();
+    if (performance.now() - sliceStarted > STATEMENTS_SLICE_MS) {
+      await nextTurnOfTheLoop();
+      sliceStarted = performance.now();
+    }
     return connection;
   };
 }

@@ -66,6 +66,7 @@ export function createHttpApp(container: Container): Express {
     shedLoad(
       { eventLoopDelayMs: recentEventLoopDelayMs, queuedQueries: () => pendingQueries(knex) },
       { eventLoopDelayMs: capacity.shedEventLoopDelayMs, queuedQueries: capacity.shedDbQueue },
+      logger,
     ),
   );
   api.use(authenticate(container.get(AuthenticateApiKey), limiter));
