@@ -1,8 +1,9 @@
 import * as t from "io-ts";
 import { isLeft } from "fp-ts/lib/Either.js";
 import ipaddr from "ipaddr.js";
-import { BooleanFromString, IntegerFromString, reportErrors } from "../core/shared/codecs.js";
+import { BooleanFromString, IntegerFromString, integerBetween, reportErrors } from "../core/shared/codecs.js";
 import { DEFAULT_RETENTION, type RetentionPolicy } from "../core/retention/policy.js";
+import { DEFAULT_CAPACITY, type Capacity } from "./capacity.js";
 
 /** Express's `trust proxy`: off, on (trust every hop), a hop count, or the proxies' addresses/CIDRs. */
 export type TrustProxy = boolean | number | readonly string[];
@@ -21,6 +22,8 @@ export interface AppConfig {
   readonly logLevel: string;
   readonly trustProxy: TrustProxy;
   readonly retention: RetentionPolicy;
+  /** Fair share per company, load shedding and the statement time limit (hosts/capacity.ts). */
+  readonly capacity: Capacity;
 }
 
 const Port = new t.Type<number, string, unknown>(
@@ -93,6 +96,12 @@ const Environment = t.partial({
   RETENTION_DEAD_JOBS_DAYS: Days,
   RETENTION_EMAIL_BODIES_DAYS: Days,
   RETENTION_DELIVERY_EVENTS_DAYS: Days,
+  COMPANY_MAX_IN_FLIGHT: integerBetween(1, 100_000),
+  COMPANY_RATE_PER_MINUTE: integerBetween(1, 60_000_000),
+  AUTH_FAILURES_PER_MINUTE: integerBetween(1, 1_000_000),
+  SHED_EVENT_LOOP_DELAY_MS: integerBetween(0, 60_000),
+  SHED_DB_QUEUE: integerBetween(0, 1_000_000),
+  DB_STATEMENT_TIMEOUT_MS: integerBetween(0, 86_400_000),
 });
 
 export interface ConfigOverrides {
@@ -129,6 +138,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
       deadJobsDays: e.RETENTION_DEAD_JOBS_DAYS ?? DEFAULT_RETENTION.deadJobsDays,
       emailBodiesDays: e.RETENTION_EMAIL_BODIES_DAYS ?? DEFAULT_RETENTION.emailBodiesDays,
       deliveryEventsDays: e.RETENTION_DELIVERY_EVENTS_DAYS ?? DEFAULT_RETENTION.deliveryEventsDays,
+    },
+    capacity: {
+      companyMaxInFlight: e.COMPANY_MAX_IN_FLIGHT ?? DEFAULT_CAPACITY.companyMaxInFlight,
+      companyPerMinute: e.COMPANY_RATE_PER_MINUTE ?? DEFAULT_CAPACITY.companyPerMinute,
+      authFailuresPerMinute: e.AUTH_FAILURES_PER_MINUTE ?? DEFAULT_CAPACITY.authFailuresPerMinute,
+      // 0 turns a shedding rule off.
+      shedEventLoopDelayMs: e.SHED_EVENT_LOOP_DELAY_MS ?? DEFAULT_CAPACITY.shedEventLoopDelayMs,
+      shedDbQueue: e.SHED_DB_QUEUE ?? DEFAULT_CAPACITY.shedDbQueue,
+      dbStatementTimeoutMs: e.DB_STATEMENT_TIMEOUT_MS ?? DEFAULT_CAPACITY.dbStatementTimeoutMs,
     },
   };
 }

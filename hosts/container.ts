@@ -39,12 +39,16 @@ import { RateLimiter } from "../core/ports/rate-limiter.js";
 import { isPostgres } from "../adapters/knex/connection.js";
 import { FlexibleRateLimiter, type RateStore } from "../adapters/rate-limit/flexible-rate-limiter.js";
 import { sweepExpiredRateLimits } from "../adapters/rate-limit/sweep-expired-rate-limits.js";
+import { createDatabaseProbe, DatabaseProbe } from "../adapters/knex/database-probe.js";
+import { operatorBudgets } from "../core/access/fair-share.js";
+import { InFlightGate } from "../core/access/in-flight-gate.js";
+import { DEFAULT_CAPACITY, type Capacity } from "./capacity.js";
 
 const SWEEP_RATE_LIMITS = "platform.sweep_rate_limits";
 import { JobHandlers } from "./worker/job-handlers.js";
 import { DEFAULT_RETENTION, RetentionPolicy } from "../core/retention/policy.js";
 
-import { AllowPrivateDestinations, AppLogger, BaseUrl, Database, Disposables, MailUrl } from "./tokens.js";
+import { AllowPrivateDestinations, AppLogger, BaseUrl, CapacitySettings, Database, Disposables, MailUrl } from "./tokens.js";
 
 // Until every capability imports them from tokens.ts.
 export { AllowPrivateDestinations, AppLogger, BaseUrl, Database, Disposables, MailUrl };
@@ -64,6 +68,8 @@ export interface ContainerParts {
   readonly allowPrivateDestinations?: boolean;
   /** How long finished jobs, rendered bodies and events are kept; the defaults when omitted. */
   readonly retention?: RetentionPolicy;
+  /** Fair share, load shedding, statement time limit; DEFAULT_CAPACITY when omitted. */
+  readonly capacity?: Capacity;
 }
 
 
@@ -98,6 +104,7 @@ export function buildContainer(parts: ContainerParts): Container {
   const handlers = new JobHandlers();
   container.bind(JobHandlers).toConstantValue(handlers);
 
+  const capacity = parts.capacity ?? DEFAULT_CAPACITY;
   // Rate limits: counters in Redis when configured, else in Postgres, else in this process (SQLite).
   container.bind<RateLimiter>(RateLimiter).toResolvedValue(() => {
     const store: RateStore = parts.redisUrl
@@ -105,9 +112,17 @@ export function buildContainer(parts: ContainerParts): Container {
       : isPostgres(parts.knex)
         ? { kind: "postgres", knex: parts.knex }
         : { kind: "memory" };
-    const limiter = new FlexibleRateLimiter(store);
+    const limiter = new FlexibleRateLimiter(store, operatorBudgets(capacity));
     disposables.push(() => limiter.close());
     return limiter;
+  });
+  // Capacity: each company's places in flight (this process), and a /health that queues behind nothing.
+  container.bind<Capacity>(CapacitySettings).toConstantValue(capacity);
+  container.bind(InFlightGate).toConstantValue(new InFlightGate(capacity.companyMaxInFlight));
+  container.bind<DatabaseProbe>(DatabaseProbe).toResolvedValue(() => {
+    const probe = createDatabaseProbe(parts.knex);
+    disposables.push(() => probe.close());
+    return probe;
   });
   handlers.register(SWEEP_RATE_LIMITS, async () => {
     await sweepExpiredRateLimits(parts.knex, container.get<Clock>(Clock).now());

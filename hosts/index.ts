@@ -26,6 +26,7 @@ import type { RetentionPolicy } from "../core/retention/policy.js";
 import { createLogger, type Logger } from "./logger.js";
 import { loadSecretKey } from "./secret-key.js";
 import { startRuntime } from "./runtime.js";
+import type { Capacity } from "./capacity.js";
 
 export type { Actor, OperatorActor } from "../core/shared/actor.js";
 export { OPERATOR } from "../core/shared/actor.js";
@@ -40,6 +41,7 @@ export type { Job, JobQueue, JobRequest, RecurringSchedule } from "../core/ports
 export { JobHandlers, type DefinedJobHandler, type JobHandler } from "./worker/job-handlers.js";
 export { defineJob, UnrunnableJob, type JobDefinition, type JobWork, type WorkOf } from "../core/jobs/job-definition.js";
 export { ManualClock } from "../adapters/memory/manual-clock.js";
+export { DEFAULT_CAPACITY, type Capacity } from "./capacity.js";
 
 export interface LifecycleOptions {
   /** `memory` (SQLite in memory; the default), `sqlite` or `postgres`. */
@@ -67,6 +69,8 @@ export interface LifecycleOptions {
   readonly trustProxy?: TrustProxy;
   /** How long finished jobs, rendered bodies and delivery events are kept (days; 0 forever). */
   readonly retention?: RetentionPolicy;
+  /** Fair share per company, load shedding and the statement time limit (defaults: DEFAULT_CAPACITY). */
+  readonly capacity?: Partial<Capacity>;
 }
 
 export interface Lifecycle {
@@ -117,6 +121,7 @@ export async function createLifecycle(options: LifecycleOptions = {}): Promise<L
     mailUrl: options.mailUrl ?? "memory:",
     allowPrivateDestinations: options.allowPrivateDestinations ?? false,
     ...(options.retention ? { retention: options.retention } : {}),
+    ...(options.capacity ? { capacity: options.capacity } : {}),
   });
   const { container } = runtime;
   return {

@@ -5,6 +5,8 @@ import { ApiKeyUsage } from "../core/api-keys/ports.js";
 import type { Clock } from "../core/ports/clock.js";
 import type { RetentionPolicy } from "../core/retention/policy.js";
 import { createKnex } from "../adapters/knex/connection.js";
+import { parseDatabaseUrl } from "../adapters/knex/database-url.js";
+import { DEFAULT_CAPACITY, type Capacity } from "./capacity.js";
 import { migrateToLatest } from "../adapters/knex/migrate.js";
 import { buildContainer, Disposables } from "./container.js";
 import type { Logger } from "./logger.js";
@@ -25,6 +27,8 @@ export interface RuntimeOptions {
   readonly allowPrivateDestinations?: boolean;
   /** The RETENTION_* settings; the defaults when omitted. */
   readonly retention?: RetentionPolicy;
+  /** Fair share, load shedding and statement time limit; DEFAULT_CAPACITY where omitted. */
+  readonly capacity?: Partial<Capacity>;
 }
 
 /** What every host runs on: one database pool, an up-to-date schema, and the container. */
@@ -36,17 +40,23 @@ export interface Runtime {
 }
 
 export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
-  const knex = createKnex(options.databaseUrl, {
+  const capacity: Capacity = { ...DEFAULT_CAPACITY, ...options.capacity };
+  const connection = {
     ...(options.schema ? { schema: options.schema } : {}),
-    log: { warn: (message) => options.logger.warn({ source: "knex" }, message), error: (message) => options.logger.error({ source: "knex" }, message) },
-  });
+    log: { warn: (message: string) => options.logger.warn({ source: "knex" }, message), error: (message: string) => options.logger.error({ source: "knex" }, message) },
+  };
+  const knex = createKnex(options.databaseUrl, { ...connection, statementTimeoutMs: capacity.dbStatementTimeoutMs });
+  // On Postgres migrations go through a connection of their own: a migration may outlast the statement time limit.
+  const migrating = parseDatabaseUrl(options.databaseUrl).dialect === "postgres" ? createKnex(options.databaseUrl, connection) : knex;
   try {
-    if (options.schema) await knex.raw("create schema if not exists ??", [options.schema]);
-    const applied = await migrateToLatest(knex);
+    if (options.schema) await migrating.raw("create schema if not exists ??", [options.schema]);
+    const applied = await migrateToLatest(migrating);
     if (applied.length > 0) options.logger.info({ migrations: applied }, "database schema updated");
   } catch (error) {
     await knex.destroy();
     throw error;
+  } finally {
+    if (migrating !== knex) await migrating.destroy();
   }
   const container = buildContainer({
     knex,
@@ -56,6 +66,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     secretKey: options.secretKey ?? randomBytes(32),
     mailUrl: options.mailUrl ?? "memory:",
     allowPrivateDestinations: options.allowPrivateDestinations ?? false,
+    capacity,
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.retention ? { retention: options.retention } : {}),
   });

@@ -1,5 +1,6 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
+import { setImmediate as nextTurnOfTheLoop } from "node:timers/promises";
 import knexFactory from "knex";
 import type { Knex } from "knex";
 import { parseDatabaseUrl } from "./database-url.js";
@@ -9,6 +10,8 @@ export interface ConnectionOptions {
   readonly schema?: string;
   /** Postgres pool size per process. */
   readonly poolMax?: number;
+  /** Postgres `statement_timeout` of every connection, in ms (0 or unset: none). */
+  readonly statementTimeoutMs?: number;
   /** Where knex's own warnings go (it prints to the console otherwise). */
   readonly log?: { warn(message: string): void; error(message: string): void };
 }
@@ -95,16 +98,48 @@ export function createKnex(url: string, options: ConnectionOptions = {}): Knex {
       },
     });
     sqliteConnections.set(knex, holder);
+    takeTurnsWithTheLoop(knex);
     return knex;
   }
   return knexFactory({
     ...knexLog(options.log),
     client: "pg",
-    connection: { connectionString: target.connectionString },
+    connection: {
+      connectionString: target.connectionString,
+      ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
+    },
     ...(options.schema ? { searchPath: [options.schema] } : {}),
     pool: { min: 0, max: options.poolMax ?? 10 },
     acquireConnectionTimeout: 10_000,
   });
 }
+
+/** How long queued statements may run back to back before the event loop gets a turn. */
+const STATEMENTS_SLICE_MS = 10;
+
+/**
+ * better-sqlite3 runs each statement synchronously, and the pool hands its one connection from
+ * query to query in promise callbacks: hundreds of queued queries would run back to back without
+ * the event loop ever reading a socket. Once statements have run for a slice of time, the next
+ * one waits a turn of the loop, so new requests (and /health) get in between; short lookups
+ * still run many to a turn.
+ */
+function takeTurnsWithTheLoop(knex: Knex): void {
+  const client = knex.client as { acquireConnection(): Promise<unknown> };
+  const acquire = client.acquireConnection.bind(client);
+  let sliceStarted = performance.now();
+  client.acquireConnection = async () => {
+    const connection = await acquire();
+    if (performance.now() - sliceStarted > STATEMENTS_SLICE_MS) {
+      await nextTurnOfTheLoop();
+      sliceStarted = performance.now();
+    }
+    return connection;
+  };
+}
+
+/** Queries waiting for a pool connection: the database's own queue, as this process sees it. */
+export const pendingQueries = (knex: Knex): number =>
+  (knex.client as { pool?: { numPendingAcquires(): number } }).pool?.numPendingAcquires() ?? 0;
 
 export const isPostgres = (knex: Knex): boolean => knex.client.config.client === "pg";

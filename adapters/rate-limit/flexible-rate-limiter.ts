@@ -1,7 +1,7 @@
 import type { Knex } from "knex";
 import type { Redis } from "ioredis";
 import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
-import { RATE_BUDGETS, type RateBudget } from "../../core/access/rate-budgets.js";
+import { RATE_BUDGETS, ratePolicy, type OperatorBudget, type RateBudget, type RateWindow } from "../../core/access/rate-budgets.js";
 import type { RateDecision, RateLimiter } from "../../core/ports/rate-limiter.js";
 
 /** Where the counters live: in process (one SQLite server), in Postgres, or in Redis. */
@@ -28,13 +28,27 @@ function buildLimiter(store: RateStore, keyPrefix: string, points: number, durat
   }
 }
 
+/** Enough for every client of a busy server; past it the expired ones go, or, failing that, all. */
+const MAX_REMEMBERED_REFUSALS = 100_000;
+
+interface Outcome {
+  readonly window: Window;
+  readonly res: RateLimiterRes;
+  readonly allowed: boolean;
+}
+
 /** rate-limiter-flexible behind the RateLimiter port, one limiter per window of each budget. */
 export class FlexibleRateLimiter implements RateLimiter {
   private readonly budgets: Record<RateBudget, Window[]>;
+  /** Refusals met by this process, until their window ends (see refusal()). */
+  private readonly refusals = new Map<string, { readonly decision: RateDecision; readonly until: number }>();
 
-  constructor(private readonly store: RateStore) {
+  constructor(
+    private readonly store: RateStore,
+    operatorBudgets: Record<OperatorBudget, readonly RateWindow[]>,
+  ) {
     this.budgets = Object.fromEntries(
-      Object.entries(RATE_BUDGETS).map(([budget, windows]) => [
+      Object.entries({ ...RATE_BUDGETS, ...operatorBudgets }).map(([budget, windows]) => [
         budget,
         windows.map((window) => ({ points: window.points, seconds: window.seconds, limiter: buildLimiter(store, `rl:${budget}:${window.seconds}s`, window.points, window.seconds) })),
       ]),
@@ -43,7 +57,7 @@ export class FlexibleRateLimiter implements RateLimiter {
 
   async consume(budget: RateBudget, subject: string, units = 1): Promise<RateDecision> {
     const outcomes = await Promise.all(
-      this.budgets[budget].map(async (window) => {
+      this.budgets[budget].map(async (window): Promise<Outcome> => {
         try {
           return { window, res: await window.limiter.consume(subject, units), allowed: true };
         } catch (rejection) {
@@ -53,6 +67,38 @@ export class FlexibleRateLimiter implements RateLimiter {
         }
       }),
     );
+    const decision = this.decide(budget, outcomes);
+    if (!decision.allowed) {
+      // A refusal of several units says nothing about a smaller request.
+      if (units === 1) this.remember(budget, subject, decision);
+      // The store counted the refused units too; giving them back keeps a refused request free.
+      await this.refund(budget, subject, units);
+    }
+    return decision;
+  }
+
+  async refund(budget: RateBudget, subject: string, units = 1): Promise<void> {
+    await Promise.all(this.budgets[budget].map((window) => window.limiter.reward(subject, units)));
+  }
+
+  refusal(budget: RateBudget, subject: string): RateDecision | undefined {
+    const key = `${budget}:${subject}`;
+    const known = this.refusals.get(key);
+    if (known && known.until > Date.now()) return { ...known.decision, retryAfterMs: known.until - Date.now() };
+    if (known) this.refusals.delete(key);
+    return undefined;
+  }
+
+  private remember(budget: RateBudget, subject: string, decision: RateDecision): void {
+    if (this.refusals.size >= MAX_REMEMBERED_REFUSALS) {
+      const now = Date.now();
+      for (const [key, known] of this.refusals) if (known.until <= now) this.refusals.delete(key);
+      if (this.refusals.size >= MAX_REMEMBERED_REFUSALS) this.refusals.clear();
+    }
+    this.refusals.set(`${budget}:${subject}`, { decision, until: Date.now() + decision.retryAfterMs });
+  }
+
+  private decide(budget: RateBudget, outcomes: readonly Outcome[]): RateDecision {
     const refused = outcomes.filter((outcome) => !outcome.allowed);
     const speaking = refused.length > 0
       ? refused.reduce((a, b) => (b.res.msBeforeNext > a.res.msBeforeNext ? b : a))
@@ -64,6 +110,7 @@ export class FlexibleRateLimiter implements RateLimiter {
       remaining: Math.max(0, speaking.res.remainingPoints),
       resetMs: speaking.res.msBeforeNext,
       retryAfterMs: refused.length > 0 ? speaking.res.msBeforeNext : 0,
+      policy: ratePolicy(this.budgets[budget]),
     };
   }
 

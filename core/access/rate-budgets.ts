@@ -22,7 +22,16 @@ export const RATE_BUDGETS = {
   ],
 } as const satisfies Record<string, readonly RateWindow[]>;
 
-export type RateBudget = keyof typeof RATE_BUDGETS;
+/** A budget of the spec, spent per API key. */
+export type KeyBudget = keyof typeof RATE_BUDGETS;
+
+/**
+ * Budgets of the operator's choosing (not the spec's): `company` is spent once per request by
+ * every key of a company together; `authFailures` once per failed authentication, per client address.
+ */
+export type OperatorBudget = "company" | "authFailures";
+
+export type RateBudget = KeyBudget | OperatorBudget;
 
 /** `RateLimit-Policy`: `20;w=1, 300;w=60`. */
-export const ratePolicy = (budget: RateBudget): string => RATE_BUDGETS[budget].map((w) => `${w.points};w=${w.seconds}`).join(", ");
+export const ratePolicy = (windows: readonly RateWindow[]): string => windows.map((w) => `${w.points};w=${w.seconds}`).join(", ");

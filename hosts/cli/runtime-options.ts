@@ -13,4 +13,5 @@ export const runtimeOptions = (config: AppConfig, logger: Logger): RuntimeOption
   mailUrl: config.mailUrl,
   allowPrivateDestinations: config.allowPrivateDestinations,
   retention: config.retention,
+  capacity: config.capacity,
 });

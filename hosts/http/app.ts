@@ -2,11 +2,17 @@ import express, { type Express } from "express";
 import type { Container } from "inversify";
 import type { Knex } from "knex";
 import { AuthenticateApiKey } from "../../core/api-keys/authenticate-api-key.js";
-import { AppLogger, BaseUrl, Database } from "../tokens.js";
+import { AppLogger, BaseUrl, CapacitySettings, Database } from "../tokens.js";
+import { pendingQueries } from "../../adapters/knex/connection.js";
+import { DatabaseProbe } from "../../adapters/knex/database-probe.js";
+import { InFlightGate } from "../../core/access/in-flight-gate.js";
+import type { Capacity } from "../capacity.js";
+import { recentEventLoopDelayMs } from "./event-loop-delay.js";
+import { shedLoad } from "./middleware/shed-load.js";
 import { buildOpenApi } from "./openapi.js";
 import type { Logger } from "../logger.js";
 import { authenticate } from "./middleware/authenticate.js";
-import { errorHandler, notFoundHandler } from "./middleware/errors.js";
+import { errorHandler, notFoundHandler, RETRY_AFTER_SECONDS } from "./middleware/errors.js";
 import { requestLog } from "./middleware/request-log.js";
 import { rateLimit } from "./middleware/rate-limit.js";
 import { RateLimiter } from "../../core/ports/rate-limiter.js";
@@ -27,9 +33,10 @@ export interface HttpAppOptions {
 export const API_PREFIXES = ["/api/v1", "/v1"] as const;
 
 /**
- * The Express application. Order of the API pipeline: authenticate -> rate limit (the standard
- * budget, or the route's own) -> the route (which parses a JSON body if it takes one, then
- * checks scopes) -> 404.
+ * The Express application. Order of the API pipeline: shed load (503 while the server is behind)
+ * -> authenticate (failures limited per client address) -> rate limit (the key's standard budget
+ * or the route's own, the company's ceiling and its places in flight) -> the route (which parses
+ * a JSON body if it takes one, then checks scopes) -> 404.
  * A database that does not answer anywhere along it becomes a 503 in the error handler.
  */
 export function createHttpApp(container: Container, options: HttpAppOptions = {}): Express {
@@ -42,11 +49,14 @@ export function createHttpApp(container: Container, options: HttpAppOptions = {}
   // Request lines are info (error for 5xx): with logging off there is nothing to do per request.
   if (logger.isLevelEnabled("error")) app.use(requestLog(logger));
 
+  // Before any API work, and through a probe that does not wait behind queued API queries.
+  const probe = container.get<DatabaseProbe>(DatabaseProbe);
   app.get("/health", async (_req, res) => {
     try {
-      await container.get<Knex>(Database).raw("select 1");
+      await probe.check();
       res.json({ ok: true });
     } catch {
+      res.setHeader("Retry-After", String(RETRY_AFTER_SECONDS));
       res.status(503).json({ ok: false });
     }
   });
@@ -59,11 +69,21 @@ export function createHttpApp(container: Container, options: HttpAppOptions = {}
 
   for (const surface of publicSurfaces) app.use(surface.mount(container));
 
+  const capacity = container.get<Capacity>(CapacitySettings);
+  const knex = container.get<Knex>(Database);
+  const limiter = container.get<RateLimiter>(RateLimiter);
   const api = express.Router();
-  api.use(authenticate(container.get(AuthenticateApiKey)));
+  api.use(
+    shedLoad(
+      { eventLoopDelayMs: recentEventLoopDelayMs, queuedQueries: () => pendingQueries(knex) },
+      { eventLoopDelayMs: capacity.shedEventLoopDelayMs, queuedQueries: capacity.shedDbQueue },
+      logger,
+    ),
+  );
+  api.use(authenticate(container.get(AuthenticateApiKey), limiter));
   // Routes with a budget of their own come before the standard limiter, so they skip it.
   mountRoutes(api, apiRoutes.filter((route) => route.rateLimit), container);
-  api.use(rateLimit(container.get<RateLimiter>(RateLimiter), "standard"));
+  api.use(rateLimit(limiter, "standard", undefined, container.get(InFlightGate)));
   mountRoutes(api, apiRoutes.filter((route) => !route.rateLimit), container);
   api.use(notFoundHandler);
 

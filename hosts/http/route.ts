@@ -6,6 +6,7 @@ import type { RateBudget } from "../../core/access/rate-budgets.js";
 import { requireScopes } from "../../core/access/require-scopes.js";
 import type { Scope } from "../../core/access/scopes.js";
 import { RateLimiter } from "../../core/ports/rate-limiter.js";
+import { InFlightGate } from "../../core/access/in-flight-gate.js";
 import type { Actor } from "../../core/shared/actor.js";
 import { decode } from "../../core/shared/codecs.js";
 import { invalid } from "../../core/shared/errors.js";
@@ -117,7 +118,7 @@ const parseJson = express.json({ limit: "1mb" });
 export function mountRoutes(router: Router, routes: readonly Route[], container: Container): void {
   const limiter = () => container.get<RateLimiter>(RateLimiter);
   for (const route of routes) {
-    const own = route.rateLimit ? [rateLimit(limiter(), route.rateLimit.budget, route.rateLimit.units)] : [];
+    const own = route.rateLimit ? [rateLimit(limiter(), route.rateLimit.budget, route.rateLimit.units, container.get(InFlightGate))] : [];
     const body = route.body ? [route.bodyLimit ? express.json({ limit: route.bodyLimit }) : parseJson] : [];
     const window = idempotencyOf(route);
     const idempotent = window ? [idempotency(container.get<IdempotencyStore>(IdempotencyStore), container.get<Clock>(Clock), window)] : [];

@@ -15,12 +15,15 @@ export interface CliRun {
   readonly stderr: string;
 }
 
-/** Environment of a child: no inherited DATABASE_URL and friends, quiet logs unless asked. */
+/**
+ * Environment of a child: no inherited DATABASE_URL and friends, quiet logs unless asked, and no
+ * shedding on event-loop delay unless asked (a machine busy with other tests delays every loop).
+ */
 function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   const clean = { ...process.env };
-  for (const name of ["DATABASE_URL", "PORT", "HOST", "BASE_URL", "SECRET_KEY", "MAIL_URL", "REDIS_URL", "LOG_LEVEL", "TRUST_PROXY"]) delete clean[name];
+  for (const name of ["DATABASE_URL", "PORT", "HOST", "BASE_URL", "SECRET_KEY", "MAIL_URL", "REDIS_URL", "LOG_LEVEL", "TRUST_PROXY", "SHED_EVENT_LOOP_DELAY_MS"]) delete clean[name];
   for (const name of Object.keys(clean)) if (name.startsWith("RETENTION_")) delete clean[name];
-  return { ...clean, LOG_LEVEL: "warn", ...env };
+  return { ...clean, LOG_LEVEL: "warn", SHED_EVENT_LOOP_DELAY_MS: "0", ...env };
 }
 
 export async function runCli(args: string[], options: { cwd: string; env?: Record<string, string> }): Promise<CliRun> {

@@ -12,8 +12,14 @@ export const BASE_URL = "http://lifecycle.test";
 /** Options a test may add to the runtime (e.g. `allowPrivateDestinations` for loopback peers). */
 export type TestRuntimeOptions = Partial<Omit<RuntimeOptions, "databaseUrl" | "logger" | "baseUrl" | "clock">>;
 
+/**
+ * Shedding on event-loop delay is off unless a test turns it on: a test process that is busy
+ * setting up its own databases must not refuse its own requests.
+ */
+export const TEST_CAPACITY = { shedEventLoopDelayMs: 0 } as const;
+
 export function startTestRuntime(database: TestDatabase, clock?: Clock, options: TestRuntimeOptions = {}): Promise<Runtime> {
-  return startRuntime({ ...options, databaseUrl: database.url, logger: createLogger("silent"), baseUrl: BASE_URL, ...(clock ? { clock } : {}) });
+  return startRuntime({ ...options, capacity: { ...TEST_CAPACITY, ...options.capacity }, databaseUrl: database.url, logger: createLogger("silent"), baseUrl: BASE_URL, ...(clock ? { clock } : {}) });
 }
 
 export interface TestServer {

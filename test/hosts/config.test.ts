@@ -18,6 +18,14 @@ test("defaults follow the contract, flags override variables", (t) => {
     logLevel: "info",
     trustProxy: false,
     retention: { completedJobsDays: 7, deadJobsDays: 30, emailBodiesDays: 30, deliveryEventsDays: 400 },
+    capacity: {
+      companyMaxInFlight: 24,
+      companyPerMinute: 3_000,
+      authFailuresPerMinute: 30,
+      shedEventLoopDelayMs: 100,
+      shedDbQueue: 100,
+      dbStatementTimeoutMs: 30_000,
+    },
   });
   const config = loadConfig(
     { DATABASE_URL: "postgres://db/x", PORT: "8080", ALLOW_PRIVATE_DESTINATIONS: "true", BASE_URL: "https://mail.example.com/", HOST: "" },
@@ -46,6 +54,19 @@ test("retention periods come from RETENTION_* in days; 0 keeps forever", (t) => 
   t.deepEqual(config.retention, { completedJobsDays: 1, deadJobsDays: 0, emailBodiesDays: 90, deliveryEventsDays: 730 });
   const error = t.throws(() => loadConfig({ RETENTION_EMAIL_BODIES_DAYS: "-1" }), { instanceOf: ConfigError });
   t.is(error!.message, "Invalid environment: RETENTION_EMAIL_BODIES_DAYS must be a number of days (0 keeps forever)");
+});
+
+test("capacity settings come from their variables, 0 turning a shedding rule or the statement limit off", (t) => {
+  const { capacity } = loadConfig({
+    COMPANY_MAX_IN_FLIGHT: "8",
+    COMPANY_RATE_PER_MINUTE: "600",
+    AUTH_FAILURES_PER_MINUTE: "5",
+    SHED_EVENT_LOOP_DELAY_MS: "0",
+    SHED_DB_QUEUE: "0",
+    DB_STATEMENT_TIMEOUT_MS: "0",
+  });
+  t.deepEqual(capacity, { companyMaxInFlight: 8, companyPerMinute: 600, authFailuresPerMinute: 5, shedEventLoopDelayMs: 0, shedDbQueue: 0, dbStatementTimeoutMs: 0 });
+  t.throws(() => loadConfig({ COMPANY_MAX_IN_FLIGHT: "0" }), { instanceOf: ConfigError, message: /COMPANY_MAX_IN_FLIGHT must be between 1 and/ });
 });
 
 test("a bad variable is a readable error", (t) => {

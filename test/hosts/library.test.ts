@@ -1,6 +1,7 @@
 import test from "ava";
 import { createLifecycle, createTestKit, OPERATOR, SCOPE_CATALOG } from "lifecycle-email";
 import { dialects } from "../helpers/databases.js";
+import { TEST_CAPACITY } from "../helpers/runtime.js";
 
 test("the package entry builds the memory profile and exposes the use cases", async (t) => {
   const lifecycle = await createLifecycle();
@@ -29,7 +30,7 @@ for (const dialect of dialects()) {
   test(`${dialect.name}: createLifecycle opens a real database and serves HTTP from it`, async (t) => {
     const database = await dialect.create();
     t.teardown(() => database.drop());
-    const lifecycle = await createLifecycle({ database: dialect.name, url: database.url });
+    const lifecycle = await createLifecycle({ database: dialect.name, url: database.url, capacity: TEST_CAPACITY });
     t.teardown(() => lifecycle.close());
     const created = await lifecycle.useCases.createCompany.execute(OPERATOR, { name: "Stored", ownerEmail: "ops@example.com" });
     if (created._tag === "Left") return t.fail(created.left.message);

@@ -1,6 +1,8 @@
-import type { Request, RequestHandler } from "express";
+import type { Request, RequestHandler, Response } from "express";
 import type { AuthenticateApiKey } from "../../../core/api-keys/authenticate-api-key.js";
+import type { RateDecision, RateLimiter } from "../../../core/ports/rate-limiter.js";
 import { errorBody, statusOf } from "../error-body.js";
+import { setRateHeaders, setRetryAfter, windowName } from "./rate-limit.js";
 
 /** The key from `Authorization: Bearer <key>` or `x-api-key: <key>`. */
 export function presentedKey(req: Request): string | undefined {
@@ -13,17 +15,41 @@ export function presentedKey(req: Request): string | undefined {
   return typeof header === "string" && header.trim() ? header.trim() : undefined;
 }
 
-/** Builds the Actor once per request; everything after it may rely on `res.locals.actor`. */
+/**
+ * Builds the Actor once per request; everything after it may rely on `res.locals.actor`.
+ * With a limiter, every key refused counts against the client's address (`req.ip`, which follows
+ * trusted proxies); an address over its budget is refused with 429, from then on before its key
+ * is even looked up: keys cannot be tried at line rate.
+ */
 export const authenticate =
-  (authentication: AuthenticateApiKey): RequestHandler =>
+  (authentication: AuthenticateApiKey, failures?: RateLimiter): RequestHandler =>
   async (req, res, next) => {
+    const address = req.ip ?? req.socket.remoteAddress ?? "unknown";
+    const refused = failures?.refusal("authFailures", address);
+    if (refused) return tooManyFailures(res, refused);
     const companyHeader = req.headers["x-company-id"];
     const requestedCompany = typeof companyHeader === "string" && companyHeader.trim() ? companyHeader.trim() : undefined;
-    const result = await authentication.execute(presentedKey(req), requestedCompany);
+    const key = presentedKey(req);
+    const result = await authentication.execute(key, requestedCompany);
     if (result._tag === "Left") {
-      res.status(statusOf(result.left)).json(errorBody(result.left));
+      const status = statusOf(result.left);
+      // Only a key that was tried and refused counts: a request without one learns nothing.
+      if (failures && key !== undefined && status === 401) {
+        const decision = await failures.consume("authFailures", address);
+        if (!decision.allowed) return tooManyFailures(res, decision);
+      }
+      res.status(status).json(errorBody(result.left));
       return;
     }
     res.locals.actor = result.right;
     next();
   };
+
+function tooManyFailures(res: Response, decision: RateDecision): void {
+  setRateHeaders(res, decision);
+  const retryAfter = setRetryAfter(res, decision);
+  res.status(429).json({
+    success: false,
+    error: `Too many failed authentication attempts: ${decision.limit} per ${windowName(decision.windowSeconds)} per client address. Retry after ${retryAfter} second${retryAfter === 1 ? "" : "s"}.`,
+  });
+}

@@ -5,7 +5,7 @@ import { pinoHttp } from "pino-http";
 import type { Actor } from "../../../core/shared/actor.js";
 import type { Logger } from "../../logger.js";
 
-type Response = ServerResponse & { locals?: { actor?: Actor } };
+type Response = ServerResponse & { locals?: { actor?: Actor; shed?: boolean } };
 
 /** Who made the request, known once authentication ran: the company and key ID, never the key. */
 const who = (res: Response) => {
@@ -16,7 +16,7 @@ const who = (res: Response) => {
 /**
  * One JSON line per request: request id (the caller's `x-request-id` or a new one, echoed
  * back), method, path, status, duration, company and key ID. Headers are never logged, so
- * neither are keys.
+ * neither are keys. Requests shed under load are summarised by the shedder instead.
  */
 export function requestLog(logger: Logger): RequestHandler {
   return pinoHttp({
@@ -33,6 +33,7 @@ export function requestLog(logger: Logger): RequestHandler {
     },
     customSuccessObject: (_req, res, value) => ({ ...value, ...who(res as Response) }),
     customErrorObject: (_req, res, _error, value) => ({ ...value, ...who(res as Response) }),
-    customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? "error" : "info"),
+    // Requests refused by load shedding are counted by the shedder instead (one line a second).
+    customLogLevel: (_req, res, error) => ((res as Response).locals?.shed ? "silent" : error || res.statusCode >= 500 ? "error" : "info"),
   }) as unknown as RequestHandler;
 }

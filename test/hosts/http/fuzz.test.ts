@@ -114,7 +114,9 @@ function queryString(query: Record<string, unknown>): string {
 }
 
 const unlimited: RateLimiter = {
-  consume: async (): Promise<RateDecision> => ({ allowed: true, limit: 1_000_000, remaining: 1_000_000, resetMs: 1_000, retryAfterMs: 0, windowSeconds: 60 }),
+  consume: async (): Promise<RateDecision> => ({ allowed: true, limit: 1_000_000, remaining: 1_000_000, resetMs: 1_000, retryAfterMs: 0, windowSeconds: 60, policy: "" }),
+  refund: async () => undefined,
+  refusal: () => undefined,
   close: async () => undefined,
 };
 

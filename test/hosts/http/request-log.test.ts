@@ -5,7 +5,7 @@ import { createLogger } from "../../../hosts/logger.js";
 import { startRuntime } from "../../../hosts/runtime.js";
 import { dialects } from "../../helpers/databases.js";
 import { call } from "../../helpers/http-client.js";
-import { listen } from "../../helpers/runtime.js";
+import { listen, TEST_CAPACITY } from "../../helpers/runtime.js";
 
 test("one JSON line per request with request id, company, key id, status and duration, never the key", async (t) => {
   const lines: string[] = [];
@@ -16,7 +16,7 @@ test("one JSON line per request with request id, company, key id, status and dur
     },
   });
   const database = await dialects()[0]!.create();
-  const runtime = await startRuntime({ databaseUrl: database.url, logger: createLogger("info", sink), baseUrl: "http://localhost" });
+  const runtime = await startRuntime({ databaseUrl: database.url, logger: createLogger("info", sink), baseUrl: "http://localhost", capacity: TEST_CAPACITY });
   const server = await listen(runtime);
   t.teardown(async () => {
     await server.close();

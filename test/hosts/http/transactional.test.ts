@@ -9,7 +9,7 @@ import { startRuntime, type Runtime } from "../../../hosts/runtime.js";
 import { createWorker } from "../../../hosts/worker/create-worker.js";
 import { dialects, type Dialect } from "../../helpers/databases.js";
 import { call, type RequestOptions } from "../../helpers/http-client.js";
-import { BASE_URL, listen } from "../../helpers/runtime.js";
+import { BASE_URL, listen, TEST_CAPACITY } from "../../helpers/runtime.js";
 import { smtpSink, type Received } from "../../helpers/smtp-sink.js";
 
 
@@ -30,7 +30,7 @@ interface Setup {
 async function setUp(t: ExecutionContext, dialect: Dialect, { sender = true } = {}): Promise<Setup> {
   const sink = await smtpSink(t);
   const database = await dialect.create();
-  const runtime = await startRuntime({ databaseUrl: database.url, logger: createLogger("silent"), baseUrl: BASE_URL, mailUrl: `smtp://127.0.0.1:${sink.port}` });
+  const runtime = await startRuntime({ databaseUrl: database.url, logger: createLogger("silent"), baseUrl: BASE_URL, mailUrl: `smtp://127.0.0.1:${sink.port}`, capacity: TEST_CAPACITY });
   const server = await listen(runtime);
   const worker = createWorker(runtime.container, { concurrency: 2, pollMs: 20 });
   await worker.start();

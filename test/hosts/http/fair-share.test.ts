@@ -1,0 +1,68 @@
+import test from "ava";
+import { createCompanyFixture, createMemberKeyFixture } from "../../../fixtures/companies.js";
+import { apiFixture } from "../../helpers/api-fixture.js";
+import { dialects } from "../../helpers/databases.js";
+
+const sqlite = dialects()[0]!;
+const count = (statuses: number[], status: number) => statuses.filter((s) => s === status).length;
+
+test("a client hammering far past its limit is not locked out: refused requests spend nothing, and the next second serves it", async (t) => {
+  const api = await apiFixture(t, sqlite);
+  const acme = await createCompanyFixture(api.runtime.container);
+  // 400 at once: 20 a second pass; the hundreds refused would have spent the minute's 300.
+  const burst = await Promise.all(Array.from({ length: 400 }, () => api.call("GET", "/api/v1/subscribers/me", { key: acme.ownerKey })));
+  const statuses = burst.map((r) => r.status);
+  t.is(count(statuses, 200) + count(statuses, 429), 400);
+  t.true(count(statuses, 429) > 100, statuses.join(","));
+  await new Promise((resolve) => setTimeout(resolve, 1_100));
+  const later = await api.call("GET", "/api/v1/subscribers/me", { key: acme.ownerKey });
+  t.is(later.status, 200);
+});
+
+test("a company's ceiling spans all of its keys: past it every key gets 429 naming the company, other companies go on", async (t) => {
+  const api = await apiFixture(t, sqlite, { capacity: { companyPerMinute: 5 } });
+  const acme = await createCompanyFixture(api.runtime.container);
+  const second = await createMemberKeyFixture(api.runtime.container, acme.companyId, { role: "owner" });
+  const other = await createCompanyFixture(api.runtime.container);
+  const statuses: number[] = [];
+  for (const key of [acme.ownerKey, second.key, acme.ownerKey, second.key, acme.ownerKey]) statuses.push((await api.call("GET", "/api/v1/subscribers/me", { key })).status);
+  t.deepEqual(statuses, [200, 200, 200, 200, 200]);
+  const refused = await api.call("GET", "/api/v1/subscribers/me", { key: second.key });
+  t.is(refused.status, 429);
+  t.regex(refused.body.error, /^Rate limit exceeded: 5 requests per minute per company\. Retry after \d+ seconds?\.$/);
+  t.true(Number(refused.headers.get("retry-after")) >= 1);
+  t.is(refused.headers.get("ratelimit-policy"), "5;w=60");
+  t.is((await api.call("GET", "/api/v1/subscribers/me", { key: other.ownerKey })).status, 200);
+});
+
+test("refused keys count against the client's address: past the limit it gets 429 before any key is looked up", async (t) => {
+  const api = await apiFixture(t, sqlite, { capacity: { authFailuresPerMinute: 3 } });
+  const acme = await createCompanyFixture(api.runtime.container);
+  const wrong = "lcsk_0000000000000000000000000000000000000";
+  for (let i = 0; i < 3; i++) t.is((await api.call("GET", "/api/v1/subscribers/me", { key: wrong })).status, 401);
+  const fourth = await api.call("GET", "/api/v1/subscribers/me", { key: wrong });
+  t.is(fourth.status, 429);
+  t.regex(fourth.body.error, /^Too many failed authentication attempts: 3 per minute per client address\. Retry after \d+ seconds?\.$/);
+  t.true(Number(fourth.headers.get("retry-after")) >= 1);
+  // Even a good key waits: the address is refused before its key is tried.
+  t.is((await api.call("GET", "/api/v1/subscribers/me", { key: acme.ownerKey })).status, 429);
+  // A request without any key tried nothing, and counts for nothing.
+  t.is((await api.call("GET", "/api/v1/openapi.json")).status, 200);
+});
+
+test("while the server is behind, new API requests are shed with 503 before any work; /health still answers", async (t) => {
+  // A threshold below any real delay: every API request finds the server behind.
+  const api = await apiFixture(t, sqlite, { capacity: { shedDbQueue: 0, shedEventLoopDelayMs: 0.000001 } });
+  const acme = await createCompanyFixture(api.runtime.container);
+  // The first request starts the delay monitor; half a second later it has a window to report.
+  await api.call("GET", "/api/v1/subscribers/me", { key: acme.ownerKey });
+  await new Promise((resolve) => setTimeout(resolve, 600));
+  const shed = await api.call("GET", "/api/v1/subscribers/me", { key: acme.ownerKey });
+  t.is(shed.status, 503);
+  t.deepEqual(shed.body, { success: false, error: "The service is busy. Please retry shortly.", code: "SERVICE_UNAVAILABLE" });
+  t.is(shed.headers.get("retry-after"), "5");
+  const post = await api.call("POST", "/api/v1/subscribers", { key: acme.ownerKey, body: { email: "a@example.com" } });
+  t.is(post.status, 503);
+  t.is(post.headers.get("retry-after"), null, "never advertised for POST");
+  t.is((await api.call("GET", "/health")).status, 200);
+});
