@@ -57,7 +57,8 @@ export async function insertContactRows(knex: Knex, companyId: string, contacts:
     for (const tag of contact.tags ?? []) {
       let tagId = tagIds.get(tag);
       if (!tagId) {
-        tagId = `tag_${companyId}_${tag}`;
+        // IDs are at most 40 characters: the company's random tail and the tag's place keep them unique.
+        tagId = `tag_${companyId.slice(-16)}_${tagIds.size}`;
         tagIds.set(tag, tagId);
         await knex("tags").insert({ id: tagId, company_id: companyId, name: tag, created_at: created, updated_at: created });
       }
