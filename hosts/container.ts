@@ -44,9 +44,6 @@ import { JobHandlers } from "./worker/job-handlers.js";
 
 import { AllowPrivateDestinations, AppLogger, BaseUrl, Database, Disposables, MailUrl } from "./tokens.js";
 
-// Until every capability imports them from tokens.ts.
-export { AllowPrivateDestinations, AppLogger, BaseUrl, Database, Disposables, MailUrl };
-
 export interface ContainerParts {
   readonly knex: Knex;
   /** When set, rate-limit counters live in Redis. */

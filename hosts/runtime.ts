@@ -5,7 +5,8 @@ import { ApiKeyUsage } from "../core/api-keys/ports.js";
 import type { Clock } from "../core/ports/clock.js";
 import { createKnex } from "../adapters/knex/connection.js";
 import { migrateToLatest } from "../adapters/knex/migrate.js";
-import { buildContainer, Disposables } from "./container.js";
+import { buildContainer } from "./container.js";
+import { Disposables } from "./tokens.js";
 import type { Logger } from "./logger.js";
 
 export interface RuntimeOptions {

@@ -19,7 +19,7 @@ import { JobQueue } from "../../core/ports/job-queue.js";
 import { SubscriberRepository } from "../../core/subscribers/ports.js";
 import { SaveContact } from "../../core/subscribers/save-contact.js";
 import { bindClass } from "../bind-class.js";
-import { Database } from "../container.js";
+import { Database } from "../tokens.js";
 import type { JobHandlers } from "../worker/job-handlers.js";
 
 /** Accounts, account events and organization-ID suggestions: repositories, use cases, job handlers. */

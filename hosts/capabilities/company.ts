@@ -24,7 +24,7 @@ import { DnsResolver } from "../../core/ports/dns-resolver.js";
 import { IdGenerator } from "../../core/ports/id-generator.js";
 import { SecretBox } from "../../core/ports/secret-box.js";
 import { bindClass } from "../bind-class.js";
-import { BaseUrl, Database } from "../container.js";
+import { BaseUrl, Database } from "../tokens.js";
 import type { JobHandlers } from "../worker/job-handlers.js";
 
 /**

@@ -20,7 +20,7 @@ import { IdGenerator } from "../../core/ports/id-generator.js";
 import { JobQueue } from "../../core/ports/job-queue.js";
 import { SecretBox } from "../../core/ports/secret-box.js";
 import { bindClass } from "../bind-class.js";
-import { AllowPrivateDestinations, Database } from "../container.js";
+import { AllowPrivateDestinations, Database } from "../tokens.js";
 import type { JobHandlers } from "../worker/job-handlers.js";
 
 /** Data exports to customers' buckets: repositories, the S3 writer, use cases, the run job and its schedule. */

@@ -26,7 +26,7 @@ import { RemoveSuppression } from "../../core/suppressions/remove-suppression.js
 import { SuppressionQueries } from "../../core/suppressions/suppression-search.js";
 import { TenancyRepository } from "../../core/tenancy/ports.js";
 import { bindClass } from "../bind-class.js";
-import { BaseUrl, Database, Disposables, MailUrl } from "../container.js";
+import { BaseUrl, Database, Disposables, MailUrl } from "../tokens.js";
 import type { JobHandlers } from "../worker/job-handlers.js";
 
 /**

@@ -5,7 +5,7 @@ import { GetEmailSend } from "../../core/email-sends/get-email-send.js";
 import { ListEmailSends } from "../../core/email-sends/list-email-sends.js";
 import { Clock } from "../../core/ports/clock.js";
 import { bindClass } from "../bind-class.js";
-import { Database } from "../container.js";
+import { Database } from "../tokens.js";
 import type { JobHandlers } from "../worker/job-handlers.js";
 
 /** The email-sends search: a read side over the sends and events delivery writes. */

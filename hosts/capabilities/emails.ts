@@ -23,7 +23,7 @@ import { Clock } from "../../core/ports/clock.js";
 import { IdGenerator } from "../../core/ports/id-generator.js";
 import { SubscriberRepository } from "../../core/subscribers/ports.js";
 import { bindClass } from "../bind-class.js";
-import { BaseUrl, Database } from "../container.js";
+import { BaseUrl, Database } from "../tokens.js";
 import type { JobHandlers } from "../worker/job-handlers.js";
 
 /** Email content and rendering: templates, email components, the renderer and RenderEmail. */

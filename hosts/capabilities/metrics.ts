@@ -5,7 +5,7 @@ import { GetTransactionalMetrics } from "../../core/metrics/get-transactional-me
 import { MetricsQueries } from "../../core/metrics/ports.js";
 import { Clock } from "../../core/ports/clock.js";
 import { bindClass } from "../bind-class.js";
-import { Database } from "../container.js";
+import { Database } from "../tokens.js";
 import type { JobHandlers } from "../worker/job-handlers.js";
 
 /** Metrics: the aggregate queries and the two use cases. */

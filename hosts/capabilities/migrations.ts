@@ -20,7 +20,7 @@ import { SubscriberImportRepository } from "../../core/subscriber-imports/ports.
 import { TenancyRepository } from "../../core/tenancy/ports.js";
 import { bindClass } from "../bind-class.js";
 import { csvRowMapper } from "../../core/subscriber-imports/csv-rows.js";
-import { AllowPrivateDestinations, Database } from "../container.js";
+import { AllowPrivateDestinations, Database } from "../tokens.js";
 import type { JobHandlers } from "../worker/job-handlers.js";
 
 /** Migrations from another provider: sources, repositories, use cases and the job that runs them. */

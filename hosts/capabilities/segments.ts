@@ -10,7 +10,7 @@ import { ListSegments } from "../../core/segments/list-segments.js";
 import { SegmentEvaluator, SegmentRepository } from "../../core/segments/ports.js";
 import { UpdateSegment } from "../../core/segments/update-segment.js";
 import { bindClass } from "../bind-class.js";
-import { BaseUrl, Database } from "../container.js";
+import { BaseUrl, Database } from "../tokens.js";
 import type { JobHandlers } from "../worker/job-handlers.js";
 
 /** Where the segment reference errors point: this server's API description, whose segment routes state the limits. */

@@ -11,7 +11,7 @@ import { SubscriberImportRepository } from "../../core/subscriber-imports/ports.
 import { SubscriberRepository } from "../../core/subscribers/ports.js";
 import { TenancyRepository } from "../../core/tenancy/ports.js";
 import { bindClass } from "../bind-class.js";
-import { Database } from "../container.js";
+import { Database } from "../tokens.js";
 import type { JobHandlers } from "../worker/job-handlers.js";
 
 /** Subscriber imports (API, job and CLI): repositories, use cases, job handlers. */

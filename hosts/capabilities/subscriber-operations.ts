@@ -12,7 +12,7 @@ import { ListOperations } from "../../core/subscriber-operations/list-operations
 import { BulkTagStore, SubscriberOperationRepository } from "../../core/subscriber-operations/ports.js";
 import { StartOperation } from "../../core/subscriber-operations/start-operation.js";
 import { bindClass } from "../bind-class.js";
-import { BaseUrl, Database } from "../container.js";
+import { BaseUrl, Database } from "../tokens.js";
 import type { JobHandlers } from "../worker/job-handlers.js";
 import { segmentDocsUrl } from "./segments.js";
 

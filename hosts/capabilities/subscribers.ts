@@ -20,7 +20,7 @@ import { ListSubscribers } from "../../core/subscribers/list-subscribers.js";
 import { SubscriberQueries } from "../../core/subscribers/queries.js";
 import { UpdateSubscriber } from "../../core/subscribers/update-subscriber.js";
 import { bindClass } from "../bind-class.js";
-import { BaseUrl, Database } from "../container.js";
+import { BaseUrl, Database } from "../tokens.js";
 import { segmentDocsUrl } from "./segments.js";
 import type { JobHandlers } from "../worker/job-handlers.js";
 

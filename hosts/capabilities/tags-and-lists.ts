@@ -20,7 +20,7 @@ import { TagContact } from "../../core/tags/tag-contact.js";
 import { UntagContact } from "../../core/tags/untag-contact.js";
 import { UpdateTag } from "../../core/tags/update-tag.js";
 import { bindClass } from "../bind-class.js";
-import { Database } from "../container.js";
+import { Database } from "../tokens.js";
 import type { JobHandlers } from "../worker/job-handlers.js";
 
 /** Tags and lists: repositories, use cases, job handlers. */

@@ -17,7 +17,7 @@ import { TrackingTokens } from "../../core/tracking/tracking-tokens.js";
 import { ShowUnsubscribePage } from "../../core/tracking/unsubscribe-page.js";
 import { UnsubscribeRecipient } from "../../core/tracking/unsubscribe-recipient.js";
 import { bindClass } from "../bind-class.js";
-import { BaseUrl, Database } from "../container.js";
+import { BaseUrl, Database } from "../tokens.js";
 import type { JobHandlers } from "../worker/job-handlers.js";
 
 /** Open and click tracking, unsubscribe links, and the suppression list they feed. */

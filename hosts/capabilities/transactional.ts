@@ -18,7 +18,7 @@ import { TransactionalEmailRepository } from "../../core/transactional/ports.js"
 import { SendTransactional } from "../../core/transactional/send-transactional.js";
 import { UpdateTransactionalEmail } from "../../core/transactional/update-transactional-email.js";
 import { bindClass } from "../bind-class.js";
-import { Database } from "../container.js";
+import { Database } from "../tokens.js";
 import type { JobHandlers } from "../worker/job-handlers.js";
 
 /** Saved transactional emails and the transactional send (content, sender, tracking and delivery come from their capabilities). */

@@ -20,7 +20,7 @@ import { QueueWarehouseSyncRun } from "../../core/warehouse/queue-warehouse-sync
 import { RUN_WAREHOUSE_SYNC_JOB, RunWarehouseSync } from "../../core/warehouse/run-warehouse-sync.js";
 import { UpdateWarehouseSync } from "../../core/warehouse/update-warehouse-sync.js";
 import { bindClass } from "../bind-class.js";
-import { AllowPrivateDestinations, Database } from "../container.js";
+import { AllowPrivateDestinations, Database } from "../tokens.js";
 import type { JobHandlers } from "../worker/job-handlers.js";
 
 /** Warehouse connections and syncs: repositories, the warehouse reader, use cases, the run job and the scheduler. */
