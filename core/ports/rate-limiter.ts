@@ -1,4 +1,5 @@
 import type { RateBudget } from "../access/rate-budgets.js";
+import { token } from "../shared/token.js";
 
 /** The outcome of spending units of a budget: the window closest to running out speaks for all. */
 export interface RateDecision {
@@ -18,4 +19,4 @@ export interface RateLimiter {
   consume(budget: RateBudget, subject: string, units?: number): Promise<RateDecision>;
   close(): Promise<void>;
 }
-export const RateLimiter = Symbol.for("lifecycle.RateLimiter");
+export const RateLimiter = token<RateLimiter>("lifecycle.RateLimiter");

@@ -1,4 +1,5 @@
 import type { FilterGroup, Segment } from "./model.js";
+import { token } from "../shared/token.js";
 
 /** A company's segments. Every method names the company. */
 export interface SegmentRepository {
@@ -12,7 +13,7 @@ export interface SegmentRepository {
   /** The company's segments among `segmentIds` (others' and missing IDs are left out). */
   findMany(companyId: string, segmentIds: readonly string[]): Promise<Segment[]>;
 }
-export const SegmentRepository = Symbol.for("lifecycle.SegmentRepository");
+export const SegmentRepository = token<SegmentRepository>("lifecycle.SegmentRepository");
 
 export interface SegmentCounts {
   /** Matching contacts, any status. */
@@ -35,4 +36,4 @@ export interface SegmentDefinition {
 export interface SegmentEvaluator {
   count(definition: SegmentDefinition): Promise<SegmentCounts>;
 }
-export const SegmentEvaluator = Symbol.for("lifecycle.SegmentEvaluator");
+export const SegmentEvaluator = token<SegmentEvaluator>("lifecycle.SegmentEvaluator");

@@ -1,4 +1,4 @@
-import type { Container } from "inversify";
+import { ContainerModule, type ResolutionContext } from "inversify";
 import {
   KnexAccountEventRepository,
   KnexAccountRepository,
@@ -20,28 +20,33 @@ import { SubscriberRepository } from "../../core/subscribers/ports.js";
 import { SaveContact } from "../../core/subscribers/save-contact.js";
 import { bindClass } from "../bind-class.js";
 import { Database } from "../tokens.js";
-import type { JobHandlers } from "../worker/job-handlers.js";
+import { JobHandlers } from "../worker/job-handlers.js";
 
 /** Accounts, account events and organization-ID suggestions: repositories, use cases, job handlers. */
-export function bindAccounts(container: Container, handlers: JobHandlers): void {
-  bindClass(container, KnexAccountRepository, [Database]);
-  container.bind<AccountRepository>(AccountRepository).toService(KnexAccountRepository);
-  bindClass(container, KnexAccountEventRepository, [Database]);
-  container.bind<AccountEventRepository>(AccountEventRepository).toService(KnexAccountEventRepository);
-  bindClass(container, KnexAccountSuggestionRepository, [Database]);
-  container.bind<AccountSuggestionRepository>(AccountSuggestionRepository).toService(KnexAccountSuggestionRepository);
+export const accountsModule = new ContainerModule(({ bind, onActivation }) => {
+  bindClass(bind, KnexAccountRepository, [Database]);
+  bind<AccountRepository>(AccountRepository).toService(KnexAccountRepository);
+  bindClass(bind, KnexAccountEventRepository, [Database]);
+  bind<AccountEventRepository>(AccountEventRepository).toService(KnexAccountEventRepository);
+  bindClass(bind, KnexAccountSuggestionRepository, [Database]);
+  bind<AccountSuggestionRepository>(AccountSuggestionRepository).toService(KnexAccountSuggestionRepository);
 
-  bindClass(container, UpsertAccount, [AccountRepository, IdGenerator, Clock]);
-  bindClass(container, GetAccount, [AccountRepository]);
-  bindClass(container, AddAccountMember, [AccountRepository, SubscriberRepository, SaveContact, Clock]);
-  bindClass(container, RecordAccountEvent, [AccountRepository, AccountEventRepository, SubscriberRepository, RecordCustomEvent, IdGenerator, Clock]);
-  bindClass(container, SuggestOrganizationIds, [AccountSuggestionRepository, JobQueue, IdGenerator, Clock]);
-  bindClass(container, GetSuggestionJob, [AccountSuggestionRepository]);
-  bindClass(container, RunOrganizationIdSuggestion, [AccountSuggestionRepository, AccountRepository, IdGenerator, Clock]);
+  bindClass(bind, UpsertAccount, [AccountRepository, IdGenerator, Clock]);
+  bindClass(bind, GetAccount, [AccountRepository]);
+  bindClass(bind, AddAccountMember, [AccountRepository, SubscriberRepository, SaveContact, Clock]);
+  bindClass(bind, RecordAccountEvent, [AccountRepository, AccountEventRepository, SubscriberRepository, RecordCustomEvent, IdGenerator, Clock]);
+  bindClass(bind, SuggestOrganizationIds, [AccountSuggestionRepository, JobQueue, IdGenerator, Clock]);
+  bindClass(bind, GetSuggestionJob, [AccountSuggestionRepository]);
+  bindClass(bind, RunOrganizationIdSuggestion, [AccountSuggestionRepository, AccountRepository, IdGenerator, Clock]);
+  onActivation(JobHandlers, registerJobs);
+});
 
+/** Registered when the worker first asks for the job handlers. */
+function registerJobs(container: ResolutionContext, handlers: JobHandlers): JobHandlers {
   handlers.register(SUGGESTION_JOB_TYPE, async (job) => {
     const suggestionJobId = job.payload.suggestionJobId;
     if (typeof suggestionJobId !== "string" || !job.companyId) throw new Error(`${SUGGESTION_JOB_TYPE} job ${job.id} names no suggestion run`);
     await container.get(RunOrganizationIdSuggestion).execute({ companyId: job.companyId, suggestionJobId, finalAttempt: job.attempts >= job.maxAttempts });
   });
+  return handlers;
 }

@@ -1,4 +1,4 @@
-import type { Container } from "inversify";
+import { ContainerModule } from "inversify";
 import { KnexCustomEventRepository } from "../../adapters/knex/repositories/custom-event-repository.js";
 import { ContactEvents } from "../../core/events/contact-events.js";
 import { DescribeEventSchemas } from "../../core/events/describe-event-schemas.js";
@@ -13,17 +13,15 @@ import { IdGenerator } from "../../core/ports/id-generator.js";
 import { SaveContact } from "../../core/subscribers/save-contact.js";
 import { bindClass } from "../bind-class.js";
 import { Database } from "../tokens.js";
-import type { JobHandlers } from "../worker/job-handlers.js";
 
 /** Custom events and their definitions: repositories, use cases, job handlers. */
-export function bindCustomEvents(container: Container, handlers: JobHandlers): void {
-  void handlers;
-  bindClass(container, KnexCustomEventRepository, [Database, IdGenerator]);
-  container.bind<CustomEventRepository>(CustomEventRepository).toService(KnexCustomEventRepository);
-  bindClass(container, RecordCustomEvent, [CustomEventRepository, ContactEvents, IdGenerator, Clock]);
-  bindClass(container, ResolveEventContact, [CustomEventRepository, SaveContact]);
-  bindClass(container, TrackEvents, [ResolveEventContact, RecordCustomEvent, Clock]);
-  bindClass(container, ImportEvents, [ResolveEventContact, RecordCustomEvent, Clock]);
-  bindClass(container, DescribeEventSchemas, [CustomEventRepository]);
-  bindClass(container, GetEventSample, [CustomEventRepository]);
-}
+export const customEventsModule = new ContainerModule(({ bind }) => {
+  bindClass(bind, KnexCustomEventRepository, [Database, IdGenerator]);
+  bind<CustomEventRepository>(CustomEventRepository).toService(KnexCustomEventRepository);
+  bindClass(bind, RecordCustomEvent, [CustomEventRepository, ContactEvents, IdGenerator, Clock]);
+  bindClass(bind, ResolveEventContact, [CustomEventRepository, SaveContact]);
+  bindClass(bind, TrackEvents, [ResolveEventContact, RecordCustomEvent, Clock]);
+  bindClass(bind, ImportEvents, [ResolveEventContact, RecordCustomEvent, Clock]);
+  bindClass(bind, DescribeEventSchemas, [CustomEventRepository]);
+  bindClass(bind, GetEventSample, [CustomEventRepository]);
+});

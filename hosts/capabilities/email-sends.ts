@@ -1,4 +1,4 @@
-import type { Container } from "inversify";
+import { ContainerModule } from "inversify";
 import { KnexEmailSendSearch } from "../../adapters/knex/repositories/email-send-search.js";
 import { EmailSendQueries } from "../../core/email-sends/email-send-search.js";
 import { GetEmailSend } from "../../core/email-sends/get-email-send.js";
@@ -6,13 +6,11 @@ import { ListEmailSends } from "../../core/email-sends/list-email-sends.js";
 import { Clock } from "../../core/ports/clock.js";
 import { bindClass } from "../bind-class.js";
 import { Database } from "../tokens.js";
-import type { JobHandlers } from "../worker/job-handlers.js";
 
 /** The email-sends search: a read side over the sends and events delivery writes. */
-export function bindEmailSends(container: Container, handlers: JobHandlers): void {
-  void handlers;
-  bindClass(container, KnexEmailSendSearch, [Database]);
-  container.bind<EmailSendQueries>(EmailSendQueries).toService(KnexEmailSendSearch);
-  bindClass(container, ListEmailSends, [EmailSendQueries, Clock]);
-  bindClass(container, GetEmailSend, [EmailSendQueries]);
-}
+export const emailSendsModule = new ContainerModule(({ bind }) => {
+  bindClass(bind, KnexEmailSendSearch, [Database]);
+  bind<EmailSendQueries>(EmailSendQueries).toService(KnexEmailSendSearch);
+  bindClass(bind, ListEmailSends, [EmailSendQueries, Clock]);
+  bindClass(bind, GetEmailSend, [EmailSendQueries]);
+});

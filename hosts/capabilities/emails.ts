@@ -1,4 +1,4 @@
-import type { Container } from "inversify";
+import { ContainerModule } from "inversify";
 import { KnexEmailBrandingSource } from "../../adapters/knex/repositories/email-branding-source.js";
 import { KnexEmailComponentRepository } from "../../adapters/knex/repositories/email-component-repository.js";
 import { KnexTemplateRepository } from "../../adapters/knex/repositories/template-repository.js";
@@ -24,33 +24,31 @@ import { IdGenerator } from "../../core/ports/id-generator.js";
 import { SubscriberRepository } from "../../core/subscribers/ports.js";
 import { bindClass } from "../bind-class.js";
 import { BaseUrl, Database } from "../tokens.js";
-import type { JobHandlers } from "../worker/job-handlers.js";
 
 /** Email content and rendering: templates, email components, the renderer and RenderEmail. */
-export function bindEmails(container: Container, handlers: JobHandlers): void {
-  void handlers;
-  bindClass(container, KnexTemplateRepository, [Database]);
-  container.bind<TemplateRepository>(TemplateRepository).toService(KnexTemplateRepository);
-  bindClass(container, KnexEmailComponentRepository, [Database]);
-  container.bind<EmailComponentRepository>(EmailComponentRepository).toService(KnexEmailComponentRepository);
-  bindClass(container, KnexEmailBrandingSource, [Database]);
-  container.bind<EmailBrandingSource>(EmailBrandingSource).toService(KnexEmailBrandingSource);
-  container.bind<EmailRenderer>(EmailRenderer).toConstantValue(new MjmlEmailRenderer());
+export const emailsModule = new ContainerModule(({ bind }) => {
+  bindClass(bind, KnexTemplateRepository, [Database]);
+  bind<TemplateRepository>(TemplateRepository).toService(KnexTemplateRepository);
+  bindClass(bind, KnexEmailComponentRepository, [Database]);
+  bind<EmailComponentRepository>(EmailComponentRepository).toService(KnexEmailComponentRepository);
+  bindClass(bind, KnexEmailBrandingSource, [Database]);
+  bind<EmailBrandingSource>(EmailBrandingSource).toService(KnexEmailBrandingSource);
+  bind<EmailRenderer>(EmailRenderer).toConstantValue(new MjmlEmailRenderer());
 
-  bindClass(container, ListTemplates, [TemplateRepository]);
-  bindClass(container, GetTemplate, [TemplateRepository]);
-  bindClass(container, CreateTemplate, [TemplateRepository, IdGenerator, Clock]);
-  bindClass(container, UpdateTemplate, [TemplateRepository, Clock]);
-  bindClass(container, DeleteTemplate, [TemplateRepository, Clock]);
+  bindClass(bind, ListTemplates, [TemplateRepository]);
+  bindClass(bind, GetTemplate, [TemplateRepository]);
+  bindClass(bind, CreateTemplate, [TemplateRepository, IdGenerator, Clock]);
+  bindClass(bind, UpdateTemplate, [TemplateRepository, Clock]);
+  bindClass(bind, DeleteTemplate, [TemplateRepository, Clock]);
 
-  bindClass(container, ListEmailComponents, [EmailComponentRepository]);
-  bindClass(container, GetEmailComponent, [EmailComponentRepository]);
-  bindClass(container, CreateEmailComponent, [EmailComponentRepository, IdGenerator, Clock]);
-  bindClass(container, UpdateEmailComponent, [EmailComponentRepository, Clock]);
-  bindClass(container, DeleteEmailComponent, [EmailComponentRepository]);
-  bindClass(container, GetDefaultComponent, [EmailComponentRepository]);
-  bindClass(container, SetDefaultComponent, [EmailComponentRepository, IdGenerator, Clock]);
+  bindClass(bind, ListEmailComponents, [EmailComponentRepository]);
+  bindClass(bind, GetEmailComponent, [EmailComponentRepository]);
+  bindClass(bind, CreateEmailComponent, [EmailComponentRepository, IdGenerator, Clock]);
+  bindClass(bind, UpdateEmailComponent, [EmailComponentRepository, Clock]);
+  bindClass(bind, DeleteEmailComponent, [EmailComponentRepository]);
+  bindClass(bind, GetDefaultComponent, [EmailComponentRepository]);
+  bindClass(bind, SetDefaultComponent, [EmailComponentRepository, IdGenerator, Clock]);
 
-  bindClass(container, RenderEmail, [EmailBrandingSource, EmailComponentRepository, EmailRenderer]);
-  bindClass(container, PreviewTemplate, [TemplateRepository, SubscriberRepository, RenderEmail, BaseUrl]);
-}
+  bindClass(bind, RenderEmail, [EmailBrandingSource, EmailComponentRepository, EmailRenderer]);
+  bindClass(bind, PreviewTemplate, [TemplateRepository, SubscriberRepository, RenderEmail, BaseUrl]);
+});

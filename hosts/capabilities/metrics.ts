@@ -1,4 +1,4 @@
-import type { Container } from "inversify";
+import { ContainerModule } from "inversify";
 import { KnexMetricsQueries } from "../../adapters/knex/repositories/metrics-queries.js";
 import { GetAccountMetrics } from "../../core/metrics/get-account-metrics.js";
 import { GetTransactionalMetrics } from "../../core/metrics/get-transactional-metrics.js";
@@ -6,13 +6,11 @@ import { MetricsQueries } from "../../core/metrics/ports.js";
 import { Clock } from "../../core/ports/clock.js";
 import { bindClass } from "../bind-class.js";
 import { Database } from "../tokens.js";
-import type { JobHandlers } from "../worker/job-handlers.js";
 
 /** Metrics: the aggregate queries and the two use cases. */
-export function bindMetrics(container: Container, handlers: JobHandlers): void {
-  void handlers;
-  bindClass(container, KnexMetricsQueries, [Database]);
-  container.bind<MetricsQueries>(MetricsQueries).toService(KnexMetricsQueries);
-  bindClass(container, GetAccountMetrics, [MetricsQueries, Clock]);
-  bindClass(container, GetTransactionalMetrics, [MetricsQueries, Clock]);
-}
+export const metricsModule = new ContainerModule(({ bind }) => {
+  bindClass(bind, KnexMetricsQueries, [Database]);
+  bind<MetricsQueries>(MetricsQueries).toService(KnexMetricsQueries);
+  bindClass(bind, GetAccountMetrics, [MetricsQueries, Clock]);
+  bindClass(bind, GetTransactionalMetrics, [MetricsQueries, Clock]);
+});

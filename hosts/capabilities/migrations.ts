@@ -1,4 +1,4 @@
-import type { Container } from "inversify";
+import { ContainerModule, type ResolutionContext } from "inversify";
 import { FetchHttpClient } from "../../adapters/http/fetch-http-client.js";
 import { KnexCampaignDraftRepository } from "../../adapters/knex/repositories/campaign-draft-repository.js";
 import { KnexMigrationRunRepository } from "../../adapters/knex/repositories/migration-run-repository.js";
@@ -21,24 +21,24 @@ import { TenancyRepository } from "../../core/tenancy/ports.js";
 import { bindClass } from "../bind-class.js";
 import { csvRowMapper } from "../../core/subscriber-imports/csv-rows.js";
 import { AllowPrivateDestinations, Database } from "../tokens.js";
-import type { JobHandlers } from "../worker/job-handlers.js";
+import { JobHandlers } from "../worker/job-handlers.js";
 
 /** Migrations from another provider: sources, repositories, use cases and the job that runs them. */
-export function bindMigrations(container: Container, handlers: JobHandlers): void {
+export const migrationsModule = new ContainerModule(({ bind, isBound, onActivation }) => {
   // Outbound calls to provider APIs (shared with any capability that binds it first).
-  if (!container.isBound(HttpClient)) container.bind<HttpClient>(HttpClient).toConstantValue(new FetchHttpClient());
-  container.bind<MigrationSources>(MigrationSources).toResolvedValue((http: HttpClient) => new ProviderMigrationSources(http, csvRowMapper), [HttpClient]);
+  if (!isBound(HttpClient)) bind<HttpClient>(HttpClient).toConstantValue(new FetchHttpClient());
+  bind<MigrationSources>(MigrationSources).toResolvedValue((http: HttpClient) => new ProviderMigrationSources(http, csvRowMapper), [HttpClient]);
 
-  bindClass(container, KnexMigrationRunRepository, [Database]);
-  container.bind<MigrationRunRepository>(MigrationRunRepository).toService(KnexMigrationRunRepository);
-  bindClass(container, KnexCampaignDraftRepository, [Database]);
-  container.bind<CampaignDraftRepository>(CampaignDraftRepository).toService(KnexCampaignDraftRepository);
+  bindClass(bind, KnexMigrationRunRepository, [Database]);
+  bind<MigrationRunRepository>(MigrationRunRepository).toService(KnexMigrationRunRepository);
+  bindClass(bind, KnexCampaignDraftRepository, [Database]);
+  bind<CampaignDraftRepository>(CampaignDraftRepository).toService(KnexCampaignDraftRepository);
 
-  bindClass(container, CreateMigration, [MigrationRunRepository, MigrationSources, SecretBox, IdGenerator, Clock, AllowPrivateDestinations]);
-  bindClass(container, GetMigrationRun, [MigrationRunRepository, TenancyRepository]);
-  bindClass(container, StartMigration, [MigrationRunRepository, TenancyRepository, JobQueue, Clock]);
-  bindClass(container, CancelMigration, [MigrationRunRepository, TenancyRepository, Clock]);
-  bindClass(container, AdvanceMigration, [
+  bindClass(bind, CreateMigration, [MigrationRunRepository, MigrationSources, SecretBox, IdGenerator, Clock, AllowPrivateDestinations]);
+  bindClass(bind, GetMigrationRun, [MigrationRunRepository, TenancyRepository]);
+  bindClass(bind, StartMigration, [MigrationRunRepository, TenancyRepository, JobQueue, Clock]);
+  bindClass(bind, CancelMigration, [MigrationRunRepository, TenancyRepository, Clock]);
+  bindClass(bind, AdvanceMigration, [
     MigrationRunRepository,
     MigrationSources,
     SecretBox,
@@ -50,6 +50,11 @@ export function bindMigrations(container: Container, handlers: JobHandlers): voi
     IdGenerator,
     Clock,
   ]);
+  onActivation(JobHandlers, registerJobs);
+});
 
+/** Registered when the worker first asks for the job handlers. */
+function registerJobs(container: ResolutionContext, handlers: JobHandlers): JobHandlers {
   handlers.register(ADVANCE_MIGRATION_JOB, (job) => container.get(AdvanceMigration).handle(job));
+  return handlers;
 }

@@ -1,4 +1,4 @@
-import type { Container } from "inversify";
+import { ContainerModule, type ResolutionContext } from "inversify";
 import { KnexSubscriberImportRepository } from "../../adapters/knex/repositories/subscriber-import-repository.js";
 import { Clock } from "../../core/ports/clock.js";
 import { IdGenerator } from "../../core/ports/id-generator.js";
@@ -12,17 +12,22 @@ import { SubscriberRepository } from "../../core/subscribers/ports.js";
 import { TenancyRepository } from "../../core/tenancy/ports.js";
 import { bindClass } from "../bind-class.js";
 import { Database } from "../tokens.js";
-import type { JobHandlers } from "../worker/job-handlers.js";
+import { JobHandlers } from "../worker/job-handlers.js";
 
 /** Subscriber imports (API, job and CLI): repositories, use cases, job handlers. */
-export function bindSubscriberImports(container: Container, handlers: JobHandlers): void {
-  bindClass(container, KnexSubscriberImportRepository, [Database, IdGenerator]);
-  container.bind<SubscriberImportRepository>(SubscriberImportRepository).toService(KnexSubscriberImportRepository);
+export const subscriberImportsModule = new ContainerModule(({ bind, onActivation }) => {
+  bindClass(bind, KnexSubscriberImportRepository, [Database, IdGenerator]);
+  bind<SubscriberImportRepository>(SubscriberImportRepository).toService(KnexSubscriberImportRepository);
 
-  bindClass(container, CreateImport, [SubscriberImportRepository, SubscriberRepository, JobQueue, IdGenerator, Clock]);
-  bindClass(container, GetImport, [SubscriberImportRepository]);
-  bindClass(container, AdvanceImport, [SubscriberImportRepository, JobQueue, IdGenerator, Clock]);
-  bindClass(container, DirectImport, [SubscriberImportRepository, SubscriberRepository, TenancyRepository, IdGenerator, Clock]);
+  bindClass(bind, CreateImport, [SubscriberImportRepository, SubscriberRepository, JobQueue, IdGenerator, Clock]);
+  bindClass(bind, GetImport, [SubscriberImportRepository]);
+  bindClass(bind, AdvanceImport, [SubscriberImportRepository, JobQueue, IdGenerator, Clock]);
+  bindClass(bind, DirectImport, [SubscriberImportRepository, SubscriberRepository, TenancyRepository, IdGenerator, Clock]);
+  onActivation(JobHandlers, registerJobs);
+});
 
+/** Registered when the worker first asks for the job handlers. */
+function registerJobs(container: ResolutionContext, handlers: JobHandlers): JobHandlers {
   handlers.register(ADVANCE_IMPORT_JOB, (job) => container.get(AdvanceImport).handle(job));
+  return handlers;
 }

@@ -1,4 +1,4 @@
-import type { Container } from "inversify";
+import { ContainerModule, type Bind } from "inversify";
 import { InProcessContactEvents } from "../../adapters/memory/in-process-contact-events.js";
 import { KnexSubscriberRepository } from "../../adapters/knex/repositories/subscriber-repository.js";
 import { ContactEvents } from "../../core/events/contact-events.js";
@@ -22,38 +22,34 @@ import { UpdateSubscriber } from "../../core/subscribers/update-subscriber.js";
 import { bindClass } from "../bind-class.js";
 import { BaseUrl, Database } from "../tokens.js";
 import { segmentDocsUrl } from "./segments.js";
-import type { JobHandlers } from "../worker/job-handlers.js";
 
 /** Subscribers, their tags and lists, and notes: repositories, use cases, job handlers. */
-export function bindSubscribers(container: Container, handlers: JobHandlers): void {
-  void handlers;
-  bindClass(container, KnexSubscriberRepository, [Database, IdGenerator]);
-  container.bind<SubscriberRepository>(SubscriberRepository).toService(KnexSubscriberRepository);
-  bindClass(container, SaveContact, [SubscriberRepository, IdGenerator, Clock]);
-  container.bind<ContactEvents>(ContactEvents).toConstantValue(new InProcessContactEvents());
+export const subscribersModule = new ContainerModule(({ bind }) => {
+  bindClass(bind, KnexSubscriberRepository, [Database, IdGenerator]);
+  bind<SubscriberRepository>(SubscriberRepository).toService(KnexSubscriberRepository);
+  bindClass(bind, SaveContact, [SubscriberRepository, IdGenerator, Clock]);
+  bind<ContactEvents>(ContactEvents).toConstantValue(new InProcessContactEvents());
 
-  bindSubscriberRoutes(container);
-}
+  bindSubscriberRoutes(bind);
+});
 
 /** The subscriber and note routes' use cases. */
-function bindSubscriberRoutes(container: Container): void {
-  bindClass(container, KnexSubscriberQueries, [Database]);
-  container.bind<SubscriberQueries>(SubscriberQueries).toService(KnexSubscriberQueries);
-  bindClass(container, KnexNoteRepository, [Database]);
-  container.bind<NoteRepository>(NoteRepository).toService(KnexNoteRepository);
+function bindSubscriberRoutes(bind: Bind): void {
+  bindClass(bind, KnexSubscriberQueries, [Database]);
+  bind<SubscriberQueries>(SubscriberQueries).toService(KnexSubscriberQueries);
+  bindClass(bind, KnexNoteRepository, [Database]);
+  bind<NoteRepository>(NoteRepository).toService(KnexNoteRepository);
 
-  bindClass(container, CreateSubscriber, [SaveContact]);
-  bindClass(container, GetSubscriber, [SubscriberRepository, SubscriberQueries, NoteRepository]);
-  bindClass(container, UpdateSubscriber, [SubscriberRepository, SubscriberQueries, Clock]);
-  bindClass(container, DeleteSubscriber, [SubscriberRepository]);
-  container
-    .bind(ListSubscribers)
-    .toResolvedValue(
-      (queries: SubscriberQueries, segments: SegmentRepository, clock: Clock, baseUrl: string) => new ListSubscribers(queries, segments, clock, segmentDocsUrl(baseUrl)),
-      [SubscriberQueries, SegmentRepository, Clock, BaseUrl],
-    );
+  bindClass(bind, CreateSubscriber, [SaveContact]);
+  bindClass(bind, GetSubscriber, [SubscriberRepository, SubscriberQueries, NoteRepository]);
+  bindClass(bind, UpdateSubscriber, [SubscriberRepository, SubscriberQueries, Clock]);
+  bindClass(bind, DeleteSubscriber, [SubscriberRepository]);
+  bind(ListSubscribers).toResolvedValue(
+    (queries: SubscriberQueries, segments: SegmentRepository, clock: Clock, baseUrl: string) => new ListSubscribers(queries, segments, clock, segmentDocsUrl(baseUrl)),
+    [SubscriberQueries, SegmentRepository, Clock, BaseUrl],
+  );
 
-  bindClass(container, AddNote, [SubscriberRepository, NoteRepository, IdGenerator, Clock]);
-  bindClass(container, ListNotes, [SubscriberRepository, NoteRepository]);
-  bindClass(container, DeleteNote, [NoteRepository]);
+  bindClass(bind, AddNote, [SubscriberRepository, NoteRepository, IdGenerator, Clock]);
+  bindClass(bind, ListNotes, [SubscriberRepository, NoteRepository]);
+  bindClass(bind, DeleteNote, [NoteRepository]);
 }

@@ -1,4 +1,4 @@
-import type { Container } from "inversify";
+import { ContainerModule } from "inversify";
 import type { Knex } from "knex";
 import { KnexEngagementRepository } from "../../adapters/knex/repositories/engagement-repository.js";
 import { KnexSuppressionRepository } from "../../adapters/knex/repositories/suppression-repository.js";
@@ -18,22 +18,20 @@ import { ShowUnsubscribePage } from "../../core/tracking/unsubscribe-page.js";
 import { UnsubscribeRecipient } from "../../core/tracking/unsubscribe-recipient.js";
 import { bindClass } from "../bind-class.js";
 import { BaseUrl, Database } from "../tokens.js";
-import type { JobHandlers } from "../worker/job-handlers.js";
 
 /** Open and click tracking, unsubscribe links, and the suppression list they feed. */
-export function bindTracking(container: Container, handlers: JobHandlers): void {
-  void handlers;
+export const trackingModule = new ContainerModule(({ bind, isBound }) => {
   // Delivery binds the same repository when it comes first: one binding either way.
-  if (!container.isBound(SuppressionRepository)) {
-    container.bind<SuppressionRepository>(SuppressionRepository).toResolvedValue((knex: Knex, ids: IdGenerator) => new KnexSuppressionRepository(knex, ids), [Database, IdGenerator]);
+  if (!isBound(SuppressionRepository)) {
+    bind<SuppressionRepository>(SuppressionRepository).toResolvedValue((knex: Knex, ids: IdGenerator) => new KnexSuppressionRepository(knex, ids), [Database, IdGenerator]);
   }
-  bindClass(container, KnexEngagementRepository, [Database]);
-  container.bind<EngagementRepository>(EngagementRepository).toService(KnexEngagementRepository);
+  bindClass(bind, KnexEngagementRepository, [Database]);
+  bind<EngagementRepository>(EngagementRepository).toService(KnexEngagementRepository);
 
-  bindClass(container, TrackingTokens, [TokenSigner]);
-  bindClass(container, TrackingLinks, [TrackingTokens, BaseUrl]);
-  bindClass(container, RecordOpen, [TrackingTokens, EngagementRepository, IdGenerator, Clock]);
-  bindClass(container, RecordClick, [TrackingTokens, EngagementRepository, IdGenerator, Clock]);
-  bindClass(container, ShowUnsubscribePage, [TrackingTokens, EngagementRepository, TenancyRepository, Clock]);
-  bindClass(container, UnsubscribeRecipient, [TrackingTokens, EngagementRepository, TenancyRepository, SuppressionRepository, SubscriberRepository, UpdateSubscriber, IdGenerator, Clock]);
-}
+  bindClass(bind, TrackingTokens, [TokenSigner]);
+  bindClass(bind, TrackingLinks, [TrackingTokens, BaseUrl]);
+  bindClass(bind, RecordOpen, [TrackingTokens, EngagementRepository, IdGenerator, Clock]);
+  bindClass(bind, RecordClick, [TrackingTokens, EngagementRepository, IdGenerator, Clock]);
+  bindClass(bind, ShowUnsubscribePage, [TrackingTokens, EngagementRepository, TenancyRepository, Clock]);
+  bindClass(bind, UnsubscribeRecipient, [TrackingTokens, EngagementRepository, TenancyRepository, SuppressionRepository, SubscriberRepository, UpdateSubscriber, IdGenerator, Clock]);
+});

@@ -1,4 +1,4 @@
-import type { Container } from "inversify";
+import { ContainerModule } from "inversify";
 import { KnexTransactionalEmailRepository } from "../../adapters/knex/repositories/transactional-email-repository.js";
 import { ResolveSender } from "../../core/company/resolve-sender.js";
 import { QueueEmailSend } from "../../core/delivery/queue-email-send.js";
@@ -19,17 +19,15 @@ import { SendTransactional } from "../../core/transactional/send-transactional.j
 import { UpdateTransactionalEmail } from "../../core/transactional/update-transactional-email.js";
 import { bindClass } from "../bind-class.js";
 import { Database } from "../tokens.js";
-import type { JobHandlers } from "../worker/job-handlers.js";
 
 /** Saved transactional emails and the transactional send (content, sender, tracking and delivery come from their capabilities). */
-export function bindTransactional(container: Container, handlers: JobHandlers): void {
-  void handlers;
-  bindClass(container, KnexTransactionalEmailRepository, [Database]);
-  container.bind<TransactionalEmailRepository>(TransactionalEmailRepository).toService(KnexTransactionalEmailRepository);
-  bindClass(container, CreateTransactionalEmail, [TransactionalEmailRepository, TemplateRepository, IdGenerator, Clock]);
-  bindClass(container, GetTransactionalEmail, [TransactionalEmailRepository, TemplateRepository, EmailRenderer]);
-  bindClass(container, ListTransactionalEmails, [TransactionalEmailRepository, TemplateRepository, GetTransactionalMetrics]);
-  bindClass(container, UpdateTransactionalEmail, [TransactionalEmailRepository, TemplateRepository, Clock]);
-  bindClass(container, DeleteTransactionalEmail, [TransactionalEmailRepository, Clock]);
-  bindClass(container, SendTransactional, [TransactionalEmailRepository, TemplateRepository, SubscriberRepository, ResolveSender, RenderEmail, TrackingLinks, QueueEmailSend]);
-}
+export const transactionalModule = new ContainerModule(({ bind }) => {
+  bindClass(bind, KnexTransactionalEmailRepository, [Database]);
+  bind<TransactionalEmailRepository>(TransactionalEmailRepository).toService(KnexTransactionalEmailRepository);
+  bindClass(bind, CreateTransactionalEmail, [TransactionalEmailRepository, TemplateRepository, IdGenerator, Clock]);
+  bindClass(bind, GetTransactionalEmail, [TransactionalEmailRepository, TemplateRepository, EmailRenderer]);
+  bindClass(bind, ListTransactionalEmails, [TransactionalEmailRepository, TemplateRepository, GetTransactionalMetrics]);
+  bindClass(bind, UpdateTransactionalEmail, [TransactionalEmailRepository, TemplateRepository, Clock]);
+  bindClass(bind, DeleteTransactionalEmail, [TransactionalEmailRepository, Clock]);
+  bindClass(bind, SendTransactional, [TransactionalEmailRepository, TemplateRepository, SubscriberRepository, ResolveSender, RenderEmail, TrackingLinks, QueueEmailSend]);
+});

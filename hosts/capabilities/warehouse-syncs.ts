@@ -1,4 +1,4 @@
-import type { Container } from "inversify";
+import { ContainerModule, type ResolutionContext } from "inversify";
 import { KnexWarehouseConnectionRepository, KnexWarehouseSyncRepository } from "../../adapters/knex/repositories/warehouse-repository.js";
 import { KindWarehouseReader } from "../../adapters/warehouse/warehouse-reader.js";
 import { ListRepository } from "../../core/lists/ports.js";
@@ -21,26 +21,24 @@ import { RUN_WAREHOUSE_SYNC_JOB, RunWarehouseSync } from "../../core/warehouse/r
 import { UpdateWarehouseSync } from "../../core/warehouse/update-warehouse-sync.js";
 import { bindClass } from "../bind-class.js";
 import { AllowPrivateDestinations, Database } from "../tokens.js";
-import type { JobHandlers } from "../worker/job-handlers.js";
+import { JobHandlers } from "../worker/job-handlers.js";
 
 /** Warehouse connections and syncs: repositories, the warehouse reader, use cases, the run job and the scheduler. */
-export function bindWarehouseSyncs(container: Container, handlers: JobHandlers): void {
-  bindClass(container, KnexWarehouseConnectionRepository, [Database]);
-  container.bind<WarehouseConnectionRepository>(WarehouseConnectionRepository).toService(KnexWarehouseConnectionRepository);
-  bindClass(container, KnexWarehouseSyncRepository, [Database]);
-  container.bind<WarehouseSyncRepository>(WarehouseSyncRepository).toService(KnexWarehouseSyncRepository);
-  container.bind<WarehouseReader>(WarehouseReader).toResolvedValue((allowPrivate: boolean) => new KindWarehouseReader(allowPrivate), [AllowPrivateDestinations]);
+export const warehouseSyncsModule = new ContainerModule(({ bind, onActivation }) => {
+  bindClass(bind, KnexWarehouseConnectionRepository, [Database]);
+  bind<WarehouseConnectionRepository>(WarehouseConnectionRepository).toService(KnexWarehouseConnectionRepository);
+  bindClass(bind, KnexWarehouseSyncRepository, [Database]);
+  bind<WarehouseSyncRepository>(WarehouseSyncRepository).toService(KnexWarehouseSyncRepository);
+  bind<WarehouseReader>(WarehouseReader).toResolvedValue((allowPrivate: boolean) => new KindWarehouseReader(allowPrivate), [AllowPrivateDestinations]);
 
-  container
-    .bind(CreateWarehouseConnection)
-    .toResolvedValue(
-      (connections: WarehouseConnectionRepository, reader: WarehouseReader, secrets: SecretBox, ids: IdGenerator, clock: Clock, allowPrivate: boolean) =>
-        new CreateWarehouseConnection(connections, reader, secrets, ids, clock, allowPrivate),
-      [WarehouseConnectionRepository, WarehouseReader, SecretBox, IdGenerator, Clock, AllowPrivateDestinations],
-    );
-  bindClass(container, ListWarehouseConnections, [WarehouseConnectionRepository]);
-  bindClass(container, QueueWarehouseSyncRun, [WarehouseSyncRepository, SubscriberImportRepository, JobQueue, IdGenerator, Clock]);
-  bindClass(container, CreateWarehouseSync, [
+  bind(CreateWarehouseConnection).toResolvedValue(
+    (connections: WarehouseConnectionRepository, reader: WarehouseReader, secrets: SecretBox, ids: IdGenerator, clock: Clock, allowPrivate: boolean) =>
+      new CreateWarehouseConnection(connections, reader, secrets, ids, clock, allowPrivate),
+    [WarehouseConnectionRepository, WarehouseReader, SecretBox, IdGenerator, Clock, AllowPrivateDestinations],
+  );
+  bindClass(bind, ListWarehouseConnections, [WarehouseConnectionRepository]);
+  bindClass(bind, QueueWarehouseSyncRun, [WarehouseSyncRepository, SubscriberImportRepository, JobQueue, IdGenerator, Clock]);
+  bindClass(bind, CreateWarehouseSync, [
     WarehouseConnectionRepository,
     WarehouseSyncRepository,
     ListRepository,
@@ -51,11 +49,11 @@ export function bindWarehouseSyncs(container: Container, handlers: JobHandlers):
     IdGenerator,
     Clock,
   ]);
-  bindClass(container, GetWarehouseSync, [WarehouseSyncRepository, SubscriberImportRepository]);
-  bindClass(container, ListWarehouseSyncs, [WarehouseSyncRepository, SubscriberImportRepository]);
-  bindClass(container, ListWarehouseSyncRuns, [WarehouseSyncRepository, SubscriberImportRepository]);
-  bindClass(container, UpdateWarehouseSync, [WarehouseSyncRepository, ListRepository, SubscriberImportRepository, Clock]);
-  bindClass(container, RunWarehouseSync, [
+  bindClass(bind, GetWarehouseSync, [WarehouseSyncRepository, SubscriberImportRepository]);
+  bindClass(bind, ListWarehouseSyncs, [WarehouseSyncRepository, SubscriberImportRepository]);
+  bindClass(bind, ListWarehouseSyncRuns, [WarehouseSyncRepository, SubscriberImportRepository]);
+  bindClass(bind, UpdateWarehouseSync, [WarehouseSyncRepository, ListRepository, SubscriberImportRepository, Clock]);
+  bindClass(bind, RunWarehouseSync, [
     WarehouseSyncRepository,
     WarehouseConnectionRepository,
     ListRepository,
@@ -66,12 +64,17 @@ export function bindWarehouseSyncs(container: Container, handlers: JobHandlers):
     IdGenerator,
     Clock,
   ]);
-  bindClass(container, QueueDueWarehouseSyncs, [WarehouseSyncRepository, QueueWarehouseSyncRun, Clock]);
+  bindClass(bind, QueueDueWarehouseSyncs, [WarehouseSyncRepository, QueueWarehouseSyncRun, Clock]);
+  onActivation(JobHandlers, registerJobs);
+});
 
+/** Registered when the worker first asks for the job handlers. */
+function registerJobs(container: ResolutionContext, handlers: JobHandlers): JobHandlers {
   handlers.register(RUN_WAREHOUSE_SYNC_JOB, (job) => container.get(RunWarehouseSync).handle(job));
   // Scheduled runs: due syncs are looked for every minute and queued per their frequency.
   handlers.register(QUEUE_DUE_WAREHOUSE_SYNCS_JOB, async () => {
     await container.get(QueueDueWarehouseSyncs).execute();
   });
   handlers.schedule({ name: QUEUE_DUE_WAREHOUSE_SYNCS_JOB, everyMs: SCHEDULER_INTERVAL_MS, job: { type: QUEUE_DUE_WAREHOUSE_SYNCS_JOB } });
+  return handlers;
 }

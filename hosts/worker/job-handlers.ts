@@ -3,7 +3,7 @@ import type { Job, RecurringSchedule } from "../../core/ports/job-queue.js";
 /** Runs one job. Must be idempotent: after a crash the same job may run again. */
 export type JobHandler = (job: Job) => Promise<void>;
 
-/** Job types, their handlers and recurring schedules, registered by each capability in hosts/container.ts. */
+/** Job types, their handlers and recurring schedules, registered by each capability's module (hosts/capabilities/) when the registry is first resolved. */
 export class JobHandlers {
   private readonly handlers = new Map<string, JobHandler>();
   private readonly recurring: RecurringSchedule[] = [];

@@ -1,0 +1,74 @@
+import { ContainerModule } from "inversify";
+import { Redis } from "ioredis";
+import type { Knex } from "knex";
+import { AesGcmSecretBox } from "../../adapters/crypto/aes-gcm-secret-box.js";
+import { HmacTokenSigner } from "../../adapters/crypto/hmac-token-signer.js";
+import { isPostgres } from "../../adapters/knex/connection.js";
+import { KnexJobQueue } from "../../adapters/knex/knex-job-queue.js";
+import { KnexScheduleStore } from "../../adapters/knex/knex-schedule-store.js";
+import { KnexIdempotencyStore } from "../../adapters/knex/repositories/idempotency-store.js";
+import { FlexibleRateLimiter, type RateStore } from "../../adapters/rate-limit/flexible-rate-limiter.js";
+import { sweepExpiredRateLimits } from "../../adapters/rate-limit/sweep-expired-rate-limits.js";
+import { UlidIdGenerator } from "../../adapters/system/ulid-id-generator.js";
+import { IdempotencyStore } from "../../core/idempotency/ports.js";
+import { Clock } from "../../core/ports/clock.js";
+import { IdGenerator } from "../../core/ports/id-generator.js";
+import { JobQueue, JobStore, ScheduleStore } from "../../core/ports/job-queue.js";
+import { RateLimiter } from "../../core/ports/rate-limiter.js";
+import { SecretBox } from "../../core/ports/secret-box.js";
+import { TokenSigner } from "../../core/ports/token-signer.js";
+import { bindClass } from "../bind-class.js";
+import { Database, Disposables, RedisUrl, SecretKey } from "../tokens.js";
+import { JobHandlers } from "../worker/job-handlers.js";
+
+const SWEEP_RATE_LIMITS = "platform.sweep_rate_limits";
+const SWEEP_IDEMPOTENCY_KEYS = "platform.sweep_idempotency_keys";
+
+/**
+ * What every capability builds on: IDs, stored-secret encryption and token signing, the durable
+ * job queue with its schedules and the registry of job handlers, rate limits and idempotency keys.
+ */
+export const platformModule = new ContainerModule(({ bind, onActivation }) => {
+  bind<IdGenerator>(IdGenerator).toConstantValue(new UlidIdGenerator());
+  bind<Disposables>(Disposables).toResolvedValue(() => []);
+  bind<SecretBox>(SecretBox).toResolvedValue((secretKey: Buffer) => new AesGcmSecretBox(secretKey), [SecretKey]);
+  bind<TokenSigner>(TokenSigner).toResolvedValue((secretKey: Buffer) => new HmacTokenSigner(secretKey), [SecretKey]);
+
+  // The durable job queue, its schedules, and the handlers capabilities register for the worker.
+  bindClass(bind, KnexJobQueue, [Database, IdGenerator, Clock]);
+  bind<JobQueue>(JobQueue).toService(KnexJobQueue);
+  bind<JobStore>(JobStore).toService(KnexJobQueue);
+  bindClass(bind, KnexScheduleStore, [Database, JobQueue]);
+  bind<ScheduleStore>(ScheduleStore).toService(KnexScheduleStore);
+  bind(JobHandlers).toResolvedValue(() => new JobHandlers());
+
+  // Rate limits: counters in Redis when configured, else in Postgres, else in this process (SQLite).
+  bind<RateLimiter>(RateLimiter).toResolvedValue(
+    (redisUrl: string | undefined, knex: Knex, disposables: Disposables) => {
+      const store: RateStore = redisUrl
+        ? { kind: "redis", redis: new Redis(redisUrl, { maxRetriesPerRequest: 1 }) }
+        : isPostgres(knex)
+          ? { kind: "postgres", knex }
+          : { kind: "memory" };
+      const limiter = new FlexibleRateLimiter(store);
+      disposables.push(() => limiter.close());
+      return limiter;
+    },
+    [RedisUrl, Database, Disposables],
+  );
+
+  bindClass(bind, KnexIdempotencyStore, [Database]);
+  bind<IdempotencyStore>(IdempotencyStore).toService(KnexIdempotencyStore);
+
+  onActivation(JobHandlers, (container, handlers) => {
+    handlers.register(SWEEP_RATE_LIMITS, async () => {
+      await sweepExpiredRateLimits(container.get<Knex>(Database), container.get<Clock>(Clock).now());
+    });
+    handlers.schedule({ name: SWEEP_RATE_LIMITS, everyMs: 10 * 60_000, job: { type: SWEEP_RATE_LIMITS } });
+    handlers.register(SWEEP_IDEMPOTENCY_KEYS, async () => {
+      await container.get(KnexIdempotencyStore).sweepExpired(container.get<Clock>(Clock).now());
+    });
+    handlers.schedule({ name: SWEEP_IDEMPOTENCY_KEYS, everyMs: 60 * 60_000, job: { type: SWEEP_IDEMPOTENCY_KEYS } });
+    return handlers;
+  });
+});
