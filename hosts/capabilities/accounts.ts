@@ -23,22 +23,22 @@ import { Database } from "../tokens.js";
 import { JobHandlers } from "../worker/job-handlers.js";
 
 /** Accounts, account events and organization-ID suggestions: repositories, use cases, job handlers. */
-export const accountsModule = new ContainerModule(({ bind, onActivation }) => {
-  bindClass(bind, KnexAccountRepository, [Database]);
-  bind<AccountRepository>(AccountRepository).toService(KnexAccountRepository);
-  bindClass(bind, KnexAccountEventRepository, [Database]);
-  bind<AccountEventRepository>(AccountEventRepository).toService(KnexAccountEventRepository);
-  bindClass(bind, KnexAccountSuggestionRepository, [Database]);
-  bind<AccountSuggestionRepository>(AccountSuggestionRepository).toService(KnexAccountSuggestionRepository);
+export const accountsModule = new ContainerModule((container) => {
+  bindClass(container, KnexAccountRepository, [Database]);
+  container.bind<AccountRepository>(AccountRepository).toService(KnexAccountRepository);
+  bindClass(container, KnexAccountEventRepository, [Database]);
+  container.bind<AccountEventRepository>(AccountEventRepository).toService(KnexAccountEventRepository);
+  bindClass(container, KnexAccountSuggestionRepository, [Database]);
+  container.bind<AccountSuggestionRepository>(AccountSuggestionRepository).toService(KnexAccountSuggestionRepository);
 
-  bindClass(bind, UpsertAccount, [AccountRepository, IdGenerator, Clock]);
-  bindClass(bind, GetAccount, [AccountRepository]);
-  bindClass(bind, AddAccountMember, [AccountRepository, SubscriberRepository, SaveContact, Clock]);
-  bindClass(bind, RecordAccountEvent, [AccountRepository, AccountEventRepository, SubscriberRepository, RecordCustomEvent, IdGenerator, Clock]);
-  bindClass(bind, SuggestOrganizationIds, [AccountSuggestionRepository, JobQueue, IdGenerator, Clock]);
-  bindClass(bind, GetSuggestionJob, [AccountSuggestionRepository]);
-  bindClass(bind, RunOrganizationIdSuggestion, [AccountSuggestionRepository, AccountRepository, IdGenerator, Clock]);
-  onActivation(JobHandlers, registerJobs);
+  bindClass(container, UpsertAccount, [AccountRepository, IdGenerator, Clock]);
+  bindClass(container, GetAccount, [AccountRepository]);
+  bindClass(container, AddAccountMember, [AccountRepository, SubscriberRepository, SaveContact, Clock]);
+  bindClass(container, RecordAccountEvent, [AccountRepository, AccountEventRepository, SubscriberRepository, RecordCustomEvent, IdGenerator, Clock]);
+  bindClass(container, SuggestOrganizationIds, [AccountSuggestionRepository, JobQueue, IdGenerator, Clock]);
+  bindClass(container, GetSuggestionJob, [AccountSuggestionRepository]);
+  bindClass(container, RunOrganizationIdSuggestion, [AccountSuggestionRepository, AccountRepository, IdGenerator, Clock]);
+  container.onActivation(JobHandlers, registerJobs);
 });
 
 /** Registered when the worker first asks for the job handlers. */

@@ -31,28 +31,28 @@ import { BaseUrl, Database } from "../tokens.js";
  * records point under BASE_URL's host (`_spf.<host>`, `bounces.<host>`); the resolver asks the
  * system's DNS servers (tests rebind DnsResolver to one on loopback).
  */
-export const companyModule = new ContainerModule(({ bind }) => {
-  bindClass(bind, KnexCompanyProfileRepository, [Database]);
-  bind<CompanyProfileRepository>(CompanyProfileRepository).toService(KnexCompanyProfileRepository);
-  bindClass(bind, KnexProfileRepository, [Database]);
-  bind<ProfileRepository>(ProfileRepository).toService(KnexProfileRepository);
-  bindClass(bind, KnexSendingDomainRepository, [Database]);
-  bind<SendingDomainRepository>(SendingDomainRepository).toService(KnexSendingDomainRepository);
-  bind<DkimKeyGenerator>(DkimKeyGenerator).toConstantValue(new RsaDkimKeyGenerator());
-  bind<DnsResolver>(DnsResolver).toResolvedValue(() => new NodeDnsResolver());
-  bind<MailTargets>(MailTargetsToken).toResolvedValue((baseUrl: string) => mailTargetsFor(new URL(baseUrl).hostname), [BaseUrl]);
+export const companyModule = new ContainerModule((container) => {
+  bindClass(container, KnexCompanyProfileRepository, [Database]);
+  container.bind<CompanyProfileRepository>(CompanyProfileRepository).toService(KnexCompanyProfileRepository);
+  bindClass(container, KnexProfileRepository, [Database]);
+  container.bind<ProfileRepository>(ProfileRepository).toService(KnexProfileRepository);
+  bindClass(container, KnexSendingDomainRepository, [Database]);
+  container.bind<SendingDomainRepository>(SendingDomainRepository).toService(KnexSendingDomainRepository);
+  container.bind<DkimKeyGenerator>(DkimKeyGenerator).toConstantValue(new RsaDkimKeyGenerator());
+  container.bind<DnsResolver>(DnsResolver).toResolvedValue(() => new NodeDnsResolver());
+  container.bind<MailTargets>(MailTargetsToken).toResolvedValue((baseUrl: string) => mailTargetsFor(new URL(baseUrl).hostname), [BaseUrl]);
 
-  bindClass(bind, GetCompanyProfile, [CompanyProfileRepository, ProfileRepository]);
-  bindClass(bind, UpdateCompanyProfile, [CompanyProfileRepository, ProfileRepository, SendingDomainRepository, GetCompanyProfile, IdGenerator, Clock]);
-  bindClass(bind, ListSenderProfiles, [CompanyProfileRepository, ProfileRepository]);
-  bindClass(bind, RenameProfile, [CompanyProfileRepository, ProfileRepository, Clock]);
-  bindClass(bind, DeleteSenderProfile, [CompanyProfileRepository, ProfileRepository]);
-  bindClass(bind, CreateSendingDomain, [SendingDomainRepository, DkimKeyGenerator, SecretBox, IdGenerator, Clock, MailTargetsToken]);
-  bindClass(bind, ListSendingDomains, [SendingDomainRepository, MailTargetsToken]);
-  bindClass(bind, GetSendingDomain, [SendingDomainRepository, MailTargetsToken]);
-  bindClass(bind, VerifySendingDomain, [SendingDomainRepository, DnsResolver, Clock, MailTargetsToken]);
-  bindClass(bind, DeleteSendingDomain, [SendingDomainRepository]);
-  bindClass(bind, OperatorVerifyDomain, [CompanyProfileRepository, SendingDomainRepository, DkimKeyGenerator, SecretBox, IdGenerator, Clock]);
-  bindClass(bind, SetUpOperatorSender, [CompanyProfileRepository, ProfileRepository, OperatorVerifyDomain, IdGenerator, Clock]);
-  bindClass(bind, ResolveSender, [CompanyProfileRepository, ProfileRepository, SendingDomainRepository]);
+  bindClass(container, GetCompanyProfile, [CompanyProfileRepository, ProfileRepository]);
+  bindClass(container, UpdateCompanyProfile, [CompanyProfileRepository, ProfileRepository, SendingDomainRepository, GetCompanyProfile, IdGenerator, Clock]);
+  bindClass(container, ListSenderProfiles, [CompanyProfileRepository, ProfileRepository]);
+  bindClass(container, RenameProfile, [CompanyProfileRepository, ProfileRepository, Clock]);
+  bindClass(container, DeleteSenderProfile, [CompanyProfileRepository, ProfileRepository]);
+  bindClass(container, CreateSendingDomain, [SendingDomainRepository, DkimKeyGenerator, SecretBox, IdGenerator, Clock, MailTargetsToken]);
+  bindClass(container, ListSendingDomains, [SendingDomainRepository, MailTargetsToken]);
+  bindClass(container, GetSendingDomain, [SendingDomainRepository, MailTargetsToken]);
+  bindClass(container, VerifySendingDomain, [SendingDomainRepository, DnsResolver, Clock, MailTargetsToken]);
+  bindClass(container, DeleteSendingDomain, [SendingDomainRepository]);
+  bindClass(container, OperatorVerifyDomain, [CompanyProfileRepository, SendingDomainRepository, DkimKeyGenerator, SecretBox, IdGenerator, Clock]);
+  bindClass(container, SetUpOperatorSender, [CompanyProfileRepository, ProfileRepository, OperatorVerifyDomain, IdGenerator, Clock]);
+  bindClass(container, ResolveSender, [CompanyProfileRepository, ProfileRepository, SendingDomainRepository]);
 });

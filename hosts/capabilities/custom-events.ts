@@ -15,13 +15,13 @@ import { bindClass } from "../bind-class.js";
 import { Database } from "../tokens.js";
 
 /** Custom events and their definitions: repositories, use cases, job handlers. */
-export const customEventsModule = new ContainerModule(({ bind }) => {
-  bindClass(bind, KnexCustomEventRepository, [Database, IdGenerator]);
-  bind<CustomEventRepository>(CustomEventRepository).toService(KnexCustomEventRepository);
-  bindClass(bind, RecordCustomEvent, [CustomEventRepository, ContactEvents, IdGenerator, Clock]);
-  bindClass(bind, ResolveEventContact, [CustomEventRepository, SaveContact]);
-  bindClass(bind, TrackEvents, [ResolveEventContact, RecordCustomEvent, Clock]);
-  bindClass(bind, ImportEvents, [ResolveEventContact, RecordCustomEvent, Clock]);
-  bindClass(bind, DescribeEventSchemas, [CustomEventRepository]);
-  bindClass(bind, GetEventSample, [CustomEventRepository]);
+export const customEventsModule = new ContainerModule((container) => {
+  bindClass(container, KnexCustomEventRepository, [Database, IdGenerator]);
+  container.bind<CustomEventRepository>(CustomEventRepository).toService(KnexCustomEventRepository);
+  bindClass(container, RecordCustomEvent, [CustomEventRepository, ContactEvents, IdGenerator, Clock]);
+  bindClass(container, ResolveEventContact, [CustomEventRepository, SaveContact]);
+  bindClass(container, TrackEvents, [ResolveEventContact, RecordCustomEvent, Clock]);
+  bindClass(container, ImportEvents, [ResolveEventContact, RecordCustomEvent, Clock]);
+  bindClass(container, DescribeEventSchemas, [CustomEventRepository]);
+  bindClass(container, GetEventSample, [CustomEventRepository]);
 });

@@ -24,28 +24,28 @@ import { AllowPrivateDestinations, Database } from "../tokens.js";
 import { JobHandlers } from "../worker/job-handlers.js";
 
 /** Data exports to customers' buckets: repositories, the S3 writer, use cases, the run job and its schedule. */
-export const dataExportsModule = new ContainerModule(({ bind, onActivation }) => {
-  bindClass(bind, KnexDataExportRepository, [Database]);
-  bind<DataExportRepository>(DataExportRepository).toService(KnexDataExportRepository);
-  bindClass(bind, KnexExportSource, [Database]);
-  bind<ExportSource>(ExportSource).toService(KnexExportSource);
-  bind<BucketWriter>(BucketWriter).toResolvedValue((allowPrivateDestinations: boolean) => new S3BucketWriter({ allowPrivateDestinations }), [AllowPrivateDestinations]);
+export const dataExportsModule = new ContainerModule((container) => {
+  bindClass(container, KnexDataExportRepository, [Database]);
+  container.bind<DataExportRepository>(DataExportRepository).toService(KnexDataExportRepository);
+  bindClass(container, KnexExportSource, [Database]);
+  container.bind<ExportSource>(ExportSource).toService(KnexExportSource);
+  container.bind<BucketWriter>(BucketWriter).toResolvedValue((allowPrivateDestinations: boolean) => new S3BucketWriter({ allowPrivateDestinations }), [AllowPrivateDestinations]);
 
-  bind(CreateDataExport).toResolvedValue(
+  container.bind(CreateDataExport).toResolvedValue(
     (exports: DataExportRepository, buckets: BucketWriter, box: SecretBox, jobs: JobQueue, ids: IdGenerator, clock: Clock, allowPrivate: boolean) =>
       new CreateDataExport(exports, buckets, box, jobs, ids, clock, allowPrivate),
     [DataExportRepository, BucketWriter, SecretBox, JobQueue, IdGenerator, Clock, AllowPrivateDestinations],
   );
-  bindClass(bind, ListDataExports, [DataExportRepository]);
-  bindClass(bind, GetDataExport, [DataExportRepository]);
-  bindClass(bind, UpdateDataExport, [DataExportRepository, BucketWriter, SecretBox, JobQueue, IdGenerator, Clock]);
-  bindClass(bind, DeleteDataExport, [DataExportRepository, Clock]);
-  bindClass(bind, ListDataExportRuns, [DataExportRepository]);
-  bindClass(bind, RequestDataExportRun, [DataExportRepository, JobQueue, IdGenerator, Clock]);
-  bindClass(bind, TestDataExportConnection, [DataExportRepository, BucketWriter, SecretBox, Clock]);
-  bindClass(bind, RunDataExport, [DataExportRepository, ExportSource, BucketWriter, SecretBox, Clock]);
-  bindClass(bind, DispatchDueExports, [DataExportRepository, JobQueue, IdGenerator, Clock]);
-  onActivation(JobHandlers, registerJobs);
+  bindClass(container, ListDataExports, [DataExportRepository]);
+  bindClass(container, GetDataExport, [DataExportRepository]);
+  bindClass(container, UpdateDataExport, [DataExportRepository, BucketWriter, SecretBox, JobQueue, IdGenerator, Clock]);
+  bindClass(container, DeleteDataExport, [DataExportRepository, Clock]);
+  bindClass(container, ListDataExportRuns, [DataExportRepository]);
+  bindClass(container, RequestDataExportRun, [DataExportRepository, JobQueue, IdGenerator, Clock]);
+  bindClass(container, TestDataExportConnection, [DataExportRepository, BucketWriter, SecretBox, Clock]);
+  bindClass(container, RunDataExport, [DataExportRepository, ExportSource, BucketWriter, SecretBox, Clock]);
+  bindClass(container, DispatchDueExports, [DataExportRepository, JobQueue, IdGenerator, Clock]);
+  container.onActivation(JobHandlers, registerJobs);
 });
 
 /** Registered when the worker first asks for the job handlers. */

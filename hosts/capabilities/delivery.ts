@@ -33,9 +33,9 @@ import { JobHandlers } from "../worker/job-handlers.js";
  * Delivery: the mail transport MAIL_URL names, email sends and their `email.deliver` job,
  * provider delivery events and the suppression list routes.
  */
-export const deliveryModule = new ContainerModule(({ bind, isBound, onActivation }) => {
+export const deliveryModule = new ContainerModule((container) => {
   // Opened on first use (a pooled SMTP connection only when mail is sent), closed with the runtime.
-  bind<MailTransport>(MailTransport).toResolvedValue(
+  container.bind<MailTransport>(MailTransport).toResolvedValue(
     (mailUrl: string, disposables: Disposables) => {
       const transport = mailTransportFromUrl(mailUrl);
       disposables.push(() => transport.close());
@@ -44,33 +44,33 @@ export const deliveryModule = new ContainerModule(({ bind, isBound, onActivation
     [MailUrl, Disposables],
   );
 
-  bindClass(bind, KnexEmailSendRepository, [Database, IdGenerator]);
-  bind<EmailSendRepository>(EmailSendRepository).toService(KnexEmailSendRepository);
-  bind<DkimKeys>(DkimKeys).toResolvedValue((knex: Knex, box: SecretBox) => new KnexDkimKeys(knex, box), [Database, SecretBox]);
-  bind<DeliveryWebhookSecrets>(DeliveryWebhookSecrets).toResolvedValue((knex: Knex) => new KnexDeliveryWebhookSecrets(knex), [Database]);
-  bind<SesTopicPins>(SesTopicPins).toResolvedValue((knex: Knex) => new KnexSesTopicPins(knex), [Database]);
-  bind<SuppressionQueries>(SuppressionQueries).toResolvedValue((knex: Knex) => new KnexSuppressionSearch(knex), [Database]);
+  bindClass(container, KnexEmailSendRepository, [Database, IdGenerator]);
+  container.bind<EmailSendRepository>(EmailSendRepository).toService(KnexEmailSendRepository);
+  container.bind<DkimKeys>(DkimKeys).toResolvedValue((knex: Knex, box: SecretBox) => new KnexDkimKeys(knex, box), [Database, SecretBox]);
+  container.bind<DeliveryWebhookSecrets>(DeliveryWebhookSecrets).toResolvedValue((knex: Knex) => new KnexDeliveryWebhookSecrets(knex), [Database]);
+  container.bind<SesTopicPins>(SesTopicPins).toResolvedValue((knex: Knex) => new KnexSesTopicPins(knex), [Database]);
+  container.bind<SuppressionQueries>(SuppressionQueries).toResolvedValue((knex: Knex) => new KnexSuppressionSearch(knex), [Database]);
 
   // The suppression list's repository: bound here unless a capability before this one did.
-  if (!isBound(SuppressionRepository)) {
-    bind<SuppressionRepository>(SuppressionRepository).toResolvedValue((knex: Knex, ids: IdGenerator) => new KnexSuppressionRepository(knex, ids), [Database, IdGenerator]);
+  if (!container.isBound(SuppressionRepository)) {
+    container.bind<SuppressionRepository>(SuppressionRepository).toResolvedValue((knex: Knex, ids: IdGenerator) => new KnexSuppressionRepository(knex, ids), [Database, IdGenerator]);
   }
 
-  bindClass(bind, QueueEmailSend, [EmailSendRepository, IdGenerator, Clock]);
-  bindClass(bind, DeliverEmail, [EmailSendRepository, SuppressionRepository, DkimKeys, MailTransport, IdGenerator, Clock]);
-  bindClass(bind, RecordDeliveryEvent, [EmailSendRepository, SuppressionRepository, TenancyRepository, IdGenerator, Clock]);
-  bind(CreateDeliveryWebhookSecret).toResolvedValue(
+  bindClass(container, QueueEmailSend, [EmailSendRepository, IdGenerator, Clock]);
+  bindClass(container, DeliverEmail, [EmailSendRepository, SuppressionRepository, DkimKeys, MailTransport, IdGenerator, Clock]);
+  bindClass(container, RecordDeliveryEvent, [EmailSendRepository, SuppressionRepository, TenancyRepository, IdGenerator, Clock]);
+  container.bind(CreateDeliveryWebhookSecret).toResolvedValue(
     (secrets: DeliveryWebhookSecrets, box: SecretBox, clock: Clock, baseUrl: string) => new CreateDeliveryWebhookSecret(secrets, box, clock, baseUrl, newWebhookSecret),
     [DeliveryWebhookSecrets, SecretBox, Clock, BaseUrl],
   );
-  bindClass(bind, OpenDeliveryWebhookSecret, [DeliveryWebhookSecrets, SecretBox]);
-  bindClass(bind, CheckSesTopic, [SesTopicPins, Clock]);
-  bindClass(bind, UnpinSesTopic, [SesTopicPins]);
+  bindClass(container, OpenDeliveryWebhookSecret, [DeliveryWebhookSecrets, SecretBox]);
+  bindClass(container, CheckSesTopic, [SesTopicPins, Clock]);
+  bindClass(container, UnpinSesTopic, [SesTopicPins]);
 
-  bindClass(bind, ListSuppressions, [SuppressionQueries]);
-  bindClass(bind, GetSuppression, [SuppressionRepository]);
-  bindClass(bind, RemoveSuppression, [SuppressionRepository]);
-  onActivation(JobHandlers, registerJobs);
+  bindClass(container, ListSuppressions, [SuppressionQueries]);
+  bindClass(container, GetSuppression, [SuppressionRepository]);
+  bindClass(container, RemoveSuppression, [SuppressionRepository]);
+  container.onActivation(JobHandlers, registerJobs);
 });
 
 /** Registered when the worker first asks for the job handlers. */

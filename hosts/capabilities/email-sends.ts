@@ -8,9 +8,9 @@ import { bindClass } from "../bind-class.js";
 import { Database } from "../tokens.js";
 
 /** The email-sends search: a read side over the sends and events delivery writes. */
-export const emailSendsModule = new ContainerModule(({ bind }) => {
-  bindClass(bind, KnexEmailSendSearch, [Database]);
-  bind<EmailSendQueries>(EmailSendQueries).toService(KnexEmailSendSearch);
-  bindClass(bind, ListEmailSends, [EmailSendQueries, Clock]);
-  bindClass(bind, GetEmailSend, [EmailSendQueries]);
+export const emailSendsModule = new ContainerModule((container) => {
+  bindClass(container, KnexEmailSendSearch, [Database]);
+  container.bind<EmailSendQueries>(EmailSendQueries).toService(KnexEmailSendSearch);
+  bindClass(container, ListEmailSends, [EmailSendQueries, Clock]);
+  bindClass(container, GetEmailSend, [EmailSendQueries]);
 });

@@ -26,29 +26,29 @@ import { bindClass } from "../bind-class.js";
 import { BaseUrl, Database } from "../tokens.js";
 
 /** Email content and rendering: templates, email components, the renderer and RenderEmail. */
-export const emailsModule = new ContainerModule(({ bind }) => {
-  bindClass(bind, KnexTemplateRepository, [Database]);
-  bind<TemplateRepository>(TemplateRepository).toService(KnexTemplateRepository);
-  bindClass(bind, KnexEmailComponentRepository, [Database]);
-  bind<EmailComponentRepository>(EmailComponentRepository).toService(KnexEmailComponentRepository);
-  bindClass(bind, KnexEmailBrandingSource, [Database]);
-  bind<EmailBrandingSource>(EmailBrandingSource).toService(KnexEmailBrandingSource);
-  bind<EmailRenderer>(EmailRenderer).toConstantValue(new MjmlEmailRenderer());
+export const emailsModule = new ContainerModule((container) => {
+  bindClass(container, KnexTemplateRepository, [Database]);
+  container.bind<TemplateRepository>(TemplateRepository).toService(KnexTemplateRepository);
+  bindClass(container, KnexEmailComponentRepository, [Database]);
+  container.bind<EmailComponentRepository>(EmailComponentRepository).toService(KnexEmailComponentRepository);
+  bindClass(container, KnexEmailBrandingSource, [Database]);
+  container.bind<EmailBrandingSource>(EmailBrandingSource).toService(KnexEmailBrandingSource);
+  container.bind<EmailRenderer>(EmailRenderer).toConstantValue(new MjmlEmailRenderer());
 
-  bindClass(bind, ListTemplates, [TemplateRepository]);
-  bindClass(bind, GetTemplate, [TemplateRepository]);
-  bindClass(bind, CreateTemplate, [TemplateRepository, IdGenerator, Clock]);
-  bindClass(bind, UpdateTemplate, [TemplateRepository, Clock]);
-  bindClass(bind, DeleteTemplate, [TemplateRepository, Clock]);
+  bindClass(container, ListTemplates, [TemplateRepository]);
+  bindClass(container, GetTemplate, [TemplateRepository]);
+  bindClass(container, CreateTemplate, [TemplateRepository, IdGenerator, Clock]);
+  bindClass(container, UpdateTemplate, [TemplateRepository, Clock]);
+  bindClass(container, DeleteTemplate, [TemplateRepository, Clock]);
 
-  bindClass(bind, ListEmailComponents, [EmailComponentRepository]);
-  bindClass(bind, GetEmailComponent, [EmailComponentRepository]);
-  bindClass(bind, CreateEmailComponent, [EmailComponentRepository, IdGenerator, Clock]);
-  bindClass(bind, UpdateEmailComponent, [EmailComponentRepository, Clock]);
-  bindClass(bind, DeleteEmailComponent, [EmailComponentRepository]);
-  bindClass(bind, GetDefaultComponent, [EmailComponentRepository]);
-  bindClass(bind, SetDefaultComponent, [EmailComponentRepository, IdGenerator, Clock]);
+  bindClass(container, ListEmailComponents, [EmailComponentRepository]);
+  bindClass(container, GetEmailComponent, [EmailComponentRepository]);
+  bindClass(container, CreateEmailComponent, [EmailComponentRepository, IdGenerator, Clock]);
+  bindClass(container, UpdateEmailComponent, [EmailComponentRepository, Clock]);
+  bindClass(container, DeleteEmailComponent, [EmailComponentRepository]);
+  bindClass(container, GetDefaultComponent, [EmailComponentRepository]);
+  bindClass(container, SetDefaultComponent, [EmailComponentRepository, IdGenerator, Clock]);
 
-  bindClass(bind, RenderEmail, [EmailBrandingSource, EmailComponentRepository, EmailRenderer]);
-  bindClass(bind, PreviewTemplate, [TemplateRepository, SubscriberRepository, RenderEmail, BaseUrl]);
+  bindClass(container, RenderEmail, [EmailBrandingSource, EmailComponentRepository, EmailRenderer]);
+  bindClass(container, PreviewTemplate, [TemplateRepository, SubscriberRepository, RenderEmail, BaseUrl]);
 });

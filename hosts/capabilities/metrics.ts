@@ -8,9 +8,9 @@ import { bindClass } from "../bind-class.js";
 import { Database } from "../tokens.js";
 
 /** Metrics: the aggregate queries and the two use cases. */
-export const metricsModule = new ContainerModule(({ bind }) => {
-  bindClass(bind, KnexMetricsQueries, [Database]);
-  bind<MetricsQueries>(MetricsQueries).toService(KnexMetricsQueries);
-  bindClass(bind, GetAccountMetrics, [MetricsQueries, Clock]);
-  bindClass(bind, GetTransactionalMetrics, [MetricsQueries, Clock]);
+export const metricsModule = new ContainerModule((container) => {
+  bindClass(container, KnexMetricsQueries, [Database]);
+  container.bind<MetricsQueries>(MetricsQueries).toService(KnexMetricsQueries);
+  bindClass(container, GetAccountMetrics, [MetricsQueries, Clock]);
+  bindClass(container, GetTransactionalMetrics, [MetricsQueries, Clock]);
 });

@@ -24,21 +24,21 @@ import { AllowPrivateDestinations, Database } from "../tokens.js";
 import { JobHandlers } from "../worker/job-handlers.js";
 
 /** Migrations from another provider: sources, repositories, use cases and the job that runs them. */
-export const migrationsModule = new ContainerModule(({ bind, isBound, onActivation }) => {
+export const migrationsModule = new ContainerModule((container) => {
   // Outbound calls to provider APIs (shared with any capability that binds it first).
-  if (!isBound(HttpClient)) bind<HttpClient>(HttpClient).toConstantValue(new FetchHttpClient());
-  bind<MigrationSources>(MigrationSources).toResolvedValue((http: HttpClient) => new ProviderMigrationSources(http, csvRowMapper), [HttpClient]);
+  if (!container.isBound(HttpClient)) container.bind<HttpClient>(HttpClient).toConstantValue(new FetchHttpClient());
+  container.bind<MigrationSources>(MigrationSources).toResolvedValue((http: HttpClient) => new ProviderMigrationSources(http, csvRowMapper), [HttpClient]);
 
-  bindClass(bind, KnexMigrationRunRepository, [Database]);
-  bind<MigrationRunRepository>(MigrationRunRepository).toService(KnexMigrationRunRepository);
-  bindClass(bind, KnexCampaignDraftRepository, [Database]);
-  bind<CampaignDraftRepository>(CampaignDraftRepository).toService(KnexCampaignDraftRepository);
+  bindClass(container, KnexMigrationRunRepository, [Database]);
+  container.bind<MigrationRunRepository>(MigrationRunRepository).toService(KnexMigrationRunRepository);
+  bindClass(container, KnexCampaignDraftRepository, [Database]);
+  container.bind<CampaignDraftRepository>(CampaignDraftRepository).toService(KnexCampaignDraftRepository);
 
-  bindClass(bind, CreateMigration, [MigrationRunRepository, MigrationSources, SecretBox, IdGenerator, Clock, AllowPrivateDestinations]);
-  bindClass(bind, GetMigrationRun, [MigrationRunRepository, TenancyRepository]);
-  bindClass(bind, StartMigration, [MigrationRunRepository, TenancyRepository, JobQueue, Clock]);
-  bindClass(bind, CancelMigration, [MigrationRunRepository, TenancyRepository, Clock]);
-  bindClass(bind, AdvanceMigration, [
+  bindClass(container, CreateMigration, [MigrationRunRepository, MigrationSources, SecretBox, IdGenerator, Clock, AllowPrivateDestinations]);
+  bindClass(container, GetMigrationRun, [MigrationRunRepository, TenancyRepository]);
+  bindClass(container, StartMigration, [MigrationRunRepository, TenancyRepository, JobQueue, Clock]);
+  bindClass(container, CancelMigration, [MigrationRunRepository, TenancyRepository, Clock]);
+  bindClass(container, AdvanceMigration, [
     MigrationRunRepository,
     MigrationSources,
     SecretBox,
@@ -50,7 +50,7 @@ export const migrationsModule = new ContainerModule(({ bind, isBound, onActivati
     IdGenerator,
     Clock,
   ]);
-  onActivation(JobHandlers, registerJobs);
+  container.onActivation(JobHandlers, registerJobs);
 });
 
 /** Registered when the worker first asks for the job handlers. */

@@ -1,4 +1,4 @@
-import { ContainerModule } from "inversify";
+import { ContainerModule, type ResolutionContext } from "inversify";
 import { Redis } from "ioredis";
 import type { Knex } from "knex";
 import { AesGcmSecretBox } from "../../adapters/crypto/aes-gcm-secret-box.js";
@@ -28,22 +28,22 @@ const SWEEP_IDEMPOTENCY_KEYS = "platform.sweep_idempotency_keys";
  * What every capability builds on: IDs, stored-secret encryption and token signing, the durable
  * job queue with its schedules and the registry of job handlers, rate limits and idempotency keys.
  */
-export const platformModule = new ContainerModule(({ bind, onActivation }) => {
-  bind<IdGenerator>(IdGenerator).toConstantValue(new UlidIdGenerator());
-  bind<Disposables>(Disposables).toResolvedValue(() => []);
-  bind<SecretBox>(SecretBox).toResolvedValue((secretKey: Buffer) => new AesGcmSecretBox(secretKey), [SecretKey]);
-  bind<TokenSigner>(TokenSigner).toResolvedValue((secretKey: Buffer) => new HmacTokenSigner(secretKey), [SecretKey]);
+export const platformModule = new ContainerModule((container) => {
+  container.bind<IdGenerator>(IdGenerator).toConstantValue(new UlidIdGenerator());
+  container.bind<Disposables>(Disposables).toResolvedValue(() => []);
+  container.bind<SecretBox>(SecretBox).toResolvedValue((secretKey: Buffer) => new AesGcmSecretBox(secretKey), [SecretKey]);
+  container.bind<TokenSigner>(TokenSigner).toResolvedValue((secretKey: Buffer) => new HmacTokenSigner(secretKey), [SecretKey]);
 
   // The durable job queue, its schedules, and the handlers capabilities register for the worker.
-  bindClass(bind, KnexJobQueue, [Database, IdGenerator, Clock]);
-  bind<JobQueue>(JobQueue).toService(KnexJobQueue);
-  bind<JobStore>(JobStore).toService(KnexJobQueue);
-  bindClass(bind, KnexScheduleStore, [Database, JobQueue]);
-  bind<ScheduleStore>(ScheduleStore).toService(KnexScheduleStore);
-  bind(JobHandlers).toResolvedValue(() => new JobHandlers());
+  bindClass(container, KnexJobQueue, [Database, IdGenerator, Clock]);
+  container.bind<JobQueue>(JobQueue).toService(KnexJobQueue);
+  container.bind<JobStore>(JobStore).toService(KnexJobQueue);
+  bindClass(container, KnexScheduleStore, [Database, JobQueue]);
+  container.bind<ScheduleStore>(ScheduleStore).toService(KnexScheduleStore);
+  container.bind(JobHandlers).toResolvedValue(() => new JobHandlers());
 
   // Rate limits: counters in Redis when configured, else in Postgres, else in this process (SQLite).
-  bind<RateLimiter>(RateLimiter).toResolvedValue(
+  container.bind<RateLimiter>(RateLimiter).toResolvedValue(
     (redisUrl: string | undefined, knex: Knex, disposables: Disposables) => {
       const store: RateStore = redisUrl
         ? { kind: "redis", redis: new Redis(redisUrl, { maxRetriesPerRequest: 1 }) }
@@ -57,18 +57,21 @@ export const platformModule = new ContainerModule(({ bind, onActivation }) => {
     [RedisUrl, Database, Disposables],
   );
 
-  bindClass(bind, KnexIdempotencyStore, [Database]);
-  bind<IdempotencyStore>(IdempotencyStore).toService(KnexIdempotencyStore);
+  bindClass(container, KnexIdempotencyStore, [Database]);
+  container.bind<IdempotencyStore>(IdempotencyStore).toService(KnexIdempotencyStore);
 
-  onActivation(JobHandlers, (container, handlers) => {
-    handlers.register(SWEEP_RATE_LIMITS, async () => {
-      await sweepExpiredRateLimits(container.get<Knex>(Database), container.get<Clock>(Clock).now());
-    });
-    handlers.schedule({ name: SWEEP_RATE_LIMITS, everyMs: 10 * 60_000, job: { type: SWEEP_RATE_LIMITS } });
-    handlers.register(SWEEP_IDEMPOTENCY_KEYS, async () => {
-      await container.get(KnexIdempotencyStore).sweepExpired(container.get<Clock>(Clock).now());
-    });
-    handlers.schedule({ name: SWEEP_IDEMPOTENCY_KEYS, everyMs: 60 * 60_000, job: { type: SWEEP_IDEMPOTENCY_KEYS } });
-    return handlers;
-  });
+  container.onActivation(JobHandlers, registerSweeps);
 });
+
+/** Expired rate-limit counters and idempotency keys are swept on schedules of their own. */
+function registerSweeps(container: ResolutionContext, handlers: JobHandlers): JobHandlers {
+  handlers.register(SWEEP_RATE_LIMITS, async () => {
+    await sweepExpiredRateLimits(container.get<Knex>(Database), container.get<Clock>(Clock).now());
+  });
+  handlers.schedule({ name: SWEEP_RATE_LIMITS, everyMs: 10 * 60_000, job: { type: SWEEP_RATE_LIMITS } });
+  handlers.register(SWEEP_IDEMPOTENCY_KEYS, async () => {
+    await container.get(KnexIdempotencyStore).sweepExpired(container.get<Clock>(Clock).now());
+  });
+  handlers.schedule({ name: SWEEP_IDEMPOTENCY_KEYS, everyMs: 60 * 60_000, job: { type: SWEEP_IDEMPOTENCY_KEYS } });
+  return handlers;
+}

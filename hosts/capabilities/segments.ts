@@ -16,26 +16,26 @@ import { BaseUrl, Database } from "../tokens.js";
 export const segmentDocsUrl = (baseUrl: string): string => `${baseUrl}/api/v1/openapi.json`;
 
 /** Segments: repositories, use cases, job handlers. */
-export const segmentsModule = new ContainerModule(({ bind }) => {
-  bindClass(bind, KnexSegmentRepository, [Database]);
-  bind<SegmentRepository>(SegmentRepository).toService(KnexSegmentRepository);
-  bindClass(bind, KnexSegmentEvaluator, [Database]);
-  bind<SegmentEvaluator>(SegmentEvaluator).toService(KnexSegmentEvaluator);
+export const segmentsModule = new ContainerModule((container) => {
+  bindClass(container, KnexSegmentRepository, [Database]);
+  container.bind<SegmentRepository>(SegmentRepository).toService(KnexSegmentRepository);
+  bindClass(container, KnexSegmentEvaluator, [Database]);
+  container.bind<SegmentEvaluator>(SegmentEvaluator).toService(KnexSegmentEvaluator);
 
-  bind(CreateSegment).toResolvedValue(
+  container.bind(CreateSegment).toResolvedValue(
     (segments: SegmentRepository, evaluator: SegmentEvaluator, ids: IdGenerator, clock: Clock, baseUrl: string) =>
       new CreateSegment(segments, evaluator, ids, clock, segmentDocsUrl(baseUrl)),
     [SegmentRepository, SegmentEvaluator, IdGenerator, Clock, BaseUrl],
   );
-  bind(UpdateSegment).toResolvedValue(
+  container.bind(UpdateSegment).toResolvedValue(
     (segments: SegmentRepository, evaluator: SegmentEvaluator, ids: IdGenerator, clock: Clock, baseUrl: string) =>
       new UpdateSegment(segments, evaluator, ids, clock, segmentDocsUrl(baseUrl)),
     [SegmentRepository, SegmentEvaluator, IdGenerator, Clock, BaseUrl],
   );
-  bind(CountSegment).toResolvedValue(
+  container.bind(CountSegment).toResolvedValue(
     (segments: SegmentRepository, evaluator: SegmentEvaluator, clock: Clock, baseUrl: string) => new CountSegment(segments, evaluator, clock, segmentDocsUrl(baseUrl)),
     [SegmentRepository, SegmentEvaluator, Clock, BaseUrl],
   );
-  bindClass(bind, ListSegments, [SegmentRepository, SegmentEvaluator, Clock]);
-  bindClass(bind, DeleteSegment, [SegmentRepository]);
+  bindClass(container, ListSegments, [SegmentRepository, SegmentEvaluator, Clock]);
+  bindClass(container, DeleteSegment, [SegmentRepository]);
 });

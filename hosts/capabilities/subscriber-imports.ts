@@ -15,15 +15,15 @@ import { Database } from "../tokens.js";
 import { JobHandlers } from "../worker/job-handlers.js";
 
 /** Subscriber imports (API, job and CLI): repositories, use cases, job handlers. */
-export const subscriberImportsModule = new ContainerModule(({ bind, onActivation }) => {
-  bindClass(bind, KnexSubscriberImportRepository, [Database, IdGenerator]);
-  bind<SubscriberImportRepository>(SubscriberImportRepository).toService(KnexSubscriberImportRepository);
+export const subscriberImportsModule = new ContainerModule((container) => {
+  bindClass(container, KnexSubscriberImportRepository, [Database, IdGenerator]);
+  container.bind<SubscriberImportRepository>(SubscriberImportRepository).toService(KnexSubscriberImportRepository);
 
-  bindClass(bind, CreateImport, [SubscriberImportRepository, SubscriberRepository, JobQueue, IdGenerator, Clock]);
-  bindClass(bind, GetImport, [SubscriberImportRepository]);
-  bindClass(bind, AdvanceImport, [SubscriberImportRepository, JobQueue, IdGenerator, Clock]);
-  bindClass(bind, DirectImport, [SubscriberImportRepository, SubscriberRepository, TenancyRepository, IdGenerator, Clock]);
-  onActivation(JobHandlers, registerJobs);
+  bindClass(container, CreateImport, [SubscriberImportRepository, SubscriberRepository, JobQueue, IdGenerator, Clock]);
+  bindClass(container, GetImport, [SubscriberImportRepository]);
+  bindClass(container, AdvanceImport, [SubscriberImportRepository, JobQueue, IdGenerator, Clock]);
+  bindClass(container, DirectImport, [SubscriberImportRepository, SubscriberRepository, TenancyRepository, IdGenerator, Clock]);
+  container.onActivation(JobHandlers, registerJobs);
 });
 
 /** Registered when the worker first asks for the job handlers. */

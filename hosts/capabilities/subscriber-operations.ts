@@ -19,23 +19,23 @@ import { segmentDocsUrl } from "./segments.js";
 const SWEEP_EXPIRED_OPERATIONS = "subscriber_operations.sweep_expired";
 
 /** Bulk tags and asynchronous subscriber operations: repositories, use cases, job handlers. */
-export const subscriberOperationsModule = new ContainerModule(({ bind, onActivation }) => {
-  bindClass(bind, KnexSubscriberOperationRepository, [Database, IdGenerator]);
-  bind<SubscriberOperationRepository>(SubscriberOperationRepository).toService(KnexSubscriberOperationRepository);
-  bindClass(bind, KnexBulkTagStore, [Database, IdGenerator]);
-  bind<BulkTagStore>(BulkTagStore).toService(KnexBulkTagStore);
+export const subscriberOperationsModule = new ContainerModule((container) => {
+  bindClass(container, KnexSubscriberOperationRepository, [Database, IdGenerator]);
+  container.bind<SubscriberOperationRepository>(SubscriberOperationRepository).toService(KnexSubscriberOperationRepository);
+  bindClass(container, KnexBulkTagStore, [Database, IdGenerator]);
+  container.bind<BulkTagStore>(BulkTagStore).toService(KnexBulkTagStore);
 
-  bindClass(bind, BulkTag, [BulkTagStore, Clock]);
-  bind(StartOperation).toResolvedValue(
+  bindClass(container, BulkTag, [BulkTagStore, Clock]);
+  container.bind(StartOperation).toResolvedValue(
     (operations: SubscriberOperationRepository, segments: SegmentRepository, jobs: JobQueue, ids: IdGenerator, clock: Clock, baseUrl: string) =>
       new StartOperation(operations, segments, jobs, ids, clock, segmentDocsUrl(baseUrl)),
     [SubscriberOperationRepository, SegmentRepository, JobQueue, IdGenerator, Clock, BaseUrl],
   );
-  bindClass(bind, GetOperation, [SubscriberOperationRepository]);
-  bindClass(bind, ListOperations, [SubscriberOperationRepository]);
-  bindClass(bind, CancelOperation, [SubscriberOperationRepository, Clock]);
-  bindClass(bind, AdvanceOperation, [SubscriberOperationRepository, JobQueue, Clock]);
-  onActivation(JobHandlers, registerJobs);
+  bindClass(container, GetOperation, [SubscriberOperationRepository]);
+  bindClass(container, ListOperations, [SubscriberOperationRepository]);
+  bindClass(container, CancelOperation, [SubscriberOperationRepository, Clock]);
+  bindClass(container, AdvanceOperation, [SubscriberOperationRepository, JobQueue, Clock]);
+  container.onActivation(JobHandlers, registerJobs);
 });
 
 /** Registered when the worker first asks for the job handlers. */

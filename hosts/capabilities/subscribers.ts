@@ -1,4 +1,4 @@
-import { ContainerModule, type Bind } from "inversify";
+import { ContainerModule, type ContainerModuleLoadOptions } from "inversify";
 import { InProcessContactEvents } from "../../adapters/memory/in-process-contact-events.js";
 import { KnexSubscriberRepository } from "../../adapters/knex/repositories/subscriber-repository.js";
 import { ContactEvents } from "../../core/events/contact-events.js";
@@ -24,32 +24,32 @@ import { BaseUrl, Database } from "../tokens.js";
 import { segmentDocsUrl } from "./segments.js";
 
 /** Subscribers, their tags and lists, and notes: repositories, use cases, job handlers. */
-export const subscribersModule = new ContainerModule(({ bind }) => {
-  bindClass(bind, KnexSubscriberRepository, [Database, IdGenerator]);
-  bind<SubscriberRepository>(SubscriberRepository).toService(KnexSubscriberRepository);
-  bindClass(bind, SaveContact, [SubscriberRepository, IdGenerator, Clock]);
-  bind<ContactEvents>(ContactEvents).toConstantValue(new InProcessContactEvents());
+export const subscribersModule = new ContainerModule((container) => {
+  bindClass(container, KnexSubscriberRepository, [Database, IdGenerator]);
+  container.bind<SubscriberRepository>(SubscriberRepository).toService(KnexSubscriberRepository);
+  bindClass(container, SaveContact, [SubscriberRepository, IdGenerator, Clock]);
+  container.bind<ContactEvents>(ContactEvents).toConstantValue(new InProcessContactEvents());
 
-  bindSubscriberRoutes(bind);
+  bindSubscriberRoutes(container);
 });
 
 /** The subscriber and note routes' use cases. */
-function bindSubscriberRoutes(bind: Bind): void {
-  bindClass(bind, KnexSubscriberQueries, [Database]);
-  bind<SubscriberQueries>(SubscriberQueries).toService(KnexSubscriberQueries);
-  bindClass(bind, KnexNoteRepository, [Database]);
-  bind<NoteRepository>(NoteRepository).toService(KnexNoteRepository);
+function bindSubscriberRoutes(container: ContainerModuleLoadOptions): void {
+  bindClass(container, KnexSubscriberQueries, [Database]);
+  container.bind<SubscriberQueries>(SubscriberQueries).toService(KnexSubscriberQueries);
+  bindClass(container, KnexNoteRepository, [Database]);
+  container.bind<NoteRepository>(NoteRepository).toService(KnexNoteRepository);
 
-  bindClass(bind, CreateSubscriber, [SaveContact]);
-  bindClass(bind, GetSubscriber, [SubscriberRepository, SubscriberQueries, NoteRepository]);
-  bindClass(bind, UpdateSubscriber, [SubscriberRepository, SubscriberQueries, Clock]);
-  bindClass(bind, DeleteSubscriber, [SubscriberRepository]);
-  bind(ListSubscribers).toResolvedValue(
+  bindClass(container, CreateSubscriber, [SaveContact]);
+  bindClass(container, GetSubscriber, [SubscriberRepository, SubscriberQueries, NoteRepository]);
+  bindClass(container, UpdateSubscriber, [SubscriberRepository, SubscriberQueries, Clock]);
+  bindClass(container, DeleteSubscriber, [SubscriberRepository]);
+  container.bind(ListSubscribers).toResolvedValue(
     (queries: SubscriberQueries, segments: SegmentRepository, clock: Clock, baseUrl: string) => new ListSubscribers(queries, segments, clock, segmentDocsUrl(baseUrl)),
     [SubscriberQueries, SegmentRepository, Clock, BaseUrl],
   );
 
-  bindClass(bind, AddNote, [SubscriberRepository, NoteRepository, IdGenerator, Clock]);
-  bindClass(bind, ListNotes, [SubscriberRepository, NoteRepository]);
-  bindClass(bind, DeleteNote, [NoteRepository]);
+  bindClass(container, AddNote, [SubscriberRepository, NoteRepository, IdGenerator, Clock]);
+  bindClass(container, ListNotes, [SubscriberRepository, NoteRepository]);
+  bindClass(container, DeleteNote, [NoteRepository]);
 }

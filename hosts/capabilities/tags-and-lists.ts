@@ -23,22 +23,22 @@ import { bindClass } from "../bind-class.js";
 import { Database } from "../tokens.js";
 
 /** Tags and lists: repositories, use cases, job handlers. */
-export const tagsAndListsModule = new ContainerModule(({ bind }) => {
-  bindClass(bind, KnexTagRepository, [Database]);
-  bind<TagRepository>(TagRepository).toService(KnexTagRepository);
-  bindClass(bind, ListTags, [TagRepository]);
-  bindClass(bind, CreateTag, [TagRepository, IdGenerator, Clock]);
-  bindClass(bind, UpdateTag, [TagRepository, Clock]);
-  bindClass(bind, DeleteTag, [TagRepository]);
-  bindClass(bind, TagContact, [SubscriberRepository, TagRepository, SaveContact]);
-  bindClass(bind, UntagContact, [SubscriberRepository, Clock]);
+export const tagsAndListsModule = new ContainerModule((container) => {
+  bindClass(container, KnexTagRepository, [Database]);
+  container.bind<TagRepository>(TagRepository).toService(KnexTagRepository);
+  bindClass(container, ListTags, [TagRepository]);
+  bindClass(container, CreateTag, [TagRepository, IdGenerator, Clock]);
+  bindClass(container, UpdateTag, [TagRepository, Clock]);
+  bindClass(container, DeleteTag, [TagRepository]);
+  bindClass(container, TagContact, [SubscriberRepository, TagRepository, SaveContact]);
+  bindClass(container, UntagContact, [SubscriberRepository, Clock]);
 
-  bindClass(bind, KnexListRepository, [Database]);
-  bind<ListRepository>(ListRepository).toService(KnexListRepository);
-  bindClass(bind, ListLists, [ListRepository]);
-  bindClass(bind, CreateList, [ListRepository, IdGenerator, Clock]);
-  bindClass(bind, UpdateList, [ListRepository, Clock]);
-  bindClass(bind, DeleteList, [ListRepository]);
-  bindClass(bind, AddListMembers, [ListRepository, SaveContact, Clock]);
-  bindClass(bind, RemoveListMembers, [ListRepository]);
+  bindClass(container, KnexListRepository, [Database]);
+  container.bind<ListRepository>(ListRepository).toService(KnexListRepository);
+  bindClass(container, ListLists, [ListRepository]);
+  bindClass(container, CreateList, [ListRepository, IdGenerator, Clock]);
+  bindClass(container, UpdateList, [ListRepository, Clock]);
+  bindClass(container, DeleteList, [ListRepository]);
+  bindClass(container, AddListMembers, [ListRepository, SaveContact, Clock]);
+  bindClass(container, RemoveListMembers, [ListRepository]);
 });

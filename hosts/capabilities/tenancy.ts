@@ -23,24 +23,24 @@ import type { Logger } from "../logger.js";
 import { AppLogger, Database } from "../tokens.js";
 
 /** Companies, members and API keys: the repositories behind every authenticated request, and their use cases. */
-export const tenancyModule = new ContainerModule(({ bind }) => {
-  bind<ApiKeySecrets>(ApiKeySecrets).toConstantValue(new Sha256ApiKeySecrets());
-  bind(KnexApiKeyRepository).toResolvedValue((knex: Knex) => new KnexApiKeyRepository(knex), [Database]);
-  bind<ApiKeyRepository>(ApiKeyRepository).toService(KnexApiKeyRepository);
-  bind<TenancyRepository>(TenancyRepository).toResolvedValue((knex: Knex) => new KnexTenancyRepository(knex), [Database]);
-  bind<ApiKeyUsage>(ApiKeyUsage).toResolvedValue(
+export const tenancyModule = new ContainerModule((container) => {
+  container.bind<ApiKeySecrets>(ApiKeySecrets).toConstantValue(new Sha256ApiKeySecrets());
+  container.bind(KnexApiKeyRepository).toResolvedValue((knex: Knex) => new KnexApiKeyRepository(knex), [Database]);
+  container.bind<ApiKeyRepository>(ApiKeyRepository).toService(KnexApiKeyRepository);
+  container.bind<TenancyRepository>(TenancyRepository).toResolvedValue((knex: Knex) => new KnexTenancyRepository(knex), [Database]);
+  container.bind<ApiKeyUsage>(ApiKeyUsage).toResolvedValue(
     (keys: KnexApiKeyRepository, logger: Logger) => new ThrottledApiKeyUsage(keys, (error) => logger.warn({ err: error }, "could not record API key use")),
     [KnexApiKeyRepository, AppLogger],
   );
 
-  bindClass(bind, IssueApiKey, [ApiKeyRepository, ApiKeySecrets, IdGenerator, Clock]);
-  bindClass(bind, AuthenticateApiKey, [ApiKeyRepository, TenancyRepository, ApiKeySecrets, ApiKeyUsage, Clock]);
-  bindClass(bind, CreateApiKey, [TenancyRepository, IssueApiKey]);
-  bindClass(bind, ListApiKeys, [ApiKeyRepository]);
-  bindClass(bind, RevokeApiKey, [ApiKeyRepository, Clock]);
-  bindClass(bind, UpdateApiKey, [ApiKeyRepository, Clock]);
-  bindClass(bind, CreateCompany, [TenancyRepository, IssueApiKey, IdGenerator, Clock]);
-  bindClass(bind, CreateMemberApiKey, [TenancyRepository, IssueApiKey, IdGenerator, Clock]);
-  bindClass(bind, DescribeAccount, [TenancyRepository]);
-  bindClass(bind, GetCurrentCompany, [TenancyRepository]);
+  bindClass(container, IssueApiKey, [ApiKeyRepository, ApiKeySecrets, IdGenerator, Clock]);
+  bindClass(container, AuthenticateApiKey, [ApiKeyRepository, TenancyRepository, ApiKeySecrets, ApiKeyUsage, Clock]);
+  bindClass(container, CreateApiKey, [TenancyRepository, IssueApiKey]);
+  bindClass(container, ListApiKeys, [ApiKeyRepository]);
+  bindClass(container, RevokeApiKey, [ApiKeyRepository, Clock]);
+  bindClass(container, UpdateApiKey, [ApiKeyRepository, Clock]);
+  bindClass(container, CreateCompany, [TenancyRepository, IssueApiKey, IdGenerator, Clock]);
+  bindClass(container, CreateMemberApiKey, [TenancyRepository, IssueApiKey, IdGenerator, Clock]);
+  bindClass(container, DescribeAccount, [TenancyRepository]);
+  bindClass(container, GetCurrentCompany, [TenancyRepository]);
 });

@@ -20,18 +20,18 @@ import { bindClass } from "../bind-class.js";
 import { BaseUrl, Database } from "../tokens.js";
 
 /** Open and click tracking, unsubscribe links, and the suppression list they feed. */
-export const trackingModule = new ContainerModule(({ bind, isBound }) => {
+export const trackingModule = new ContainerModule((container) => {
   // Delivery binds the same repository when it comes first: one binding either way.
-  if (!isBound(SuppressionRepository)) {
-    bind<SuppressionRepository>(SuppressionRepository).toResolvedValue((knex: Knex, ids: IdGenerator) => new KnexSuppressionRepository(knex, ids), [Database, IdGenerator]);
+  if (!container.isBound(SuppressionRepository)) {
+    container.bind<SuppressionRepository>(SuppressionRepository).toResolvedValue((knex: Knex, ids: IdGenerator) => new KnexSuppressionRepository(knex, ids), [Database, IdGenerator]);
   }
-  bindClass(bind, KnexEngagementRepository, [Database]);
-  bind<EngagementRepository>(EngagementRepository).toService(KnexEngagementRepository);
+  bindClass(container, KnexEngagementRepository, [Database]);
+  container.bind<EngagementRepository>(EngagementRepository).toService(KnexEngagementRepository);
 
-  bindClass(bind, TrackingTokens, [TokenSigner]);
-  bindClass(bind, TrackingLinks, [TrackingTokens, BaseUrl]);
-  bindClass(bind, RecordOpen, [TrackingTokens, EngagementRepository, IdGenerator, Clock]);
-  bindClass(bind, RecordClick, [TrackingTokens, EngagementRepository, IdGenerator, Clock]);
-  bindClass(bind, ShowUnsubscribePage, [TrackingTokens, EngagementRepository, TenancyRepository, Clock]);
-  bindClass(bind, UnsubscribeRecipient, [TrackingTokens, EngagementRepository, TenancyRepository, SuppressionRepository, SubscriberRepository, UpdateSubscriber, IdGenerator, Clock]);
+  bindClass(container, TrackingTokens, [TokenSigner]);
+  bindClass(container, TrackingLinks, [TrackingTokens, BaseUrl]);
+  bindClass(container, RecordOpen, [TrackingTokens, EngagementRepository, IdGenerator, Clock]);
+  bindClass(container, RecordClick, [TrackingTokens, EngagementRepository, IdGenerator, Clock]);
+  bindClass(container, ShowUnsubscribePage, [TrackingTokens, EngagementRepository, TenancyRepository, Clock]);
+  bindClass(container, UnsubscribeRecipient, [TrackingTokens, EngagementRepository, TenancyRepository, SuppressionRepository, SubscriberRepository, UpdateSubscriber, IdGenerator, Clock]);
 });

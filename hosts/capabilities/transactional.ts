@@ -21,13 +21,13 @@ import { bindClass } from "../bind-class.js";
 import { Database } from "../tokens.js";
 
 /** Saved transactional emails and the transactional send (content, sender, tracking and delivery come from their capabilities). */
-export const transactionalModule = new ContainerModule(({ bind }) => {
-  bindClass(bind, KnexTransactionalEmailRepository, [Database]);
-  bind<TransactionalEmailRepository>(TransactionalEmailRepository).toService(KnexTransactionalEmailRepository);
-  bindClass(bind, CreateTransactionalEmail, [TransactionalEmailRepository, TemplateRepository, IdGenerator, Clock]);
-  bindClass(bind, GetTransactionalEmail, [TransactionalEmailRepository, TemplateRepository, EmailRenderer]);
-  bindClass(bind, ListTransactionalEmails, [TransactionalEmailRepository, TemplateRepository, GetTransactionalMetrics]);
-  bindClass(bind, UpdateTransactionalEmail, [TransactionalEmailRepository, TemplateRepository, Clock]);
-  bindClass(bind, DeleteTransactionalEmail, [TransactionalEmailRepository, Clock]);
-  bindClass(bind, SendTransactional, [TransactionalEmailRepository, TemplateRepository, SubscriberRepository, ResolveSender, RenderEmail, TrackingLinks, QueueEmailSend]);
+export const transactionalModule = new ContainerModule((container) => {
+  bindClass(container, KnexTransactionalEmailRepository, [Database]);
+  container.bind<TransactionalEmailRepository>(TransactionalEmailRepository).toService(KnexTransactionalEmailRepository);
+  bindClass(container, CreateTransactionalEmail, [TransactionalEmailRepository, TemplateRepository, IdGenerator, Clock]);
+  bindClass(container, GetTransactionalEmail, [TransactionalEmailRepository, TemplateRepository, EmailRenderer]);
+  bindClass(container, ListTransactionalEmails, [TransactionalEmailRepository, TemplateRepository, GetTransactionalMetrics]);
+  bindClass(container, UpdateTransactionalEmail, [TransactionalEmailRepository, TemplateRepository, Clock]);
+  bindClass(container, DeleteTransactionalEmail, [TransactionalEmailRepository, Clock]);
+  bindClass(container, SendTransactional, [TransactionalEmailRepository, TemplateRepository, SubscriberRepository, ResolveSender, RenderEmail, TrackingLinks, QueueEmailSend]);
 });

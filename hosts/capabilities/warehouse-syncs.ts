@@ -24,21 +24,21 @@ import { AllowPrivateDestinations, Database } from "../tokens.js";
 import { JobHandlers } from "../worker/job-handlers.js";
 
 /** Warehouse connections and syncs: repositories, the warehouse reader, use cases, the run job and the scheduler. */
-export const warehouseSyncsModule = new ContainerModule(({ bind, onActivation }) => {
-  bindClass(bind, KnexWarehouseConnectionRepository, [Database]);
-  bind<WarehouseConnectionRepository>(WarehouseConnectionRepository).toService(KnexWarehouseConnectionRepository);
-  bindClass(bind, KnexWarehouseSyncRepository, [Database]);
-  bind<WarehouseSyncRepository>(WarehouseSyncRepository).toService(KnexWarehouseSyncRepository);
-  bind<WarehouseReader>(WarehouseReader).toResolvedValue((allowPrivate: boolean) => new KindWarehouseReader(allowPrivate), [AllowPrivateDestinations]);
+export const warehouseSyncsModule = new ContainerModule((container) => {
+  bindClass(container, KnexWarehouseConnectionRepository, [Database]);
+  container.bind<WarehouseConnectionRepository>(WarehouseConnectionRepository).toService(KnexWarehouseConnectionRepository);
+  bindClass(container, KnexWarehouseSyncRepository, [Database]);
+  container.bind<WarehouseSyncRepository>(WarehouseSyncRepository).toService(KnexWarehouseSyncRepository);
+  container.bind<WarehouseReader>(WarehouseReader).toResolvedValue((allowPrivate: boolean) => new KindWarehouseReader(allowPrivate), [AllowPrivateDestinations]);
 
-  bind(CreateWarehouseConnection).toResolvedValue(
+  container.bind(CreateWarehouseConnection).toResolvedValue(
     (connections: WarehouseConnectionRepository, reader: WarehouseReader, secrets: SecretBox, ids: IdGenerator, clock: Clock, allowPrivate: boolean) =>
       new CreateWarehouseConnection(connections, reader, secrets, ids, clock, allowPrivate),
     [WarehouseConnectionRepository, WarehouseReader, SecretBox, IdGenerator, Clock, AllowPrivateDestinations],
   );
-  bindClass(bind, ListWarehouseConnections, [WarehouseConnectionRepository]);
-  bindClass(bind, QueueWarehouseSyncRun, [WarehouseSyncRepository, SubscriberImportRepository, JobQueue, IdGenerator, Clock]);
-  bindClass(bind, CreateWarehouseSync, [
+  bindClass(container, ListWarehouseConnections, [WarehouseConnectionRepository]);
+  bindClass(container, QueueWarehouseSyncRun, [WarehouseSyncRepository, SubscriberImportRepository, JobQueue, IdGenerator, Clock]);
+  bindClass(container, CreateWarehouseSync, [
     WarehouseConnectionRepository,
     WarehouseSyncRepository,
     ListRepository,
@@ -49,11 +49,11 @@ export const warehouseSyncsModule = new ContainerModule(({ bind, onActivation })
     IdGenerator,
     Clock,
   ]);
-  bindClass(bind, GetWarehouseSync, [WarehouseSyncRepository, SubscriberImportRepository]);
-  bindClass(bind, ListWarehouseSyncs, [WarehouseSyncRepository, SubscriberImportRepository]);
-  bindClass(bind, ListWarehouseSyncRuns, [WarehouseSyncRepository, SubscriberImportRepository]);
-  bindClass(bind, UpdateWarehouseSync, [WarehouseSyncRepository, ListRepository, SubscriberImportRepository, Clock]);
-  bindClass(bind, RunWarehouseSync, [
+  bindClass(container, GetWarehouseSync, [WarehouseSyncRepository, SubscriberImportRepository]);
+  bindClass(container, ListWarehouseSyncs, [WarehouseSyncRepository, SubscriberImportRepository]);
+  bindClass(container, ListWarehouseSyncRuns, [WarehouseSyncRepository, SubscriberImportRepository]);
+  bindClass(container, UpdateWarehouseSync, [WarehouseSyncRepository, ListRepository, SubscriberImportRepository, Clock]);
+  bindClass(container, RunWarehouseSync, [
     WarehouseSyncRepository,
     WarehouseConnectionRepository,
     ListRepository,
@@ -64,8 +64,8 @@ export const warehouseSyncsModule = new ContainerModule(({ bind, onActivation })
     IdGenerator,
     Clock,
   ]);
-  bindClass(bind, QueueDueWarehouseSyncs, [WarehouseSyncRepository, QueueWarehouseSyncRun, Clock]);
-  onActivation(JobHandlers, registerJobs);
+  bindClass(container, QueueDueWarehouseSyncs, [WarehouseSyncRepository, QueueWarehouseSyncRun, Clock]);
+  container.onActivation(JobHandlers, registerJobs);
 });
 
 /** Registered when the worker first asks for the job handlers. */

@@ -26,19 +26,19 @@ class Host {
   constructor(readonly greeter: Greeter) {}
 }
 
-const values = new ContainerModule(({ bind }) => {
-  bind(Greeting).toConstantValue({ text: "Hello" });
-  bind(Name).toConstantValue("Ada");
-  bind(Times).toConstantValue(2);
+const values = new ContainerModule((container) => {
+  container.bind(Greeting).toConstantValue({ text: "Hello" });
+  container.bind(Name).toConstantValue("Ada");
+  container.bind(Times).toConstantValue(2);
 });
 
 test("a class is built from its tokens and classes, in constructor order", (t) => {
   const container = new Container({ defaultScope: "Singleton" });
   container.load(
     values,
-    new ContainerModule(({ bind }) => {
-      bindClass(bind, Greeter, [Greeting, Name, Times]);
-      bindClass(bind, Host, [Greeter]);
+    new ContainerModule((container) => {
+      bindClass(container, Greeter, [Greeting, Name, Times]);
+      bindClass(container, Host, [Greeter]);
     }),
   );
   t.is(container.get(Host).greeter.greet(), "Hello Ada! Hello Ada!");
@@ -46,15 +46,15 @@ test("a class is built from its tokens and classes, in constructor order", (t) =
 
 test("a dependency list that does not match the constructor does not compile", (t) => {
   // What this test proves is that the build passes: each line below must be a type error.
-  const mismatches = new ContainerModule(({ bind }) => {
+  const mismatches = new ContainerModule((container) => {
     // @ts-expect-error the name and the greeting swapped
-    bindClass(bind, Greeter, [Name, Greeting, Times]);
+    bindClass(container, Greeter, [Name, Greeting, Times]);
     // @ts-expect-error one dependency short
-    bindClass(bind, Greeter, [Greeting, Name]);
+    bindClass(container, Greeter, [Greeting, Name]);
     // @ts-expect-error a bare symbol does not say what it gives
-    bindClass(bind, Greeter, [Symbol.for("test.Greeting"), Name, Times]);
+    bindClass(container, Greeter, [Symbol.for("test.Greeting"), Name, Times]);
     // @ts-expect-error a class that gives something else
-    bindClass(bind, Host, [Host]);
+    bindClass(container, Host, [Host]);
   });
   t.true(mismatches instanceof ContainerModule);
 });
