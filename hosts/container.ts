@@ -1,57 +1,12 @@
 import { Container } from "inversify";
-import { bindClass } from "./bind-class.js";
-import { capabilities } from "./capabilities/index.js";
 import type { Knex } from "knex";
-import { AuthenticateApiKey } from "../core/api-keys/authenticate-api-key.js";
-import { CreateApiKey } from "../core/api-keys/create-api-key.js";
-import { CreateMemberApiKey } from "../core/api-keys/create-member-api-key.js";
-import { IssueApiKey } from "../core/api-keys/issue-api-key.js";
-import { ListApiKeys } from "../core/api-keys/list-api-keys.js";
-import { ApiKeyRepository, ApiKeySecrets, ApiKeyUsage } from "../core/api-keys/ports.js";
-import { IdempotencyStore } from "../core/idempotency/ports.js";
-import { RevokeApiKey } from "../core/api-keys/revoke-api-key.js";
-import { UpdateApiKey } from "../core/api-keys/update-api-key.js";
-import { Clock } from "../core/ports/clock.js";
-import { Delay } from "../core/ports/delay.js";
-import { IdGenerator } from "../core/ports/id-generator.js";
-import { JobQueue, JobStore, ScheduleStore } from "../core/ports/job-queue.js";
-import { CreateCompany } from "../core/tenancy/create-company.js";
-import { DescribeAccount } from "../core/tenancy/describe-account.js";
-import { GetCurrentCompany } from "../core/tenancy/get-current-company.js";
-import { TenancyRepository } from "../core/tenancy/ports.js";
-import { Sha256ApiKeySecrets } from "../adapters/crypto/api-key-secrets.js";
-import { AesGcmSecretBox } from "../adapters/crypto/aes-gcm-secret-box.js";
-import { HmacTokenSigner } from "../adapters/crypto/hmac-token-signer.js";
-import { SecretBox } from "../core/ports/secret-box.js";
-import { TokenSigner } from "../core/ports/token-signer.js";
-import { KnexApiKeyRepository } from "../adapters/knex/repositories/api-key-repository.js";
-import { KnexIdempotencyStore } from "../adapters/knex/repositories/idempotency-store.js";
-import { KnexTenancyRepository } from "../adapters/knex/repositories/tenancy-repository.js";
-import { ThrottledApiKeyUsage } from "../adapters/knex/throttled-api-key-usage.js";
-import { KnexJobQueue } from "../adapters/knex/knex-job-queue.js";
-import { KnexScheduleStore } from "../adapters/knex/knex-schedule-store.js";
 import { SystemClock } from "../adapters/system/system-clock.js";
-import { TimerDelay } from "../adapters/system/timer-delay.js";
-import { UlidIdGenerator } from "../adapters/system/ulid-id-generator.js";
-import type { Logger } from "./logger.js";
-import { Redis } from "ioredis";
-import { RateLimiter } from "../core/ports/rate-limiter.js";
-import { isPostgres } from "../adapters/knex/connection.js";
-import { FlexibleRateLimiter, type RateStore } from "../adapters/rate-limit/flexible-rate-limiter.js";
-import { sweepExpiredRateLimits } from "../adapters/rate-limit/sweep-expired-rate-limits.js";
-import { createDatabaseProbe, DatabaseProbe } from "../adapters/knex/database-probe.js";
-import { operatorBudgets } from "../core/access/fair-share.js";
-import { InFlightGate } from "../core/access/in-flight-gate.js";
-import { DEFAULT_CAPACITY, type Capacity } from "./capacity.js";
-
-const SWEEP_RATE_LIMITS = "platform.sweep_rate_limits";
-import { JobHandlers } from "./worker/job-handlers.js";
+import { Clock } from "../core/ports/clock.js";
 import { DEFAULT_RETENTION, RetentionPolicy } from "../core/retention/policy.js";
-
-import { AllowPrivateDestinations, AppLogger, BaseUrl, CapacitySettings, Database, Disposables, MailUrl } from "./tokens.js";
-
-// Until every capability imports them from tokens.ts.
-export { AllowPrivateDestinations, AppLogger, BaseUrl, Database, Disposables, MailUrl };
+import { capabilities } from "./capabilities/index.js";
+import { DEFAULT_CAPACITY, type Capacity } from "./capacity.js";
+import type { Logger } from "./logger.js";
+import { AllowPrivateDestinations, AppLogger, BaseUrl, CapacitySettings, Database, MailUrl, RedisUrl, SecretKey } from "./tokens.js";
 
 export interface ContainerParts {
   readonly knex: Knex;
@@ -72,10 +27,9 @@ export interface ContainerParts {
   readonly capacity?: Capacity;
 }
 
-
 /**
- * Binds every adapter and use case. Adding a capability adds its lines here; the hosts only
- * ever call `container.get`.
+ * Binds this process's values and loads every capability's module; adding a capability adds it
+ * to capabilities/index.ts. The hosts only ever call `container.get`.
  */
 export function buildContainer(parts: ContainerParts): Container {
   const container = new Container({ defaultScope: "Singleton" });
@@ -84,77 +38,13 @@ export function buildContainer(parts: ContainerParts): Container {
   container.bind<Logger>(AppLogger).toConstantValue(parts.logger);
   container.bind<string>(BaseUrl).toConstantValue(parts.baseUrl);
   container.bind<Clock>(Clock).toConstantValue(parts.clock ?? new SystemClock());
-  container.bind<Delay>(Delay).toConstantValue(new TimerDelay());
-  container.bind<IdGenerator>(IdGenerator).toConstantValue(new UlidIdGenerator());
-  const disposables: Disposables = [];
-  container.bind<Disposables>(Disposables).toConstantValue(disposables);
-  container.bind<ApiKeySecrets>(ApiKeySecrets).toConstantValue(new Sha256ApiKeySecrets());
-  container.bind<SecretBox>(SecretBox).toConstantValue(new AesGcmSecretBox(parts.secretKey));
-  container.bind<TokenSigner>(TokenSigner).toConstantValue(new HmacTokenSigner(parts.secretKey));
+  container.bind<Buffer>(SecretKey).toConstantValue(parts.secretKey);
   container.bind<string>(MailUrl).toConstantValue(parts.mailUrl);
+  container.bind<string | undefined>(RedisUrl).toConstantValue(parts.redisUrl);
   container.bind<boolean>(AllowPrivateDestinations).toConstantValue(parts.allowPrivateDestinations ?? false);
   container.bind<RetentionPolicy>(RetentionPolicy).toConstantValue(parts.retention ?? DEFAULT_RETENTION);
+  container.bind<Capacity>(CapacitySettings).toConstantValue(parts.capacity ?? DEFAULT_CAPACITY);
 
-  // The durable job queue, its schedules, and the handlers capabilities register for the worker.
-  bindClass(container, KnexJobQueue, [Database, IdGenerator, Clock]);
-  container.bind<JobQueue>(JobQueue).toService(KnexJobQueue);
-  container.bind<JobStore>(JobStore).toService(KnexJobQueue);
-  bindClass(container, KnexScheduleStore, [Database, JobQueue]);
-  container.bind<ScheduleStore>(ScheduleStore).toService(KnexScheduleStore);
-  const handlers = new JobHandlers();
-  container.bind(JobHandlers).toConstantValue(handlers);
-
-  const capacity = parts.capacity ?? DEFAULT_CAPACITY;
-  // Rate limits: counters in Redis when configured, else in Postgres, else in this process (SQLite).
-  container.bind<RateLimiter>(RateLimiter).toResolvedValue(() => {
-    const store: RateStore = parts.redisUrl
-      ? { kind: "redis", redis: new Redis(parts.redisUrl, { maxRetriesPerRequest: 1 }) }
-      : isPostgres(parts.knex)
-        ? { kind: "postgres", knex: parts.knex }
-        : { kind: "memory" };
-    const limiter = new FlexibleRateLimiter(store, operatorBudgets(capacity));
-    disposables.push(() => limiter.close());
-    return limiter;
-  });
-  // Capacity: each company's places in flight (this process), and a /health that queues behind nothing.
-  container.bind<Capacity>(CapacitySettings).toConstantValue(capacity);
-  container.bind(InFlightGate).toConstantValue(new InFlightGate(capacity.companyMaxInFlight));
-  container.bind<DatabaseProbe>(DatabaseProbe).toResolvedValue(() => {
-    const probe = createDatabaseProbe(parts.knex);
-    disposables.push(() => probe.close());
-    return probe;
-  });
-  handlers.register(SWEEP_RATE_LIMITS, async () => {
-    await sweepExpiredRateLimits(parts.knex, container.get<Clock>(Clock).now());
-  });
-  handlers.schedule({ name: SWEEP_RATE_LIMITS, everyMs: 10 * 60_000, job: { type: SWEEP_RATE_LIMITS } });
-
-  // Repositories (one knex implementation serves SQLite and Postgres).
-  container.bind(KnexApiKeyRepository).toResolvedValue((knex: Knex) => new KnexApiKeyRepository(knex), [Database]);
-  container.bind<ApiKeyRepository>(ApiKeyRepository).toService(KnexApiKeyRepository);
-  container.bind<TenancyRepository>(TenancyRepository).toResolvedValue((knex: Knex) => new KnexTenancyRepository(knex), [Database]);
-  bindClass(container, KnexIdempotencyStore, [Database]);
-  container.bind<IdempotencyStore>(IdempotencyStore).toService(KnexIdempotencyStore);
-  container
-    .bind<ApiKeyUsage>(ApiKeyUsage)
-    .toResolvedValue(
-      (keys: KnexApiKeyRepository, logger: Logger) =>
-        new ThrottledApiKeyUsage(keys, (error) => logger.warn({ err: error }, "could not record API key use")),
-      [KnexApiKeyRepository, AppLogger],
-    );
-
-  // Tenancy and API keys.
-  bindClass(container, IssueApiKey, [ApiKeyRepository, ApiKeySecrets, IdGenerator, Clock]);
-  bindClass(container, AuthenticateApiKey, [ApiKeyRepository, TenancyRepository, ApiKeySecrets, ApiKeyUsage, Clock]);
-  bindClass(container, CreateApiKey, [TenancyRepository, IssueApiKey]);
-  bindClass(container, ListApiKeys, [ApiKeyRepository]);
-  bindClass(container, RevokeApiKey, [ApiKeyRepository, Clock]);
-  bindClass(container, UpdateApiKey, [ApiKeyRepository, Clock]);
-  bindClass(container, CreateCompany, [TenancyRepository, IssueApiKey, IdGenerator, Clock]);
-  bindClass(container, CreateMemberApiKey, [TenancyRepository, IssueApiKey, IdGenerator, Clock]);
-  bindClass(container, DescribeAccount, [TenancyRepository]);
-  bindClass(container, GetCurrentCompany, [TenancyRepository]);
-
-  for (const bindCapability of capabilities) bindCapability(container, handlers);
+  container.load(...capabilities);
   return container;
 }

@@ -8,7 +8,8 @@ import { createKnex } from "../adapters/knex/connection.js";
 import { parseDatabaseUrl } from "../adapters/knex/database-url.js";
 import { DEFAULT_CAPACITY, type Capacity } from "./capacity.js";
 import { migrateToLatest } from "../adapters/knex/migrate.js";
-import { buildContainer, Disposables } from "./container.js";
+import { buildContainer } from "./container.js";
+import { Disposables } from "./tokens.js";
 import type { Logger } from "./logger.js";
 
 export interface RuntimeOptions {

@@ -1,6 +1,7 @@
 import knexFactory from "knex";
 import type { Knex } from "knex";
 import { isPostgres, sqliteConnectionOf } from "./connection.js";
+import { token } from "../../core/shared/token.js";
 
 /** Whether the database answers, asked without waiting behind the queries already queued for the pool. */
 export interface DatabaseProbe {
@@ -8,7 +9,7 @@ export interface DatabaseProbe {
   check(): Promise<void>;
   close(): Promise<void>;
 }
-export const DatabaseProbe = Symbol.for("lifecycle.DatabaseProbe");
+export const DatabaseProbe = token<DatabaseProbe>("lifecycle.DatabaseProbe");
 
 /** A probe answers within this long, or the database counts as down. */
 const PROBE_TIMEOUT_MS = 3_000;

@@ -1,6 +1,7 @@
 import type { AccountEvent, DeliveryStatus } from "./account-event.js";
 import type { Account, AccountMember, AccountRole, AccountWithCount } from "./model.js";
 import type { NameSighting, Sighting, SuggestionJob, SuggestionResult, SuggestionSettings } from "./suggestion.js";
+import { token } from "../shared/token.js";
 
 /** A company's accounts and their members. Every method names the company. */
 export interface AccountRepository {
@@ -19,7 +20,7 @@ export interface AccountRepository {
   /** Adds the contacts as `member`s; existing members keep their roles. Returns how many were added. */
   addMembers(companyId: string, accountId: string, subscriberIds: readonly string[], now: Date): Promise<number>;
 }
-export const AccountRepository = Symbol.for("lifecycle.AccountRepository");
+export const AccountRepository = token<AccountRepository>("lifecycle.AccountRepository");
 
 export interface DeliveryOutcome {
   readonly status: DeliveryStatus;
@@ -34,7 +35,7 @@ export interface AccountEventRepository {
   findByEventId(companyId: string, accountId: string, eventId: string): Promise<AccountEvent | null>;
   settleDelivery(companyId: string, accountEventId: string, subscriberId: string, outcome: DeliveryOutcome, now: Date): Promise<void>;
 }
-export const AccountEventRepository = Symbol.for("lifecycle.AccountEventRepository");
+export const AccountEventRepository = token<AccountEventRepository>("lifecycle.AccountEventRepository");
 
 /** Organization-ID suggestion runs and what they read. */
 export interface AccountSuggestionRepository {
@@ -56,4 +57,4 @@ export interface AccountSuggestionRepository {
   /** Turns Accounts on for the company. */
   enableAccounts(companyId: string): Promise<void>;
 }
-export const AccountSuggestionRepository = Symbol.for("lifecycle.AccountSuggestionRepository");
+export const AccountSuggestionRepository = token<AccountSuggestionRepository>("lifecycle.AccountSuggestionRepository");

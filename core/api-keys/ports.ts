@@ -1,4 +1,5 @@
 import type { ApiKey, ApiKeyRecord, KeySelection, MintedKey } from "./model.js";
+import { token } from "../shared/token.js";
 
 export interface ApiKeyRepository {
   insert(key: ApiKey): Promise<void>;
@@ -13,7 +14,7 @@ export interface ApiKeyRepository {
   revoke(companyId: string, keyId: string, at: Date): Promise<boolean>;
   update(companyId: string, keyId: string, changes: { name?: string; selection?: KeySelection }, at: Date): Promise<boolean>;
 }
-export const ApiKeyRepository = Symbol.for("lifecycle.ApiKeyRepository");
+export const ApiKeyRepository = token<ApiKeyRepository>("lifecycle.ApiKeyRepository");
 
 /** Mints keys and hashes presented ones. */
 export interface ApiKeySecrets {
@@ -21,7 +22,7 @@ export interface ApiKeySecrets {
   /** The stored form of a presented key, or null when it is not even well-formed (checksum fails). */
   hashPresented(plain: string): string | null;
 }
-export const ApiKeySecrets = Symbol.for("lifecycle.ApiKeySecrets");
+export const ApiKeySecrets = token<ApiKeySecrets>("lifecycle.ApiKeySecrets");
 
 /**
  * Records that a key was used, off the request's critical path: implementations write at
@@ -32,4 +33,4 @@ export interface ApiKeyUsage {
   /** Resolves once every recorded use has been written (tests, shutdown). */
   flush(): Promise<void>;
 }
-export const ApiKeyUsage = Symbol.for("lifecycle.ApiKeyUsage");
+export const ApiKeyUsage = token<ApiKeyUsage>("lifecycle.ApiKeyUsage");

@@ -1,6 +1,7 @@
 import type { CompanyProfile, CompanyProfileChanges, Profile, ProfileKind, SenderProfile } from "./model.js";
-import type { DomainCheck, SendingDomain, VerifiedBy } from "./sending-domain.js";
+import type { DomainCheck, MailTargets, SendingDomain, VerifiedBy } from "./sending-domain.js";
 import type { SendingDomainStatus } from "./model.js";
+import { token } from "../shared/token.js";
 
 export interface NewProfile {
   readonly id: string;
@@ -26,7 +27,7 @@ export interface CompanyProfileRepository {
   /** False when the company does not exist. */
   apply(companyId: string, update: CompanyProfileUpdate): Promise<boolean>;
 }
-export const CompanyProfileRepository = Symbol.for("lifecycle.CompanyProfileRepository");
+export const CompanyProfileRepository = token<CompanyProfileRepository>("lifecycle.CompanyProfileRepository");
 
 /** Sender and reply profiles. Every method names the company. */
 export interface ProfileRepository {
@@ -41,7 +42,7 @@ export interface ProfileRepository {
   rename(companyId: string, kind: ProfileKind, id: string, name: string, at: Date): Promise<boolean>;
   deleteSender(companyId: string, id: string): Promise<boolean>;
 }
-export const ProfileRepository = Symbol.for("lifecycle.ProfileRepository");
+export const ProfileRepository = token<ProfileRepository>("lifecycle.ProfileRepository");
 
 export interface DomainVerification {
   readonly status: SendingDomainStatus;
@@ -64,7 +65,7 @@ export interface SendingDomainRepository {
   /** Sender profiles on the domain keep their address and can no longer send. */
   delete(companyId: string, id: string): Promise<boolean>;
 }
-export const SendingDomainRepository = Symbol.for("lifecycle.SendingDomainRepository");
+export const SendingDomainRepository = token<SendingDomainRepository>("lifecycle.SendingDomainRepository");
 
 export interface DkimKeyPair {
   /** Base64 SubjectPublicKeyInfo (the DKIM record's `p=`). */
@@ -77,7 +78,7 @@ export interface DkimKeyPair {
 export interface DkimKeyGenerator {
   generate(): Promise<DkimKeyPair>;
 }
-export const DkimKeyGenerator = Symbol.for("lifecycle.DkimKeyGenerator");
+export const DkimKeyGenerator = token<DkimKeyGenerator>("lifecycle.DkimKeyGenerator");
 
 /** Where published records point (derived from BASE_URL's host). */
-export const MailTargetsToken = Symbol.for("lifecycle.MailTargets");
+export const MailTargetsToken = token<MailTargets>("lifecycle.MailTargets");

@@ -1,6 +1,7 @@
 import type { ExportRun } from "./export-run.js";
 import type { DataExport, EventCursor } from "./model.js";
 import type { CustomEventRecord, EmailEventRecord, SubscriberRecord } from "./records.js";
+import { token } from "../shared/token.js";
 
 /** An export and its run queued or running, if any, read under the export's lock. */
 export interface ExportState {
@@ -46,7 +47,7 @@ export interface DataExportRepository {
   /** Runs queued or running (their job may need enqueueing again). */
   findActiveRuns(limit: number): Promise<ExportRun[]>;
 }
-export const DataExportRepository = Symbol.for("lifecycle.DataExportRepository");
+export const DataExportRepository = token<DataExportRepository>("lifecycle.DataExportRepository");
 
 /** A row of an event dataset, with the position it holds in the dataset's order. */
 export interface EventRow<R> {
@@ -66,4 +67,4 @@ export interface ExportSource {
   /** Subscribers in ID order, after `afterId`. */
   subscribers(companyId: string, afterId: string | null, limit: number): Promise<readonly SubscriberRecord[]>;
 }
-export const ExportSource = Symbol.for("lifecycle.ExportSource");
+export const ExportSource = token<ExportSource>("lifecycle.ExportSource");

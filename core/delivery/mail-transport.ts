@@ -1,4 +1,5 @@
 import type { Attachment, MailAddress } from "./model.js";
+import { token } from "../shared/token.js";
 
 /** The key a message is DKIM-signed with: its domain's selector and private key (PEM). */
 export interface DkimSigningKey {
@@ -37,4 +38,4 @@ export interface MailTransport {
   send(message: OutgoingMessage): Promise<SentMessage>;
   close(): Promise<void>;
 }
-export const MailTransport = Symbol.for("lifecycle.MailTransport");
+export const MailTransport = token<MailTransport>("lifecycle.MailTransport");

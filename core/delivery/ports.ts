@@ -2,6 +2,7 @@ import type { Either } from "fp-ts/lib/Either.js";
 import type { JobRequest } from "../ports/job-queue.js";
 import type { DkimSigningKey } from "./mail-transport.js";
 import type { DeliveryEvent, EmailSend, EmailType, MailAddress, MailboxProvider, SendKind, SendPayload } from "./model.js";
+import { token } from "../shared/token.js";
 
 /** A send as queued: rendered content and everything the send job needs. */
 export interface NewEmailSend {
@@ -62,13 +63,13 @@ export interface EmailSendRepository {
    */
   recordDeliveryEvent(companyId: string, sendId: string, eventId: string, event: DeliveryEvent, receivedAt: Date): Promise<boolean>;
 }
-export const EmailSendRepository = Symbol.for("lifecycle.EmailSendRepository");
+export const EmailSendRepository = token<EmailSendRepository>("lifecycle.EmailSendRepository");
 
 /** The DKIM key of a company's verified sending domain, opened for signing. */
 export interface DkimKeys {
   find(companyId: string, domain: string): Promise<DkimSigningKey | null>;
 }
-export const DkimKeys = Symbol.for("lifecycle.DkimKeys");
+export const DkimKeys = token<DkimKeys>("lifecycle.DkimKeys");
 
 /** The per-company secret that signs generic delivery webhooks, stored sealed. */
 export interface DeliveryWebhookSecrets {
@@ -77,7 +78,7 @@ export interface DeliveryWebhookSecrets {
   /** Replaces the company's secret. */
   saveSealed(companyId: string, sealed: string, at: Date): Promise<void>;
 }
-export const DeliveryWebhookSecrets = Symbol.for("lifecycle.DeliveryWebhookSecrets");
+export const DeliveryWebhookSecrets = token<DeliveryWebhookSecrets>("lifecycle.DeliveryWebhookSecrets");
 
 /** The SNS topic each company's SES events are pinned to. */
 export interface SesTopicPins {
@@ -86,7 +87,7 @@ export interface SesTopicPins {
   /** Forgets the company's topic (the next one to confirm is pinned); returns the one removed. */
   unpin(companyId: string): Promise<string | null>;
 }
-export const SesTopicPins = Symbol.for("lifecycle.SesTopicPins");
+export const SesTopicPins = token<SesTopicPins>("lifecycle.SesTopicPins");
 
 /** An Amazon SNS message as posted to the SES webhook, once its signature is checked. */
 export interface SnsMessage {
@@ -102,11 +103,11 @@ export interface SnsVerifier {
   /** The message when its signature holds; otherwise why not. */
   verify(body: Readonly<Record<string, unknown>>): Promise<Either<string, SnsMessage>>;
 }
-export const SnsVerifier = Symbol.for("lifecycle.SnsVerifier");
+export const SnsVerifier = token<SnsVerifier>("lifecycle.SnsVerifier");
 
 /** Confirms SNS subscriptions by visiting the SubscribeURL SNS sent. */
 export interface SnsSubscriptions {
   /** True when SNS accepted the confirmation. Only called with an Amazon URL (see amazon-url.ts). */
   confirm(subscribeUrl: string): Promise<boolean>;
 }
-export const SnsSubscriptions = Symbol.for("lifecycle.SnsSubscriptions");
+export const SnsSubscriptions = token<SnsSubscriptions>("lifecycle.SnsSubscriptions");

@@ -1,5 +1,6 @@
 import type { EmailType, SendStatus } from "../delivery/model.js";
 import type { EmailSendStatus } from "./status.js";
+import { token } from "../shared/token.js";
 
 export const EMAIL_SEND_SORT_FIELDS = ["recipientEmail", "subject", "status", "eventAt", "sentAt", "createdAt"] as const;
 export type EmailSendSortField = (typeof EMAIL_SEND_SORT_FIELDS)[number];
@@ -80,4 +81,4 @@ export interface EmailSendQueries {
   /** The send's events, oldest first. */
   events(companyId: string, emailSendId: string): Promise<EmailSendEventRecord[]>;
 }
-export const EmailSendQueries = Symbol.for("lifecycle.EmailSendQueries");
+export const EmailSendQueries = token<EmailSendQueries>("lifecycle.EmailSendQueries");

@@ -2,6 +2,7 @@ import type { EmailTheme } from "../company/email-theme.js";
 import type { Result } from "../shared/result.js";
 import type { EmailBlock } from "./blocks.js";
 import type { EmailBody, EmailContent } from "./model.js";
+import { token } from "../shared/token.js";
 
 /** The links every rendered email carries, and how its links are tracked. */
 export interface EmailLinks {
@@ -65,4 +66,4 @@ export interface EmailRenderer {
   /** The variables the content's merge tags read (top-level names, sorted), the service's own links left out. */
   variablesOf(content: EmailContent): string[];
 }
-export const EmailRenderer = Symbol.for("lifecycle.EmailRenderer");
+export const EmailRenderer = token<EmailRenderer>("lifecycle.EmailRenderer");

@@ -1,5 +1,6 @@
 import type { EmailTheme } from "../company/email-theme.js";
 import type { ComponentType, DefaultSlot, EmailComponent, Template } from "./model.js";
+import { token } from "../shared/token.js";
 
 export interface TemplatePage {
   readonly templates: Template[];
@@ -19,7 +20,7 @@ export interface TemplateRepository {
   update(template: Template): Promise<boolean>;
   softDelete(companyId: string, templateId: string, at: Date): Promise<boolean>;
 }
-export const TemplateRepository = Symbol.for("lifecycle.TemplateRepository");
+export const TemplateRepository = token<TemplateRepository>("lifecycle.TemplateRepository");
 
 export type ComponentWrite = "saved" | "duplicate_name" | "not_found";
 
@@ -33,7 +34,7 @@ export interface EmailComponentRepository {
   update(component: EmailComponent): Promise<ComponentWrite>;
   delete(companyId: string, componentId: string): Promise<boolean>;
 }
-export const EmailComponentRepository = Symbol.for("lifecycle.EmailComponentRepository");
+export const EmailComponentRepository = token<EmailComponentRepository>("lifecycle.EmailComponentRepository");
 
 /** What emails take from the company profile. */
 export interface EmailBranding {
@@ -46,4 +47,4 @@ export interface EmailBrandingSource {
   /** Null when the company does not exist. */
   find(companyId: string): Promise<EmailBranding | null>;
 }
-export const EmailBrandingSource = Symbol.for("lifecycle.EmailBrandingSource");
+export const EmailBrandingSource = token<EmailBrandingSource>("lifecycle.EmailBrandingSource");

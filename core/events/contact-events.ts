@@ -1,3 +1,5 @@
+import { token } from "../shared/token.js";
+
 /** A custom event accepted for one contact: what automations will react to. */
 export interface ContactEvent {
   readonly companyId: string;
@@ -27,4 +29,4 @@ export interface ContactEvents {
   /** Returns a function that removes the listener. */
   subscribe(listener: ContactEventListener): () => void;
 }
-export const ContactEvents = Symbol.for("lifecycle.ContactEvents");
+export const ContactEvents = token<ContactEvents>("lifecycle.ContactEvents");

@@ -1,4 +1,5 @@
 import type { CustomEvent, EventDefinition } from "./model.js";
+import { token } from "../shared/token.js";
 
 /** Just enough of a contact to record an event for it: the hot path reads nothing else. */
 export interface ContactKey {
@@ -30,4 +31,4 @@ export interface CustomEventRepository {
   /** The most recently received event of the name. */
   lastEvent(companyId: string, name: string): Promise<CustomEvent | null>;
 }
-export const CustomEventRepository = Symbol.for("lifecycle.CustomEventRepository");
+export const CustomEventRepository = token<CustomEventRepository>("lifecycle.CustomEventRepository");

@@ -1,3 +1,5 @@
+import { token } from "../shared/token.js";
+
 /** What makes two requests "the same request" for one Idempotency-Key. */
 export interface RequestFingerprint {
   readonly method: string;
@@ -26,4 +28,4 @@ export interface IdempotencyStore {
   /** Forgets a started request (it failed with a 5xx), so a retry may run again. */
   abandon(companyId: string, key: string): Promise<void>;
 }
-export const IdempotencyStore = Symbol.for("lifecycle.IdempotencyStore");
+export const IdempotencyStore = token<IdempotencyStore>("lifecycle.IdempotencyStore");

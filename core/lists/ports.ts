@@ -1,4 +1,5 @@
 import type { List, ListChanges, ListWithCounts } from "./model.js";
+import { token } from "../shared/token.js";
 
 /** A company's lists and their memberships. Every method names the company. */
 export interface ListRepository {
@@ -18,4 +19,4 @@ export interface ListRepository {
   /** Removes the contacts' memberships in one statement; returns how many there were. */
   removeMembers(companyId: string, listId: string, subscriberIds: readonly string[]): Promise<number>;
 }
-export const ListRepository = Symbol.for("lifecycle.ListRepository");
+export const ListRepository = token<ListRepository>("lifecycle.ListRepository");

@@ -1,6 +1,7 @@
 import type { MailboxProvider } from "./mailbox-provider.js";
 import type { BounceSubtypeCount, FunnelCounts, LinkClicks, MetricsEmailType } from "./model.js";
 import type { MetricsWindow } from "./period.js";
+import { token } from "../shared/token.js";
 
 /** Which sends a metrics request covers: made in the window, never test sends. */
 export interface SendSelection {
@@ -29,4 +30,4 @@ export interface MetricsQueries {
   /** A saved transactional email that is not deleted, by ID or slug. */
   findTransactional(companyId: string, idOrSlug: string): Promise<TransactionalIdentity | null>;
 }
-export const MetricsQueries = Symbol.for("lifecycle.MetricsQueries");
+export const MetricsQueries = token<MetricsQueries>("lifecycle.MetricsQueries");

@@ -1,4 +1,5 @@
 import type { DiscoveredResource, MigrationRun, RunStatus, SourceConfig } from "./model.js";
+import { token } from "../shared/token.js";
 
 /** Why a source could not be used. */
 export type SourceFailure =
@@ -70,7 +71,7 @@ export interface MigrationSource {
 export interface MigrationSources {
   connect(config: SourceConfig): MigrationSource;
 }
-export const MigrationSources = Symbol.for("lifecycle.MigrationSources");
+export const MigrationSources = token<MigrationSources>("lifecycle.MigrationSources");
 
 /** A draft campaign made from a source's campaign (the campaigns capability takes them over). */
 export interface CampaignDraft {
@@ -90,7 +91,7 @@ export interface CampaignDraftRepository {
   exists(companyId: string, id: string): Promise<boolean>;
   insert(draft: CampaignDraft): Promise<void>;
 }
-export const CampaignDraftRepository = Symbol.for("lifecycle.CampaignDraftRepository");
+export const CampaignDraftRepository = token<CampaignDraftRepository>("lifecycle.CampaignDraftRepository");
 
 /** An entry of a run's ledger of drafts: which source item became which draft. */
 export interface DraftClaim {
@@ -124,4 +125,4 @@ export interface MigrationRunRepository {
   /** Drafts recorded for one resource of the run. */
   countDrafts(runId: string, resourceId: string): Promise<number>;
 }
-export const MigrationRunRepository = Symbol.for("lifecycle.MigrationRunRepository");
+export const MigrationRunRepository = token<MigrationRunRepository>("lifecycle.MigrationRunRepository");

@@ -1,4 +1,5 @@
 import type { AuthoredNote, Note } from "./model.js";
+import { token } from "../shared/token.js";
 
 /** Notes on a company's contacts, read with their author. Every method names the company. */
 export interface NoteRepository {
@@ -9,4 +10,4 @@ export interface NoteRepository {
   /** False when the company has no such note. */
   delete(companyId: string, noteId: string): Promise<boolean>;
 }
-export const NoteRepository = Symbol.for("lifecycle.NoteRepository");
+export const NoteRepository = token<NoteRepository>("lifecycle.NoteRepository");

@@ -1,3 +1,5 @@
+import { token } from "../shared/token.js";
+
 /**
  * Writes objects into a customer's bucket (data exports). One adapter serves Amazon S3,
  * S3-compatible services and GCS with HMAC keys; a memory adapter serves tests and embedders.
@@ -46,4 +48,4 @@ export interface BucketWriter {
   /** Every call of the bucket rejects with BucketWriteError on failure, including a destination that resolves to a private address (unless ALLOW_PRIVATE_DESTINATIONS). */
   open(destination: BucketDestination): Bucket;
 }
-export const BucketWriter = Symbol.for("lifecycle.BucketWriter");
+export const BucketWriter = token<BucketWriter>("lifecycle.BucketWriter");

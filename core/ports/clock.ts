@@ -1,5 +1,7 @@
+import { token } from "../shared/token.js";
+
 /** The current time. Production reads the system clock; tests use a manual one. */
 export interface Clock {
   now(): Date;
 }
-export const Clock = Symbol.for("lifecycle.Clock");
+export const Clock = token<Clock>("lifecycle.Clock");

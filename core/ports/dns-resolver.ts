@@ -1,3 +1,5 @@
+import { token } from "../shared/token.js";
+
 /**
  * DNS lookups (sending-domain verification). A name without records of the type is `none`, not
  * an error; `error` is a lookup that could not be answered (timeout, server failure), which
@@ -11,4 +13,4 @@ export interface DnsResolver {
   /** The CNAME targets of the name, without a trailing dot. */
   resolveCname(name: string): Promise<DnsLookup>;
 }
-export const DnsResolver = Symbol.for("lifecycle.DnsResolver");
+export const DnsResolver = token<DnsResolver>("lifecycle.DnsResolver");

@@ -1,3 +1,5 @@
+import { token } from "../shared/token.js";
+
 /**
  * Outbound HTTP to third-party APIs (migration sources). A minimal fetch-like exchange: every
  * call has a time limit and a cap on the response size, and redirects are never followed (a
@@ -30,7 +32,7 @@ export interface HttpClient {
   /** Resolves with any status; rejects with HttpRequestError when no complete response came. */
   send(request: HttpRequest): Promise<HttpResponse>;
 }
-export const HttpClient = Symbol.for("lifecycle.HttpClient");
+export const HttpClient = token<HttpClient>("lifecycle.HttpClient");
 
 export const DEFAULT_HTTP_TIMEOUT_MS = 30_000;
 export const DEFAULT_MAX_RESPONSE_BYTES = 10 * 1024 * 1024;

@@ -1,3 +1,5 @@
+import { token } from "../shared/token.js";
+
 /**
  * The durable background queue. A job only says "advance entity X"; the entity holds the
  * user-visible state, so a handler must be idempotent (a job may run again after a crash).
@@ -20,7 +22,7 @@ export interface JobQueue {
   /** The job's ID (the existing job's, when its singleton key is taken). */
   enqueue(job: JobRequest): Promise<string>;
 }
-export const JobQueue = Symbol.for("lifecycle.JobQueue");
+export const JobQueue = token<JobQueue>("lifecycle.JobQueue");
 
 export type JobStatus = "queued" | "running" | "completed" | "dead";
 
@@ -65,7 +67,7 @@ export interface JobStore {
   release(jobId: string, owner: string, now: Date): Promise<void>;
   find(jobId: string): Promise<Job | null>;
 }
-export const JobStore = Symbol.for("lifecycle.JobStore");
+export const JobStore = token<JobStore>("lifecycle.JobStore");
 
 /** A job enqueued again and again: on a cron expression or at a fixed interval. */
 export interface RecurringSchedule {
@@ -81,4 +83,4 @@ export interface ScheduleStore {
   /** Enqueues every schedule that is due, once across all workers; returns how many. */
   enqueueDue(now: Date): Promise<number>;
 }
-export const ScheduleStore = Symbol.for("lifecycle.ScheduleStore");
+export const ScheduleStore = token<ScheduleStore>("lifecycle.ScheduleStore");

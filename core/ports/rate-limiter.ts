@@ -1,4 +1,5 @@
 import type { RateBudget } from "../access/rate-budgets.js";
+import { token } from "../shared/token.js";
 
 /** The outcome of spending units of a budget: the window closest to running out speaks for all. */
 export interface RateDecision {
@@ -31,4 +32,4 @@ export interface RateLimiter {
   refusal(budget: RateBudget, subject: string): RateDecision | undefined;
   close(): Promise<void>;
 }
-export const RateLimiter = Symbol.for("lifecycle.RateLimiter");
+export const RateLimiter = token<RateLimiter>("lifecycle.RateLimiter");

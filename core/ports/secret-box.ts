@@ -1,3 +1,5 @@
+import { token } from "../shared/token.js";
+
 /**
  * Encrypts secrets before they are stored (DKIM private keys, bucket credentials, webhook
  * secrets) and decrypts them for use. Sealed text is opaque and authenticated: tampering makes
@@ -7,4 +9,4 @@ export interface SecretBox {
   seal(plain: string): string;
   open(sealed: string): string;
 }
-export const SecretBox = Symbol.for("lifecycle.SecretBox");
+export const SecretBox = token<SecretBox>("lifecycle.SecretBox");

@@ -1,3 +1,5 @@
+import { token } from "../shared/token.js";
+
 /**
  * How long the platform keeps what piles up as it runs, in days; 0 keeps it forever.
  * Idempotency records are not here: each carries its own expiry (24 hours) and goes then.
@@ -20,7 +22,7 @@ export interface RetentionPolicy {
   readonly deliveryEventsDays: number;
 }
 
-export const RetentionPolicy = Symbol.for("lifecycle.RetentionPolicy");
+export const RetentionPolicy = token<RetentionPolicy>("lifecycle.RetentionPolicy");
 
 export const DEFAULT_RETENTION: RetentionPolicy = {
   completedJobsDays: 7,

@@ -1,3 +1,5 @@
+import { token } from "../shared/token.js";
+
 /**
  * Removes expired records a batch at a time; each method resolves to how many it removed or
  * blanked, and returns between batches so other work gets the database.
@@ -10,4 +12,4 @@ export interface RetentionStore {
   blankEmailBodies(createdBefore: Date): Promise<number>;
   deleteDeliveryEvents(occurredBefore: Date): Promise<number>;
 }
-export const RetentionStore = Symbol.for("lifecycle.RetentionStore");
+export const RetentionStore = token<RetentionStore>("lifecycle.RetentionStore");

@@ -1,4 +1,5 @@
 import type { FilterGroup, Segment } from "./model.js";
+import { token } from "../shared/token.js";
 
 /** A company's segments. Every method names the company. */
 export interface SegmentRepository {
@@ -14,7 +15,7 @@ export interface SegmentRepository {
   /** The company's lists among `listIds` (others' and missing IDs are left out). */
   ownedListIds(companyId: string, listIds: readonly string[]): Promise<string[]>;
 }
-export const SegmentRepository = Symbol.for("lifecycle.SegmentRepository");
+export const SegmentRepository = token<SegmentRepository>("lifecycle.SegmentRepository");
 
 export interface SegmentCounts {
   /** Matching contacts, any status. */
@@ -37,4 +38,4 @@ export interface SegmentDefinition {
 export interface SegmentEvaluator {
   count(definition: SegmentDefinition): Promise<SegmentCounts>;
 }
-export const SegmentEvaluator = Symbol.for("lifecycle.SegmentEvaluator");
+export const SegmentEvaluator = token<SegmentEvaluator>("lifecycle.SegmentEvaluator");

@@ -2,6 +2,7 @@ import type { Subscriber } from "../subscribers/model.js";
 import type { SubscriberImport } from "./model.js";
 import type { ContactWrite } from "./plan-chunk.js";
 import type { ChunkRow } from "./rows.js";
+import { token } from "../shared/token.js";
 
 /** Rows waiting in the database to be imported by the job. */
 export interface StoredChunk {
@@ -49,4 +50,4 @@ export interface SubscriberImportRepository {
     work: (subscriberImport: SubscriberImport, tx: ImportStepWork) => Promise<SubscriberImport | null>,
   ): Promise<SubscriberImport | null>;
 }
-export const SubscriberImportRepository = Symbol.for("lifecycle.SubscriberImportRepository");
+export const SubscriberImportRepository = token<SubscriberImportRepository>("lifecycle.SubscriberImportRepository");

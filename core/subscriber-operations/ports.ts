@@ -1,4 +1,5 @@
 import type { OperationAudience, SubscriberOperation } from "./model.js";
+import { token } from "../shared/token.js";
 
 /** Contacts named one by one in a synchronous bulk request. */
 export interface ContactIdentifiers {
@@ -30,7 +31,7 @@ export interface BulkTagStore {
   /** Removes the tags from the contacts, in one transaction. */
   removeTags(companyId: string, subscriberIds: readonly string[], tags: readonly string[], now: Date): Promise<TagChange>;
 }
-export const BulkTagStore = Symbol.for("lifecycle.BulkTagStore");
+export const BulkTagStore = token<BulkTagStore>("lifecycle.BulkTagStore");
 
 /**
  * What one job step may do, inside the transaction that holds the operation: queue a page of
@@ -75,4 +76,4 @@ export interface SubscriberOperationRepository {
   /** Removes the records whose retention ended; returns how many. */
   deleteExpired(now: Date): Promise<number>;
 }
-export const SubscriberOperationRepository = Symbol.for("lifecycle.SubscriberOperationRepository");
+export const SubscriberOperationRepository = token<SubscriberOperationRepository>("lifecycle.SubscriberOperationRepository");

@@ -1,4 +1,5 @@
 import type { Subscriber, TaggedSubscriber } from "./model.js";
+import { token } from "../shared/token.js";
 
 /** Tag and list changes applied together with a contact's fields, in one transaction. */
 export interface ContactChanges {
@@ -31,4 +32,4 @@ export interface SubscriberRepository {
   /** List IDs for references given as IDs or names; lists named but missing are created. */
   resolveLists(companyId: string, references: readonly string[], now: Date): Promise<ResolvedLists>;
 }
-export const SubscriberRepository = Symbol.for("lifecycle.SubscriberRepository");
+export const SubscriberRepository = token<SubscriberRepository>("lifecycle.SubscriberRepository");

@@ -1,6 +1,7 @@
 import type { SegmentDefinition } from "../segments/ports.js";
 import type { AttributeOperator } from "./commands.js";
 import type { SubscriberStatus, TaggedSubscriber } from "./model.js";
+import { token } from "../shared/token.js";
 
 /** How the text filters match: a full email exactly, anything else as a substring. */
 export type TextSearch =
@@ -79,4 +80,4 @@ export interface SubscriberQueries {
   /** Marks every current list membership of the contact as left at `at` (global unsubscribe). */
   leaveAllLists(companyId: string, subscriberId: string, at: Date): Promise<void>;
 }
-export const SubscriberQueries = Symbol.for("lifecycle.SubscriberQueries");
+export const SubscriberQueries = token<SubscriberQueries>("lifecycle.SubscriberQueries");

@@ -1,4 +1,5 @@
 import type { Suppression, SuppressionReason } from "./model.js";
+import { token } from "../shared/token.js";
 
 export interface SuppressionRepository {
   /** Adds the address unless it is already suppressed (the first reason stays); returns the suppression in force. */
@@ -8,4 +9,4 @@ export interface SuppressionRepository {
   findMany(companyId: string, emails: readonly string[]): Promise<Suppression[]>;
   remove(companyId: string, email: string): Promise<boolean>;
 }
-export const SuppressionRepository = Symbol.for("lifecycle.SuppressionRepository");
+export const SuppressionRepository = token<SuppressionRepository>("lifecycle.SuppressionRepository");

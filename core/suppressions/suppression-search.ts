@@ -1,4 +1,5 @@
 import type { Suppression } from "./model.js";
+import { token } from "../shared/token.js";
 
 export const SUPPRESSION_SORTS = ["suppressedAt", "email", "status"] as const;
 export type SuppressionSort = (typeof SUPPRESSION_SORTS)[number];
@@ -16,4 +17,4 @@ export interface SuppressionSearch {
 export interface SuppressionQueries {
   search(companyId: string, query: SuppressionSearch): Promise<{ readonly suppressions: Suppression[]; readonly total: number }>;
 }
-export const SuppressionQueries = Symbol.for("lifecycle.SuppressionQueries");
+export const SuppressionQueries = token<SuppressionQueries>("lifecycle.SuppressionQueries");

@@ -1,4 +1,5 @@
 import type { Tag, TagColor, TagWithUsage } from "./model.js";
+import { token } from "../shared/token.js";
 
 /** A company's tags with their usage. Every method names the company. */
 export interface TagRepository {
@@ -14,4 +15,4 @@ export interface TagRepository {
   /** Deletes the tag and takes it off every contact; false when the company has no such tag. */
   delete(companyId: string, tagId: string): Promise<boolean>;
 }
-export const TagRepository = Symbol.for("lifecycle.TagRepository");
+export const TagRepository = token<TagRepository>("lifecycle.TagRepository");

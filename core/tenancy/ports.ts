@@ -1,4 +1,5 @@
 import type { Company, Membership, Role, TeamMember, User } from "./model.js";
+import { token } from "../shared/token.js";
 
 export interface NewTeamMember {
   readonly id: string;
@@ -24,4 +25,4 @@ export interface TenancyRepository {
   /** Every company the user belongs to, oldest membership first. */
   listMemberships(userId: string): Promise<Membership[]>;
 }
-export const TenancyRepository = Symbol.for("lifecycle.TenancyRepository");
+export const TenancyRepository = token<TenancyRepository>("lifecycle.TenancyRepository");

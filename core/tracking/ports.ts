@@ -1,5 +1,6 @@
 import type { Engagement, TrackedSend } from "./model.js";
 import type { MachineReason, RecordedClick } from "./machine-engagement.js";
+import { token } from "../shared/token.js";
 
 /** Opens, clicks and unsubscribes recorded on email sends and their events. */
 export interface EngagementRepository {
@@ -20,4 +21,4 @@ export interface EngagementRepository {
   /** Sets unsubscribed_at and stores an `unsubscribe` event, once; false when already unsubscribed. */
   markUnsubscribed(companyId: string, sendId: string, eventId: string, at: Date): Promise<boolean>;
 }
-export const EngagementRepository = Symbol.for("lifecycle.EngagementRepository");
+export const EngagementRepository = token<EngagementRepository>("lifecycle.EngagementRepository");

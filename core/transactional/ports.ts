@@ -1,4 +1,5 @@
 import type { TransactionalEmail } from "./model.js";
+import { token } from "../shared/token.js";
 
 export type SlugWrite = "saved" | "duplicate_slug" | "not_found";
 
@@ -15,4 +16,4 @@ export interface TransactionalEmailRepository {
   update(email: TransactionalEmail): Promise<SlugWrite>;
   softDelete(companyId: string, id: string, at: Date): Promise<boolean>;
 }
-export const TransactionalEmailRepository = Symbol.for("lifecycle.TransactionalEmailRepository");
+export const TransactionalEmailRepository = token<TransactionalEmailRepository>("lifecycle.TransactionalEmailRepository");

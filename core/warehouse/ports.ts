@@ -1,5 +1,6 @@
 import type { ConnectionKind, WarehouseConnection, WarehouseSync, WarehouseSyncRun } from "./model.js";
 import type { StoredContact, WarehouseValues } from "./row-mapping.js";
+import { token } from "../shared/token.js";
 
 /** Where a warehouse is, with its URL in plain text (unsealed only for the call). */
 export interface WarehouseSource {
@@ -56,7 +57,7 @@ export interface WarehouseReader {
   /** The rows of the read, in batches of at most `batchSize`; breaking out of the loop closes the connection. */
   read(source: WarehouseSource, read: WarehouseRead): AsyncIterable<readonly WarehouseRow[]>;
 }
-export const WarehouseReader = Symbol.for("lifecycle.WarehouseReader");
+export const WarehouseReader = token<WarehouseReader>("lifecycle.WarehouseReader");
 
 export interface WarehouseConnectionRepository {
   insert(connection: WarehouseConnection): Promise<void>;
@@ -64,7 +65,7 @@ export interface WarehouseConnectionRepository {
   /** Newest first. */
   list(companyId: string): Promise<WarehouseConnection[]>;
 }
-export const WarehouseConnectionRepository = Symbol.for("lifecycle.WarehouseConnectionRepository");
+export const WarehouseConnectionRepository = token<WarehouseConnectionRepository>("lifecycle.WarehouseConnectionRepository");
 
 export interface SyncPage {
   readonly syncs: WarehouseSync[];
@@ -107,4 +108,4 @@ export interface WarehouseSyncRepository {
   /** The company's contacts with these (lower-cased) emails, with their memberships of `listIds`. */
   findContacts(companyId: string, emails: readonly string[], listIds: readonly string[]): Promise<Map<string, StoredContact>>;
 }
-export const WarehouseSyncRepository = Symbol.for("lifecycle.WarehouseSyncRepository");
+export const WarehouseSyncRepository = token<WarehouseSyncRepository>("lifecycle.WarehouseSyncRepository");

@@ -1,4 +1,4 @@
-import type { Container } from "inversify";
+import { ContainerModule, type ResolutionContext } from "inversify";
 import {
   KnexAccountEventRepository,
   KnexAccountRepository,
@@ -19,11 +19,11 @@ import { JobQueue } from "../../core/ports/job-queue.js";
 import { SubscriberRepository } from "../../core/subscribers/ports.js";
 import { SaveContact } from "../../core/subscribers/save-contact.js";
 import { bindClass } from "../bind-class.js";
-import { Database } from "../container.js";
-import type { JobHandlers } from "../worker/job-handlers.js";
+import { Database } from "../tokens.js";
+import { JobHandlers } from "../worker/job-handlers.js";
 
 /** Accounts, account events and organization-ID suggestions: repositories, use cases, job handlers. */
-export function bindAccounts(container: Container, handlers: JobHandlers): void {
+export const accountsModule = new ContainerModule((container) => {
   bindClass(container, KnexAccountRepository, [Database]);
   container.bind<AccountRepository>(AccountRepository).toService(KnexAccountRepository);
   bindClass(container, KnexAccountEventRepository, [Database]);
@@ -38,6 +38,11 @@ export function bindAccounts(container: Container, handlers: JobHandlers): void 
   bindClass(container, SuggestOrganizationIds, [AccountSuggestionRepository, JobQueue, IdGenerator, Clock]);
   bindClass(container, GetSuggestionJob, [AccountSuggestionRepository]);
   bindClass(container, RunOrganizationIdSuggestion, [AccountSuggestionRepository, AccountRepository, IdGenerator, Clock]);
+  container.onActivation(JobHandlers, registerJobs);
+});
 
+/** Registered when the worker first asks for the job handlers. */
+function registerJobs(container: ResolutionContext, handlers: JobHandlers): JobHandlers {
   handlers.handle(SuggestOrganizationIdsJob, (work, job) => container.get(RunOrganizationIdSuggestion).handle(work, job));
+  return handlers;
 }

@@ -1,4 +1,4 @@
-import type { Container } from "inversify";
+import { ContainerModule, type ResolutionContext } from "inversify";
 import { RsaDkimKeyGenerator } from "../../adapters/crypto/rsa-dkim-key-generator.js";
 import { NodeDnsResolver } from "../../adapters/dns/node-dns-resolver.js";
 import { KnexCompanyProfileRepository } from "../../adapters/knex/repositories/company-profile-repository.js";
@@ -24,16 +24,14 @@ import { DnsResolver } from "../../core/ports/dns-resolver.js";
 import { IdGenerator } from "../../core/ports/id-generator.js";
 import { SecretBox } from "../../core/ports/secret-box.js";
 import { bindClass } from "../bind-class.js";
-import { BaseUrl, Database } from "../container.js";
-import type { JobHandlers } from "../worker/job-handlers.js";
+import { BaseUrl, Database } from "../tokens.js";
 
 /**
  * Company profile, sender and reply profiles, sending domains and sender resolution. The DNS
  * records point under BASE_URL's host (`_spf.<host>`, `bounces.<host>`); the resolver asks the
  * system's DNS servers (tests rebind DnsResolver to one on loopback).
  */
-export function bindCompany(container: Container, handlers: JobHandlers): void {
-  void handlers;
+export const companyModule = new ContainerModule((container) => {
   bindClass(container, KnexCompanyProfileRepository, [Database]);
   container.bind<CompanyProfileRepository>(CompanyProfileRepository).toService(KnexCompanyProfileRepository);
   bindClass(container, KnexProfileRepository, [Database]);
@@ -54,21 +52,26 @@ export function bindCompany(container: Container, handlers: JobHandlers): void {
   bindClass(container, GetSendingDomain, [SendingDomainRepository, MailTargetsToken]);
   container
     .bind(VerifySendingDomain)
-    .toResolvedValue(
-      (domains: SendingDomainRepository, clock: Clock, targets: MailTargets) => new VerifySendingDomain(domains, resolverInForce(container), clock, targets),
-      [SendingDomainRepository, Clock, MailTargetsToken],
+    .toDynamicValue(
+      (context) =>
+        new VerifySendingDomain(
+          context.get<SendingDomainRepository>(SendingDomainRepository),
+          resolverInForce(context),
+          context.get<Clock>(Clock),
+          context.get<MailTargets>(MailTargetsToken),
+        ),
     );
   bindClass(container, DeleteSendingDomain, [SendingDomainRepository]);
   bindClass(container, OperatorVerifyDomain, [CompanyProfileRepository, SendingDomainRepository, DkimKeyGenerator, SecretBox, IdGenerator, Clock]);
   bindClass(container, SetUpOperatorSender, [CompanyProfileRepository, ProfileRepository, OperatorVerifyDomain, IdGenerator, Clock]);
   bindClass(container, ResolveSender, [CompanyProfileRepository, ProfileRepository, SendingDomainRepository]);
-}
+});
 
 /**
  * The DnsResolver bound at each lookup, not at resolution: the use case is given to the routes
  * once, when they are mounted, and DnsResolver may be rebound after that (tests point it at a DNS server on loopback).
  */
-const resolverInForce = (container: Container): DnsResolver => ({
+const resolverInForce = (container: ResolutionContext): DnsResolver => ({
   resolveTxt: (name) => container.get<DnsResolver>(DnsResolver).resolveTxt(name),
   resolveCname: (name) => container.get<DnsResolver>(DnsResolver).resolveCname(name),
 });

@@ -1,4 +1,4 @@
-import type { Container } from "inversify";
+import { ContainerModule } from "inversify";
 import { KnexCustomEventRepository } from "../../adapters/knex/repositories/custom-event-repository.js";
 import { ContactEvents } from "../../core/events/contact-events.js";
 import { DescribeEventSchemas } from "../../core/events/describe-event-schemas.js";
@@ -12,12 +12,10 @@ import { Clock } from "../../core/ports/clock.js";
 import { IdGenerator } from "../../core/ports/id-generator.js";
 import { SaveContact } from "../../core/subscribers/save-contact.js";
 import { bindClass } from "../bind-class.js";
-import { Database } from "../container.js";
-import type { JobHandlers } from "../worker/job-handlers.js";
+import { Database } from "../tokens.js";
 
 /** Custom events and their definitions: repositories, use cases, job handlers. */
-export function bindCustomEvents(container: Container, handlers: JobHandlers): void {
-  void handlers;
+export const customEventsModule = new ContainerModule((container) => {
   bindClass(container, KnexCustomEventRepository, [Database, IdGenerator]);
   container.bind<CustomEventRepository>(CustomEventRepository).toService(KnexCustomEventRepository);
   bindClass(container, RecordCustomEvent, [CustomEventRepository, ContactEvents, IdGenerator, Clock]);
@@ -26,4 +24,4 @@ export function bindCustomEvents(container: Container, handlers: JobHandlers): v
   bindClass(container, ImportEvents, [ResolveEventContact, RecordCustomEvent, Clock]);
   bindClass(container, DescribeEventSchemas, [CustomEventRepository]);
   bindClass(container, GetEventSample, [CustomEventRepository]);
-}
+});

@@ -1,4 +1,4 @@
-import type { Container } from "inversify";
+import { ContainerModule, type ResolutionContext } from "inversify";
 import { NodeGzip } from "../../adapters/compression/node-gzip.js";
 import { KnexDataExportRepository } from "../../adapters/knex/repositories/data-export-repository.js";
 import { KnexExportSource } from "../../adapters/knex/repositories/export-source.js";
@@ -22,11 +22,11 @@ import { IdGenerator } from "../../core/ports/id-generator.js";
 import { JobQueue } from "../../core/ports/job-queue.js";
 import { SecretBox } from "../../core/ports/secret-box.js";
 import { bindClass } from "../bind-class.js";
-import { AllowPrivateDestinations, Database } from "../container.js";
-import type { JobHandlers } from "../worker/job-handlers.js";
+import { AllowPrivateDestinations, Database } from "../tokens.js";
+import { JobHandlers } from "../worker/job-handlers.js";
 
 /** Data exports to customers' buckets: repositories, the S3 writer, use cases, the run job and its schedule. */
-export function bindDataExports(container: Container, handlers: JobHandlers): void {
+export const dataExportsModule = new ContainerModule((container) => {
   bindClass(container, KnexDataExportRepository, [Database]);
   container.bind<DataExportRepository>(DataExportRepository).toService(KnexDataExportRepository);
   bindClass(container, KnexExportSource, [Database]);
@@ -34,13 +34,11 @@ export function bindDataExports(container: Container, handlers: JobHandlers): vo
   container.bind<BucketWriter>(BucketWriter).toResolvedValue((allowPrivateDestinations: boolean) => new S3BucketWriter({ allowPrivateDestinations }), [AllowPrivateDestinations]);
   container.bind<Gzip>(Gzip).toConstantValue(new NodeGzip());
 
-  container
-    .bind(CreateDataExport)
-    .toResolvedValue(
-      (exports: DataExportRepository, buckets: BucketWriter, box: SecretBox, jobs: JobQueue, ids: IdGenerator, clock: Clock, allowPrivate: boolean) =>
-        new CreateDataExport(exports, buckets, box, jobs, ids, clock, allowPrivate),
-      [DataExportRepository, BucketWriter, SecretBox, JobQueue, IdGenerator, Clock, AllowPrivateDestinations],
-    );
+  container.bind(CreateDataExport).toResolvedValue(
+    (exports: DataExportRepository, buckets: BucketWriter, box: SecretBox, jobs: JobQueue, ids: IdGenerator, clock: Clock, allowPrivate: boolean) =>
+      new CreateDataExport(exports, buckets, box, jobs, ids, clock, allowPrivate),
+    [DataExportRepository, BucketWriter, SecretBox, JobQueue, IdGenerator, Clock, AllowPrivateDestinations],
+  );
   bindClass(container, ListDataExports, [DataExportRepository]);
   bindClass(container, GetDataExport, [DataExportRepository]);
   bindClass(container, UpdateDataExport, [DataExportRepository, BucketWriter, SecretBox, JobQueue, IdGenerator, Clock]);
@@ -50,7 +48,11 @@ export function bindDataExports(container: Container, handlers: JobHandlers): vo
   bindClass(container, TestDataExportConnection, [DataExportRepository, BucketWriter, SecretBox, Clock]);
   bindClass(container, RunDataExport, [DataExportRepository, ExportSource, BucketWriter, Gzip, SecretBox, Clock]);
   bindClass(container, DispatchDueExports, [DataExportRepository, JobQueue, IdGenerator, Clock]);
+  container.onActivation(JobHandlers, registerJobs);
+});
 
+/** Registered when the worker first asks for the job handlers. */
+function registerJobs(container: ResolutionContext, handlers: JobHandlers): JobHandlers {
   handlers.handle(RunDataExportJob, async ({ companyId, payload }) => {
     await container.get(RunDataExport).execute(companyId, payload.dataExportId, payload.runId);
   });
@@ -58,4 +60,5 @@ export function bindDataExports(container: Container, handlers: JobHandlers): vo
     await container.get(DispatchDueExports).execute();
   });
   handlers.schedule({ name: DISPATCH_DATA_EXPORTS_JOB, everyMs: DISPATCH_EVERY_MS, job: { type: DISPATCH_DATA_EXPORTS_JOB } });
+  return handlers;
 }

@@ -1,4 +1,4 @@
-import type { Container } from "inversify";
+import { ContainerModule, type ResolutionContext } from "inversify";
 import type { Knex } from "knex";
 import { newWebhookSecret } from "../../adapters/crypto/webhook-signatures.js";
 import { mailTransportFromUrl } from "../../adapters/mail/mail-transport-from-url.js";
@@ -28,14 +28,14 @@ import { RemoveSuppression } from "../../core/suppressions/remove-suppression.js
 import { SuppressionQueries } from "../../core/suppressions/suppression-search.js";
 import { TenancyRepository } from "../../core/tenancy/ports.js";
 import { bindClass } from "../bind-class.js";
-import { BaseUrl, Database, Disposables, MailUrl } from "../container.js";
-import type { JobHandlers } from "../worker/job-handlers.js";
+import { BaseUrl, Database, Disposables, MailUrl } from "../tokens.js";
+import { JobHandlers } from "../worker/job-handlers.js";
 
 /**
  * Delivery: the mail transport MAIL_URL names, email sends and their `email.deliver` job,
  * provider delivery events and the suppression list routes.
  */
-export function bindDelivery(container: Container, handlers: JobHandlers): void {
+export const deliveryModule = new ContainerModule((container) => {
   // Opened on first use (a pooled SMTP connection only when mail is sent), closed with the runtime.
   container.bind<MailTransport>(MailTransport).toResolvedValue(
     (mailUrl: string, disposables: Disposables) => {
@@ -63,12 +63,10 @@ export function bindDelivery(container: Container, handlers: JobHandlers): void 
   bindClass(container, QueueEmailSend, [EmailSendRepository, IdGenerator, Clock]);
   bindClass(container, DeliverEmail, [EmailSendRepository, SuppressionRepository, DkimKeys, MailTransport, IdGenerator, Clock]);
   bindClass(container, RecordDeliveryEvent, [EmailSendRepository, SuppressionRepository, TenancyRepository, IdGenerator, Clock]);
-  container
-    .bind(CreateDeliveryWebhookSecret)
-    .toResolvedValue(
-      (secrets: DeliveryWebhookSecrets, box: SecretBox, clock: Clock, baseUrl: string) => new CreateDeliveryWebhookSecret(secrets, box, clock, baseUrl, newWebhookSecret),
-      [DeliveryWebhookSecrets, SecretBox, Clock, BaseUrl],
-    );
+  container.bind(CreateDeliveryWebhookSecret).toResolvedValue(
+    (secrets: DeliveryWebhookSecrets, box: SecretBox, clock: Clock, baseUrl: string) => new CreateDeliveryWebhookSecret(secrets, box, clock, baseUrl, newWebhookSecret),
+    [DeliveryWebhookSecrets, SecretBox, Clock, BaseUrl],
+  );
   bindClass(container, OpenDeliveryWebhookSecret, [DeliveryWebhookSecrets, SecretBox]);
   bindClass(container, ReceiveSesNotification, [SnsVerifier, SnsSubscriptions, SesTopicPins, RecordDeliveryEvent, Clock]);
   bindClass(container, UnpinSesTopic, [SesTopicPins]);
@@ -76,6 +74,11 @@ export function bindDelivery(container: Container, handlers: JobHandlers): void 
   bindClass(container, ListSuppressions, [SuppressionQueries]);
   bindClass(container, GetSuppression, [SuppressionRepository]);
   bindClass(container, RemoveSuppression, [SuppressionRepository]);
+  container.onActivation(JobHandlers, registerJobs);
+});
 
+/** Registered when the worker first asks for the job handlers. */
+function registerJobs(container: ResolutionContext, handlers: JobHandlers): JobHandlers {
   handlers.handle(DeliverEmailsJob, (work, job) => container.get(DeliverEmail).handle(work, job));
+  return handlers;
 }

@@ -1,4 +1,4 @@
-import type { Container } from "inversify";
+import { ContainerModule } from "inversify";
 import { KnexEmailBrandingSource } from "../../adapters/knex/repositories/email-branding-source.js";
 import { KnexEmailComponentRepository } from "../../adapters/knex/repositories/email-component-repository.js";
 import { KnexTemplateRepository } from "../../adapters/knex/repositories/template-repository.js";
@@ -23,12 +23,10 @@ import { Clock } from "../../core/ports/clock.js";
 import { IdGenerator } from "../../core/ports/id-generator.js";
 import { SubscriberRepository } from "../../core/subscribers/ports.js";
 import { bindClass } from "../bind-class.js";
-import { BaseUrl, Database } from "../container.js";
-import type { JobHandlers } from "../worker/job-handlers.js";
+import { BaseUrl, Database } from "../tokens.js";
 
 /** Email content and rendering: templates, email components, the renderer and RenderEmail. */
-export function bindEmails(container: Container, handlers: JobHandlers): void {
-  void handlers;
+export const emailsModule = new ContainerModule((container) => {
   bindClass(container, KnexTemplateRepository, [Database]);
   container.bind<TemplateRepository>(TemplateRepository).toService(KnexTemplateRepository);
   bindClass(container, KnexEmailComponentRepository, [Database]);
@@ -53,4 +51,4 @@ export function bindEmails(container: Container, handlers: JobHandlers): void {
 
   bindClass(container, RenderEmail, [EmailBrandingSource, EmailComponentRepository, EmailRenderer]);
   bindClass(container, PreviewTemplate, [TemplateRepository, SubscriberRepository, RenderEmail, BaseUrl]);
-}
+});

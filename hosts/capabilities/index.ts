@@ -1,45 +1,48 @@
-import type { Container } from "inversify";
-import type { JobHandlers } from "../worker/job-handlers.js";
-import { bindSubscribers } from "./subscribers.js";
-import { bindSubscriberImports } from "./subscriber-imports.js";
-import { bindSubscriberOperations } from "./subscriber-operations.js";
-import { bindTagsAndLists } from "./tags-and-lists.js";
-import { bindCustomEvents } from "./custom-events.js";
-import { bindSegments } from "./segments.js";
-import { bindAccounts } from "./accounts.js";
-import { bindMetrics } from "./metrics.js";
-import { bindDelivery } from "./delivery.js";
-import { bindTracking } from "./tracking.js";
-import { bindCompany } from "./company.js";
-import { bindEmails } from "./emails.js";
-import { bindTransactional } from "./transactional.js";
-import { bindEmailSends } from "./email-sends.js";
-import { bindDataExports } from "./data-exports.js";
-import { bindWarehouseSyncs } from "./warehouse-syncs.js";
-import { bindMigrations } from "./migrations.js";
-import { bindRetention } from "./retention.js";
+import type { ContainerModule } from "inversify";
+import { platformModule } from "./platform.js";
+import { tenancyModule } from "./tenancy.js";
+import { subscribersModule } from "./subscribers.js";
+import { subscriberImportsModule } from "./subscriber-imports.js";
+import { subscriberOperationsModule } from "./subscriber-operations.js";
+import { tagsAndListsModule } from "./tags-and-lists.js";
+import { customEventsModule } from "./custom-events.js";
+import { segmentsModule } from "./segments.js";
+import { accountsModule } from "./accounts.js";
+import { metricsModule } from "./metrics.js";
+import { deliveryModule } from "./delivery.js";
+import { trackingModule } from "./tracking.js";
+import { companyModule } from "./company.js";
+import { emailsModule } from "./emails.js";
+import { transactionalModule } from "./transactional.js";
+import { emailSendsModule } from "./email-sends.js";
+import { dataExportsModule } from "./data-exports.js";
+import { warehouseSyncsModule } from "./warehouse-syncs.js";
+import { migrationsModule } from "./migrations.js";
+import { retentionModule } from "./retention.js";
 
-/** Binds one capability's adapters, use cases and job handlers. */
-export type Capability = (container: Container, handlers: JobHandlers) => void;
-
-/** Every capability, bound after the platform services they build on. */
-export const capabilities: readonly Capability[] = [
-  bindCompany,
-  bindSubscribers,
-  bindSubscriberImports,
-  bindSubscriberOperations,
-  bindTagsAndLists,
-  bindCustomEvents,
-  bindSegments,
-  bindAccounts,
-  bindMetrics,
-  bindTracking,
-  bindDelivery,
-  bindEmails,
-  bindTransactional,
-  bindEmailSends,
-  bindDataExports,
-  bindWarehouseSyncs,
-  bindMigrations,
-  bindRetention,
+/**
+ * Every capability's module (its adapters, use cases and job handlers), loaded in this order:
+ * the platform services first, as every other module builds on them.
+ */
+export const capabilities: readonly ContainerModule[] = [
+  platformModule,
+  tenancyModule,
+  companyModule,
+  subscribersModule,
+  subscriberImportsModule,
+  subscriberOperationsModule,
+  tagsAndListsModule,
+  customEventsModule,
+  segmentsModule,
+  accountsModule,
+  metricsModule,
+  trackingModule,
+  deliveryModule,
+  emailsModule,
+  transactionalModule,
+  emailSendsModule,
+  dataExportsModule,
+  warehouseSyncsModule,
+  migrationsModule,
+  retentionModule,
 ];

@@ -1,18 +1,16 @@
-import type { Container } from "inversify";
+import { ContainerModule } from "inversify";
 import { KnexMetricsQueries } from "../../adapters/knex/repositories/metrics-queries.js";
 import { GetAccountMetrics } from "../../core/metrics/get-account-metrics.js";
 import { GetTransactionalMetrics } from "../../core/metrics/get-transactional-metrics.js";
 import { MetricsQueries } from "../../core/metrics/ports.js";
 import { Clock } from "../../core/ports/clock.js";
 import { bindClass } from "../bind-class.js";
-import { Database } from "../container.js";
-import type { JobHandlers } from "../worker/job-handlers.js";
+import { Database } from "../tokens.js";
 
 /** Metrics: the aggregate queries and the two use cases. */
-export function bindMetrics(container: Container, handlers: JobHandlers): void {
-  void handlers;
+export const metricsModule = new ContainerModule((container) => {
   bindClass(container, KnexMetricsQueries, [Database]);
   container.bind<MetricsQueries>(MetricsQueries).toService(KnexMetricsQueries);
   bindClass(container, GetAccountMetrics, [MetricsQueries, Clock]);
   bindClass(container, GetTransactionalMetrics, [MetricsQueries, Clock]);
-}
+});

@@ -1,4 +1,4 @@
-import type { Container } from "inversify";
+import { ContainerModule, type ResolutionContext } from "inversify";
 import { FetchHttpClient } from "../../adapters/http/fetch-http-client.js";
 import { KnexCampaignDraftRepository } from "../../adapters/knex/repositories/campaign-draft-repository.js";
 import { KnexMigrationRunRepository } from "../../adapters/knex/repositories/migration-run-repository.js";
@@ -20,11 +20,11 @@ import { SubscriberImportRepository } from "../../core/subscriber-imports/ports.
 import { TenancyRepository } from "../../core/tenancy/ports.js";
 import { bindClass } from "../bind-class.js";
 import { csvRowMapper } from "../../core/subscriber-imports/csv-rows.js";
-import { AllowPrivateDestinations, Database } from "../container.js";
-import type { JobHandlers } from "../worker/job-handlers.js";
+import { AllowPrivateDestinations, Database } from "../tokens.js";
+import { JobHandlers } from "../worker/job-handlers.js";
 
 /** Migrations from another provider: sources, repositories, use cases and the job that runs them. */
-export function bindMigrations(container: Container, handlers: JobHandlers): void {
+export const migrationsModule = new ContainerModule((container) => {
   // Outbound calls to provider APIs (shared with any capability that binds it first).
   if (!container.isBound(HttpClient)) container.bind<HttpClient>(HttpClient).toConstantValue(new FetchHttpClient());
   container.bind<MigrationSources>(MigrationSources).toResolvedValue((http: HttpClient) => new ProviderMigrationSources(http, csvRowMapper), [HttpClient]);
@@ -50,6 +50,11 @@ export function bindMigrations(container: Container, handlers: JobHandlers): voi
     IdGenerator,
     Clock,
   ]);
+  container.onActivation(JobHandlers, registerJobs);
+});
 
+/** Registered when the worker first asks for the job handlers. */
+function registerJobs(container: ResolutionContext, handlers: JobHandlers): JobHandlers {
   handlers.handle(AdvanceMigrationJob, (work, job) => container.get(AdvanceMigration).handle(work, job));
+  return handlers;
 }

@@ -1,4 +1,4 @@
-import type { Container } from "inversify";
+import { ContainerModule } from "inversify";
 import { KnexSegmentRepository } from "../../adapters/knex/repositories/segment-repository.js";
 import { KnexSegmentEvaluator } from "../../adapters/knex/knex-segment-evaluator.js";
 import { Clock } from "../../core/ports/clock.js";
@@ -10,40 +10,32 @@ import { ListSegments } from "../../core/segments/list-segments.js";
 import { SegmentEvaluator, SegmentRepository } from "../../core/segments/ports.js";
 import { UpdateSegment } from "../../core/segments/update-segment.js";
 import { bindClass } from "../bind-class.js";
-import { BaseUrl, Database } from "../container.js";
-import type { JobHandlers } from "../worker/job-handlers.js";
+import { BaseUrl, Database } from "../tokens.js";
 
 /** Where the segment reference errors point: this server's API description, whose segment routes state the limits. */
 export const segmentDocsUrl = (baseUrl: string): string => `${baseUrl}/api/v1/openapi.json`;
 
 /** Segments: repositories, use cases, job handlers. */
-export function bindSegments(container: Container, handlers: JobHandlers): void {
-  void handlers;
+export const segmentsModule = new ContainerModule((container) => {
   bindClass(container, KnexSegmentRepository, [Database]);
   container.bind<SegmentRepository>(SegmentRepository).toService(KnexSegmentRepository);
   bindClass(container, KnexSegmentEvaluator, [Database]);
   container.bind<SegmentEvaluator>(SegmentEvaluator).toService(KnexSegmentEvaluator);
 
-  container
-    .bind(CreateSegment)
-    .toResolvedValue(
-      (segments: SegmentRepository, evaluator: SegmentEvaluator, ids: IdGenerator, clock: Clock, baseUrl: string) =>
-        new CreateSegment(segments, evaluator, ids, clock, segmentDocsUrl(baseUrl)),
-      [SegmentRepository, SegmentEvaluator, IdGenerator, Clock, BaseUrl],
-    );
-  container
-    .bind(UpdateSegment)
-    .toResolvedValue(
-      (segments: SegmentRepository, evaluator: SegmentEvaluator, ids: IdGenerator, clock: Clock, baseUrl: string) =>
-        new UpdateSegment(segments, evaluator, ids, clock, segmentDocsUrl(baseUrl)),
-      [SegmentRepository, SegmentEvaluator, IdGenerator, Clock, BaseUrl],
-    );
-  container
-    .bind(CountSegment)
-    .toResolvedValue(
-      (segments: SegmentRepository, evaluator: SegmentEvaluator, clock: Clock, baseUrl: string) => new CountSegment(segments, evaluator, clock, segmentDocsUrl(baseUrl)),
-      [SegmentRepository, SegmentEvaluator, Clock, BaseUrl],
-    );
+  container.bind(CreateSegment).toResolvedValue(
+    (segments: SegmentRepository, evaluator: SegmentEvaluator, ids: IdGenerator, clock: Clock, baseUrl: string) =>
+      new CreateSegment(segments, evaluator, ids, clock, segmentDocsUrl(baseUrl)),
+    [SegmentRepository, SegmentEvaluator, IdGenerator, Clock, BaseUrl],
+  );
+  container.bind(UpdateSegment).toResolvedValue(
+    (segments: SegmentRepository, evaluator: SegmentEvaluator, ids: IdGenerator, clock: Clock, baseUrl: string) =>
+      new UpdateSegment(segments, evaluator, ids, clock, segmentDocsUrl(baseUrl)),
+    [SegmentRepository, SegmentEvaluator, IdGenerator, Clock, BaseUrl],
+  );
+  container.bind(CountSegment).toResolvedValue(
+    (segments: SegmentRepository, evaluator: SegmentEvaluator, clock: Clock, baseUrl: string) => new CountSegment(segments, evaluator, clock, segmentDocsUrl(baseUrl)),
+    [SegmentRepository, SegmentEvaluator, Clock, BaseUrl],
+  );
   bindClass(container, ListSegments, [SegmentRepository, SegmentEvaluator, Clock]);
   bindClass(container, DeleteSegment, [SegmentRepository]);
-}
+});

@@ -1,4 +1,4 @@
-import type { Container } from "inversify";
+import { ContainerModule, type ResolutionContext } from "inversify";
 import { KnexSubscriberImportRepository } from "../../adapters/knex/repositories/subscriber-import-repository.js";
 import { Clock } from "../../core/ports/clock.js";
 import { Delay } from "../../core/ports/delay.js";
@@ -12,11 +12,11 @@ import { SubscriberImportRepository } from "../../core/subscriber-imports/ports.
 import { SubscriberRepository } from "../../core/subscribers/ports.js";
 import { TenancyRepository } from "../../core/tenancy/ports.js";
 import { bindClass } from "../bind-class.js";
-import { Database } from "../container.js";
-import type { JobHandlers } from "../worker/job-handlers.js";
+import { Database } from "../tokens.js";
+import { JobHandlers } from "../worker/job-handlers.js";
 
 /** Subscriber imports (API, job and CLI): repositories, use cases, job handlers. */
-export function bindSubscriberImports(container: Container, handlers: JobHandlers): void {
+export const subscriberImportsModule = new ContainerModule((container) => {
   bindClass(container, KnexSubscriberImportRepository, [Database, IdGenerator]);
   container.bind<SubscriberImportRepository>(SubscriberImportRepository).toService(KnexSubscriberImportRepository);
 
@@ -24,6 +24,11 @@ export function bindSubscriberImports(container: Container, handlers: JobHandler
   bindClass(container, GetImport, [SubscriberImportRepository]);
   bindClass(container, AdvanceImport, [SubscriberImportRepository, JobQueue, IdGenerator, Clock]);
   bindClass(container, DirectImport, [SubscriberImportRepository, SubscriberRepository, TenancyRepository, IdGenerator, Clock, Delay]);
+  container.onActivation(JobHandlers, registerJobs);
+});
 
+/** Registered when the worker first asks for the job handlers. */
+function registerJobs(container: ResolutionContext, handlers: JobHandlers): JobHandlers {
   handlers.handle(AdvanceImportJob, (work, job) => container.get(AdvanceImport).handle(work, job));
+  return handlers;
 }

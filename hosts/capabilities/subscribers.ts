@@ -1,4 +1,4 @@
-import type { Container } from "inversify";
+import { ContainerModule, type ContainerModuleLoadOptions } from "inversify";
 import { InProcessContactEvents } from "../../adapters/memory/in-process-contact-events.js";
 import { KnexSubscriberRepository } from "../../adapters/knex/repositories/subscriber-repository.js";
 import { ContactEvents } from "../../core/events/contact-events.js";
@@ -20,23 +20,21 @@ import { ListSubscribers } from "../../core/subscribers/list-subscribers.js";
 import { SubscriberQueries } from "../../core/subscribers/queries.js";
 import { UpdateSubscriber } from "../../core/subscribers/update-subscriber.js";
 import { bindClass } from "../bind-class.js";
-import { BaseUrl, Database } from "../container.js";
+import { BaseUrl, Database } from "../tokens.js";
 import { segmentDocsUrl } from "./segments.js";
-import type { JobHandlers } from "../worker/job-handlers.js";
 
 /** Subscribers, their tags and lists, and notes: repositories, use cases, job handlers. */
-export function bindSubscribers(container: Container, handlers: JobHandlers): void {
-  void handlers;
+export const subscribersModule = new ContainerModule((container) => {
   bindClass(container, KnexSubscriberRepository, [Database, IdGenerator]);
   container.bind<SubscriberRepository>(SubscriberRepository).toService(KnexSubscriberRepository);
   bindClass(container, SaveContact, [SubscriberRepository, IdGenerator, Clock]);
   container.bind<ContactEvents>(ContactEvents).toConstantValue(new InProcessContactEvents());
 
   bindSubscriberRoutes(container);
-}
+});
 
 /** The subscriber and note routes' use cases. */
-function bindSubscriberRoutes(container: Container): void {
+function bindSubscriberRoutes(container: ContainerModuleLoadOptions): void {
   bindClass(container, KnexSubscriberQueries, [Database]);
   container.bind<SubscriberQueries>(SubscriberQueries).toService(KnexSubscriberQueries);
   bindClass(container, KnexNoteRepository, [Database]);
@@ -46,12 +44,10 @@ function bindSubscriberRoutes(container: Container): void {
   bindClass(container, GetSubscriber, [SubscriberRepository, SubscriberQueries, NoteRepository]);
   bindClass(container, UpdateSubscriber, [SubscriberRepository, SubscriberQueries, Clock]);
   bindClass(container, DeleteSubscriber, [SubscriberRepository]);
-  container
-    .bind(ListSubscribers)
-    .toResolvedValue(
-      (queries: SubscriberQueries, segments: SegmentRepository, clock: Clock, baseUrl: string) => new ListSubscribers(queries, segments, clock, segmentDocsUrl(baseUrl)),
-      [SubscriberQueries, SegmentRepository, Clock, BaseUrl],
-    );
+  container.bind(ListSubscribers).toResolvedValue(
+    (queries: SubscriberQueries, segments: SegmentRepository, clock: Clock, baseUrl: string) => new ListSubscribers(queries, segments, clock, segmentDocsUrl(baseUrl)),
+    [SubscriberQueries, SegmentRepository, Clock, BaseUrl],
+  );
 
   bindClass(container, AddNote, [SubscriberRepository, NoteRepository, IdGenerator, Clock]);
   bindClass(container, ListNotes, [SubscriberRepository, NoteRepository]);

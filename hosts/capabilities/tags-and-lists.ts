@@ -1,4 +1,4 @@
-import type { Container } from "inversify";
+import { ContainerModule } from "inversify";
 import { KnexListRepository } from "../../adapters/knex/repositories/list-repository.js";
 import { KnexTagRepository } from "../../adapters/knex/repositories/tag-repository.js";
 import { AddListMembers } from "../../core/lists/add-list-members.js";
@@ -20,12 +20,10 @@ import { TagContact } from "../../core/tags/tag-contact.js";
 import { UntagContact } from "../../core/tags/untag-contact.js";
 import { UpdateTag } from "../../core/tags/update-tag.js";
 import { bindClass } from "../bind-class.js";
-import { Database } from "../container.js";
-import type { JobHandlers } from "../worker/job-handlers.js";
+import { Database } from "../tokens.js";
 
 /** Tags and lists: repositories, use cases, job handlers. */
-export function bindTagsAndLists(container: Container, handlers: JobHandlers): void {
-  void handlers;
+export const tagsAndListsModule = new ContainerModule((container) => {
   bindClass(container, KnexTagRepository, [Database]);
   container.bind<TagRepository>(TagRepository).toService(KnexTagRepository);
   bindClass(container, ListTags, [TagRepository]);
@@ -43,4 +41,4 @@ export function bindTagsAndLists(container: Container, handlers: JobHandlers): v
   bindClass(container, DeleteList, [ListRepository]);
   bindClass(container, AddListMembers, [ListRepository, SaveContact, Clock]);
   bindClass(container, RemoveListMembers, [ListRepository]);
-}
+});

@@ -1,4 +1,4 @@
-import type { Container } from "inversify";
+import { ContainerModule } from "inversify";
 import type { Knex } from "knex";
 import { KnexEngagementRepository } from "../../adapters/knex/repositories/engagement-repository.js";
 import { KnexSuppressionRepository } from "../../adapters/knex/repositories/suppression-repository.js";
@@ -17,12 +17,10 @@ import { TrackingTokens } from "../../core/tracking/tracking-tokens.js";
 import { ShowUnsubscribePage } from "../../core/tracking/unsubscribe-page.js";
 import { UnsubscribeRecipient } from "../../core/tracking/unsubscribe-recipient.js";
 import { bindClass } from "../bind-class.js";
-import { BaseUrl, Database } from "../container.js";
-import type { JobHandlers } from "../worker/job-handlers.js";
+import { BaseUrl, Database } from "../tokens.js";
 
 /** Open and click tracking, unsubscribe links, and the suppression list they feed. */
-export function bindTracking(container: Container, handlers: JobHandlers): void {
-  void handlers;
+export const trackingModule = new ContainerModule((container) => {
   // Delivery binds the same repository when it comes first: one binding either way.
   if (!container.isBound(SuppressionRepository)) {
     container.bind<SuppressionRepository>(SuppressionRepository).toResolvedValue((knex: Knex, ids: IdGenerator) => new KnexSuppressionRepository(knex, ids), [Database, IdGenerator]);
@@ -36,4 +34,4 @@ export function bindTracking(container: Container, handlers: JobHandlers): void 
   bindClass(container, RecordClick, [TrackingTokens, EngagementRepository, IdGenerator, Clock]);
   bindClass(container, ShowUnsubscribePage, [TrackingTokens, EngagementRepository, TenancyRepository, Clock]);
   bindClass(container, UnsubscribeRecipient, [TrackingTokens, EngagementRepository, TenancyRepository, SuppressionRepository, SubscriberRepository, UpdateSubscriber, IdGenerator, Clock]);
-}
+});

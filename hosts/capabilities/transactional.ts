@@ -1,4 +1,4 @@
-import type { Container } from "inversify";
+import { ContainerModule } from "inversify";
 import { KnexTransactionalEmailRepository } from "../../adapters/knex/repositories/transactional-email-repository.js";
 import { ResolveSender } from "../../core/company/resolve-sender.js";
 import { QueueEmailSend } from "../../core/delivery/queue-email-send.js";
@@ -18,12 +18,10 @@ import { TransactionalEmailRepository } from "../../core/transactional/ports.js"
 import { SendTransactional } from "../../core/transactional/send-transactional.js";
 import { UpdateTransactionalEmail } from "../../core/transactional/update-transactional-email.js";
 import { bindClass } from "../bind-class.js";
-import { Database } from "../container.js";
-import type { JobHandlers } from "../worker/job-handlers.js";
+import { Database } from "../tokens.js";
 
 /** Saved transactional emails and the transactional send (content, sender, tracking and delivery come from their capabilities). */
-export function bindTransactional(container: Container, handlers: JobHandlers): void {
-  void handlers;
+export const transactionalModule = new ContainerModule((container) => {
   bindClass(container, KnexTransactionalEmailRepository, [Database]);
   container.bind<TransactionalEmailRepository>(TransactionalEmailRepository).toService(KnexTransactionalEmailRepository);
   bindClass(container, CreateTransactionalEmail, [TransactionalEmailRepository, TemplateRepository, IdGenerator, Clock]);
@@ -32,4 +30,4 @@ export function bindTransactional(container: Container, handlers: JobHandlers): 
   bindClass(container, UpdateTransactionalEmail, [TransactionalEmailRepository, TemplateRepository, Clock]);
   bindClass(container, DeleteTransactionalEmail, [TransactionalEmailRepository, Clock]);
   bindClass(container, SendTransactional, [TransactionalEmailRepository, TemplateRepository, SubscriberRepository, ResolveSender, RenderEmail, TrackingLinks, QueueEmailSend]);
-}
+});

@@ -1,4 +1,4 @@
-import type { Container } from "inversify";
+import { ContainerModule, type ResolutionContext } from "inversify";
 import { KnexWarehouseConnectionRepository, KnexWarehouseSyncRepository } from "../../adapters/knex/repositories/warehouse-repository.js";
 import { KindWarehouseReader } from "../../adapters/warehouse/warehouse-reader.js";
 import { ListRepository } from "../../core/lists/ports.js";
@@ -20,24 +20,22 @@ import { QueueWarehouseSyncRun } from "../../core/warehouse/queue-warehouse-sync
 import { RunWarehouseSync, RunWarehouseSyncJob } from "../../core/warehouse/run-warehouse-sync.js";
 import { UpdateWarehouseSync } from "../../core/warehouse/update-warehouse-sync.js";
 import { bindClass } from "../bind-class.js";
-import { AllowPrivateDestinations, Database } from "../container.js";
-import type { JobHandlers } from "../worker/job-handlers.js";
+import { AllowPrivateDestinations, Database } from "../tokens.js";
+import { JobHandlers } from "../worker/job-handlers.js";
 
 /** Warehouse connections and syncs: repositories, the warehouse reader, use cases, the run job and the scheduler. */
-export function bindWarehouseSyncs(container: Container, handlers: JobHandlers): void {
+export const warehouseSyncsModule = new ContainerModule((container) => {
   bindClass(container, KnexWarehouseConnectionRepository, [Database]);
   container.bind<WarehouseConnectionRepository>(WarehouseConnectionRepository).toService(KnexWarehouseConnectionRepository);
   bindClass(container, KnexWarehouseSyncRepository, [Database]);
   container.bind<WarehouseSyncRepository>(WarehouseSyncRepository).toService(KnexWarehouseSyncRepository);
   container.bind<WarehouseReader>(WarehouseReader).toResolvedValue((allowPrivate: boolean) => new KindWarehouseReader(allowPrivate), [AllowPrivateDestinations]);
 
-  container
-    .bind(CreateWarehouseConnection)
-    .toResolvedValue(
-      (connections: WarehouseConnectionRepository, reader: WarehouseReader, secrets: SecretBox, ids: IdGenerator, clock: Clock, allowPrivate: boolean) =>
-        new CreateWarehouseConnection(connections, reader, secrets, ids, clock, allowPrivate),
-      [WarehouseConnectionRepository, WarehouseReader, SecretBox, IdGenerator, Clock, AllowPrivateDestinations],
-    );
+  container.bind(CreateWarehouseConnection).toResolvedValue(
+    (connections: WarehouseConnectionRepository, reader: WarehouseReader, secrets: SecretBox, ids: IdGenerator, clock: Clock, allowPrivate: boolean) =>
+      new CreateWarehouseConnection(connections, reader, secrets, ids, clock, allowPrivate),
+    [WarehouseConnectionRepository, WarehouseReader, SecretBox, IdGenerator, Clock, AllowPrivateDestinations],
+  );
   bindClass(container, ListWarehouseConnections, [WarehouseConnectionRepository]);
   bindClass(container, QueueWarehouseSyncRun, [WarehouseSyncRepository, SubscriberImportRepository, JobQueue, IdGenerator, Clock]);
   bindClass(container, CreateWarehouseSync, [
@@ -67,11 +65,16 @@ export function bindWarehouseSyncs(container: Container, handlers: JobHandlers):
     Clock,
   ]);
   bindClass(container, QueueDueWarehouseSyncs, [WarehouseSyncRepository, QueueWarehouseSyncRun, Clock]);
+  container.onActivation(JobHandlers, registerJobs);
+});
 
+/** Registered when the worker first asks for the job handlers. */
+function registerJobs(container: ResolutionContext, handlers: JobHandlers): JobHandlers {
   handlers.handle(RunWarehouseSyncJob, (work, job) => container.get(RunWarehouseSync).handle(work, job));
   // Scheduled runs: due syncs are looked for every minute and queued per their frequency.
   handlers.register(QUEUE_DUE_WAREHOUSE_SYNCS_JOB, async () => {
     await container.get(QueueDueWarehouseSyncs).execute();
   });
   handlers.schedule({ name: QUEUE_DUE_WAREHOUSE_SYNCS_JOB, everyMs: SCHEDULER_INTERVAL_MS, job: { type: QUEUE_DUE_WAREHOUSE_SYNCS_JOB } });
+  return handlers;
 }

@@ -1,6 +1,7 @@
 import type { Router } from "express";
 import type { Container } from "inversify";
-import { resolveDependencies, type Dependency, type Resolved } from "./route-module.js";
+import type { Dependency, Resolved } from "../dependency.js";
+import { resolveDependencies } from "./route-module.js";
 
 /**
  * Routes reached without an API key (tracking links, unsubscribe pages, provider webhooks), one

@@ -8,7 +8,7 @@ export type JobHandler = (job: Job) => Promise<void>;
 /** Runs one job of a defined type, given its decoded payload and company (and the job, for its attempts). */
 export type DefinedJobHandler<P, C extends CompanyRule> = (work: JobWork<P, C>, job: Job) => Promise<void>;
 
-/** Job types, their handlers and recurring schedules, registered by each capability in hosts/container.ts. */
+/** Job types, their handlers and recurring schedules, registered by each capability's module (hosts/capabilities/) when the registry is first resolved. */
 export class JobHandlers {
   private readonly handlers = new Map<string, JobHandler>();
   private readonly recurring: RecurringSchedule[] = [];

@@ -8,10 +8,8 @@ import { Clock } from "../../../core/ports/clock.js";
 import { decode } from "../../../core/shared/codecs.js";
 import { badRequest, unauthorized, type DomainError } from "../../../core/shared/errors.js";
 import { AppLogger } from "../../tokens.js";
-import type { Logger } from "../../logger.js";
 import { errorBody, statusOf } from "../error-body.js";
 import { publicSurface } from "../public-surface.js";
-import { token } from "../route-module.js";
 
 const BODY_LIMIT = "256kb";
 
@@ -39,8 +37,8 @@ export const deliveryWebhooks = publicSurface(
     receiveSesNotification: ReceiveSesNotification,
     recordDeliveryEvent: RecordDeliveryEvent,
     openWebhookSecret: OpenDeliveryWebhookSecret,
-    clock: token<Clock>(Clock),
-    logger: token<Logger>(AppLogger),
+    clock: Clock,
+    logger: AppLogger,
   },
   (uses): Router => {
   const router = express.Router();

@@ -7,10 +7,8 @@ import { TrackingTokens } from "../../../core/tracking/tracking-tokens.js";
 import { ShowUnsubscribePage } from "../../../core/tracking/unsubscribe-page.js";
 import { UnsubscribeRecipient } from "../../../core/tracking/unsubscribe-recipient.js";
 import { AppLogger } from "../../tokens.js";
-import type { Logger } from "../../logger.js";
 import { isScannerAddress } from "../../../adapters/net/scanner-networks.js";
 import { publicSurface } from "../public-surface.js";
-import { token } from "../route-module.js";
 import { errorPage, linkNotFoundPage, unsubscribeConfirmPage, unsubscribedPage } from "./tracking-pages.js";
 
 /** A transparent 1x1 GIF (43 bytes). */
@@ -44,8 +42,8 @@ export const trackingSurface = publicSurface(
     trackingTokens: TrackingTokens,
     showUnsubscribePage: ShowUnsubscribePage,
     unsubscribeRecipient: UnsubscribeRecipient,
-    clock: token<Clock>(Clock),
-    logger: token<Logger>(AppLogger),
+    clock: Clock,
+    logger: AppLogger,
   },
   ({ recordOpen, recordClick, trackingTokens, showUnsubscribePage, unsubscribeRecipient, clock, logger }) => {
     const router = express.Router();

@@ -10,7 +10,7 @@ import { AccountUserView, CompanyEntryView, toAccountUserView, toCompanyEntryVie
 import { Id, view } from "../../../core/shared/view-fields.js";
 import { BaseUrl } from "../../tokens.js";
 import { defineRoute } from "../route.js";
-import { routeModule, token } from "../route-module.js";
+import { routeModule } from "../route-module.js";
 
 const ApiKeyPermissions = view({
   activeKey: view({ id: Id, type: t.literal("company") }),
@@ -32,7 +32,7 @@ const permissionsOf = (actor: Actor, baseUrl: string): t.TypeOf<typeof ApiKeyPer
 
 /** Identity routes: any valid key may ask who it is, whatever its scopes. */
 export const accountRoutes = routeModule(
-  { describeAccount: DescribeAccount, getCurrentCompany: GetCurrentCompany, baseUrl: token<string>(BaseUrl) },
+  { describeAccount: DescribeAccount, getCurrentCompany: GetCurrentCompany, baseUrl: BaseUrl },
   (uses) => [
     defineRoute({
       method: "get",

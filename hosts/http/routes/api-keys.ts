@@ -10,7 +10,7 @@ import { TrimmedNonEmpty } from "../../../core/shared/codecs.js";
 import { view } from "../../../core/shared/view-fields.js";
 import { BaseUrl } from "../../tokens.js";
 import { defineRoute, under } from "../route.js";
-import { routeModule, token } from "../route-module.js";
+import { routeModule } from "../route-module.js";
 
 /** The variable Sequenzy's official clients read their key from. */
 const CLIENT_KEY_VARIABLE = "SEQUENZY_API_KEY";
@@ -18,7 +18,7 @@ const CLIENT_KEY_VARIABLE = "SEQUENZY_API_KEY";
 const KeyPath = t.type({ apiKeyId: TrimmedNonEmpty });
 
 export const apiKeyRoutes = routeModule(
-  { listApiKeys: ListApiKeys, createApiKey: CreateApiKey, updateApiKey: UpdateApiKey, revokeApiKey: RevokeApiKey, baseUrl: token<string>(BaseUrl) },
+  { listApiKeys: ListApiKeys, createApiKey: CreateApiKey, updateApiKey: UpdateApiKey, revokeApiKey: RevokeApiKey, baseUrl: BaseUrl },
   (uses) => [
     defineRoute({
       method: "get",

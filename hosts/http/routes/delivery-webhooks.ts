@@ -5,14 +5,14 @@ import { UnpinSesTopic } from "../../../core/delivery/unpin-ses-topic.js";
 import { NullableString, Timestamp, view } from "../../../core/shared/view-fields.js";
 import { BaseUrl } from "../../tokens.js";
 import { defineRoute } from "../route.js";
-import { routeModule, token } from "../route-module.js";
+import { routeModule } from "../route-module.js";
 
 /** Where mail providers report deliveries, bounces and complaints. */
 export const deliveryWebhookRoutes = routeModule(
   {
     createDeliveryWebhookSecret: CreateDeliveryWebhookSecret,
     unpinSesTopic: UnpinSesTopic,
-    baseUrl: token<string>(BaseUrl),
+    baseUrl: BaseUrl,
   },
   (uses) => [
     defineRoute({

@@ -3,7 +3,7 @@ import type { Knex } from "knex";
 import { createCompanyFixture, createMemberKeyFixture, type CompanyFixture } from "../../../fixtures/companies.js";
 import { ADVANCE_MIGRATION_JOB } from "../../../core/migrations/advance-migration.js";
 import { JobStore } from "../../../core/ports/job-queue.js";
-import { Database } from "../../../hosts/container.js";
+import { Database } from "../../../hosts/tokens.js";
 import { createWorker } from "../../../hosts/worker/create-worker.js";
 import { JobHandlers } from "../../../hosts/worker/job-handlers.js";
 import { apiFixture, type ApiFixture } from "../../helpers/api-fixture.js";

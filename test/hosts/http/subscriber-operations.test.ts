@@ -6,7 +6,7 @@ import { JobStore } from "../../../core/ports/job-queue.js";
 import { ADVANCE_OPERATION_JOB, SELECTION_PAGE_SIZE } from "../../../core/subscriber-operations/advance-operation.js";
 import { SaveContact, type ContactInput } from "../../../core/subscribers/save-contact.js";
 import { normalizeTagName } from "../../../core/tags/model.js";
-import { Database } from "../../../hosts/container.js";
+import { Database } from "../../../hosts/tokens.js";
 import { createWorker } from "../../../hosts/worker/create-worker.js";
 import { JobHandlers } from "../../../hosts/worker/job-handlers.js";
 import { apiFixture, type ApiFixture } from "../../helpers/api-fixture.js";

@@ -1,6 +1,6 @@
 import test, { type ExecutionContext } from "ava";
 import type { Knex } from "knex";
-import { Database } from "../../../hosts/container.js";
+import { Database } from "../../../hosts/tokens.js";
 import { createCompanyFixture, createMemberKeyFixture, type CompanyFixture } from "../../../fixtures/companies.js";
 import { apiFixture, type ApiFixture } from "../../helpers/api-fixture.js";
 import { dialects, type Dialect } from "../../helpers/databases.js";

@@ -5,7 +5,7 @@ import { TokenSigner } from "../../../core/ports/token-signer.js";
 import { SuppressionRepository } from "../../../core/suppressions/ports.js";
 import { TrackingLinks, type SendTrackingLinks } from "../../../core/tracking/tracking-links.js";
 import { createCompanyFixture, type CompanyFixture } from "../../../fixtures/companies.js";
-import { Database } from "../../../hosts/container.js";
+import { Database } from "../../../hosts/tokens.js";
 import { apiFixture, type ApiFixture } from "../../helpers/api-fixture.js";
 import { dialects, type Dialect } from "../../helpers/databases.js";
 import { BASE_URL } from "../../helpers/runtime.js";

@@ -5,7 +5,7 @@ import { ManualClock } from "../../../adapters/memory/manual-clock.js";
 import { TrackingLinks } from "../../../core/tracking/tracking-links.js";
 import { createCompanyFixture } from "../../../fixtures/companies.js";
 import type { TrustProxy } from "../../../hosts/config.js";
-import { Database } from "../../../hosts/container.js";
+import { Database } from "../../../hosts/tokens.js";
 import { dialects } from "../../helpers/databases.js";
 import { BASE_URL, listen, startTestRuntime } from "../../helpers/runtime.js";
 
