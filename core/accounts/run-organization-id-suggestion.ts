@@ -25,7 +25,7 @@ export class RunOrganizationIdSuggestion {
   ) {}
 
   /** The job handler: a failure is retried by the queue, and settles the run as failed on the last attempt. */
-  handle = ({ companyId, payload: { suggestionJobId } }: WorkOf<typeof SuggestOrganizationIdsJob>, job: Job): Promise<void> =>
+  runJob = ({ companyId, payload: { suggestionJobId } }: WorkOf<typeof SuggestOrganizationIdsJob>, job: Job): Promise<void> =>
     onLastAttempt(job, () => this.execute(companyId, suggestionJobId), async () => {
       await this.suggestions.settle(companyId, suggestionJobId, { state: "failed", error: "The suggestion run failed; start it again" }, this.clock.now());
     });

@@ -40,7 +40,7 @@ export class DeliverEmail {
    * (sends already sent are no longer pending and are skipped); after its last attempt the
    * sends that still fail are failed.
    */
-  handle = async ({ companyId, payload }: WorkOf<typeof DeliverEmailsJob>, job: Job): Promise<void> => {
+  runJob = async ({ companyId, payload }: WorkOf<typeof DeliverEmailsJob>, job: Job): Promise<void> => {
     const sends = await this.sends.getMany(companyId, payload.emailSendIds);
     const pending = sends.filter((send) => send.status === "pending");
     const suppressions = await this.suppressions.findMany(companyId, pending.map((send) => send.recipientEmail));

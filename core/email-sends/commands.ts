@@ -1,7 +1,7 @@
 import * as t from "io-ts";
 import { EMAIL_TYPES, type EmailType } from "../delivery/model.js";
 import { integerBetween, oneOf, optional } from "../shared/codecs.js";
-import { EMAIL_SEND_SORT_FIELDS, SEARCHABLE_BOUNCE_TYPES, type EmailSendSortField, type SearchableBounceType } from "./email-send-search.js";
+import { EMAIL_SEND_SORT_FIELDS, SEARCHABLE_BOUNCE_TYPES, type EmailSendSortField, type SearchableBounceType } from "./email-send-queries.js";
 import { EMAIL_SEND_STATUSES, type EmailSendStatus } from "./status.js";
 
 

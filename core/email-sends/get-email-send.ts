@@ -1,7 +1,7 @@
 import type { Actor } from "../shared/actor.js";
 import { notFound } from "../shared/errors.js";
 import { fail, ok, type Result } from "../shared/result.js";
-import type { EmailSendQueries } from "./email-send-search.js";
+import type { EmailSendQueries } from "./email-send-queries.js";
 import { emailSendEventView, emailSendView, type EmailSendEventView, type EmailSendView } from "./view.js";
 
 export interface EmailSendDetail {

@@ -2,7 +2,7 @@ import type { Clock } from "../ports/clock.js";
 import type { Actor } from "../shared/actor.js";
 import { ok, type Result } from "../shared/result.js";
 import { DEFAULT_EMAIL_SEND_PAGE_SIZE, EMAIL_SEND_RETENTION_DAYS, type ListEmailSendsQuery } from "./commands.js";
-import type { EmailSendQueries } from "./email-send-search.js";
+import type { EmailSendQueries } from "./email-send-queries.js";
 import { statusesMatching } from "./status.js";
 import { emailSendSummaryView, type EmailSendSummaryView } from "./view.js";
 

@@ -1,7 +1,7 @@
 import * as t from "io-ts";
 import { oneOf } from "../shared/codecs.js";
 import { Id, NullableString, NullableTimestamp, Timestamp, view, viewWithOptional } from "../shared/view-fields.js";
-import type { EmailSendEventRecord, EmailSendRecord, EmailSendSummary } from "./email-send-search.js";
+import type { EmailSendEventRecord, EmailSendRecord, EmailSendSummary } from "./email-send-queries.js";
 import { EMAIL_SEND_STATUSES, emailSendStatus } from "./status.js";
 
 const iso = (date: Date | null): string | null => (date ? date.toISOString() : null);

@@ -92,7 +92,7 @@ export class AdvanceMigration {
    * The job handler. Credentials the source refuses (or a source that cannot be read) fail the run
    * at once; other errors are retried by the queue, and fail the run on the step's last attempt.
    */
-  handle = ({ companyId, payload: { runId } }: WorkOf<typeof AdvanceMigrationJob>, job: Job): Promise<void> =>
+  runJob = ({ companyId, payload: { runId } }: WorkOf<typeof AdvanceMigrationJob>, job: Job): Promise<void> =>
     onLastAttempt(
       job,
       async () => {

@@ -49,7 +49,7 @@ export class AdvanceImport {
   ) {}
 
   /** The job handler: on the step's last attempt, an error fails its chunk's rows and the import goes on. */
-  handle = ({ companyId, payload: { importId } }: WorkOf<typeof AdvanceImportJob>, job: Job): Promise<void> =>
+  runJob = ({ companyId, payload: { importId } }: WorkOf<typeof AdvanceImportJob>, job: Job): Promise<void> =>
     onLastAttempt(job, () => this.execute(companyId, importId), async (error) => {
       await this.advance(companyId, importId, (current, tx) => this.failChunk(current, tx, chunkFailureReason(error)));
     });

@@ -46,7 +46,7 @@ export class AdvanceOperation {
    * The job handler. An error is retried by the queue; on the job's last attempt it also fails the
    * operation, with a message for the user (the details stay in the worker's log).
    */
-  handle = ({ companyId, payload: { operationId } }: WorkOf<typeof AdvanceOperationJob>, job: Job): Promise<void> =>
+  runJob = ({ companyId, payload: { operationId } }: WorkOf<typeof AdvanceOperationJob>, job: Job): Promise<void> =>
     onLastAttempt(job, () => this.execute(companyId, operationId), () => this.apply(companyId, operationId, { type: "fail", error: GAVE_UP }));
 
   /** Runs one step; resolves to the operation after it (null when it does not exist). */

@@ -1,6 +1,6 @@
 import * as t from "io-ts";
 import { Email, integerBetween, oneOf, optional } from "../shared/codecs.js";
-import { SUPPRESSION_SORTS, type SuppressionSort } from "./suppression-search.js";
+import { SUPPRESSION_SORTS, type SuppressionSort } from "./suppression-queries.js";
 
 
 

@@ -1,7 +1,7 @@
 import type { Actor } from "../shared/actor.js";
 import { ok, type Result } from "../shared/result.js";
 import { DEFAULT_SUPPRESSION_PAGE_SIZE, type ListSuppressionsQuery } from "./commands.js";
-import type { SuppressionQueries } from "./suppression-search.js";
+import type { SuppressionQueries } from "./suppression-queries.js";
 import { suppressionView, type SuppressionView } from "./view.js";
 
 export interface SuppressionPage {

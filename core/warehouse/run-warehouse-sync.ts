@@ -71,7 +71,7 @@ export class RunWarehouseSync {
   ) {}
 
   /** The job handler: on the run's last attempt, an unexpected error also fails the run (and its imports). */
-  handle = ({ companyId, payload: { runId } }: WorkOf<typeof RunWarehouseSyncJob>, job: Job): Promise<void> =>
+  runJob = ({ companyId, payload: { runId } }: WorkOf<typeof RunWarehouseSyncJob>, job: Job): Promise<void> =>
     onLastAttempt(job, () => this.execute(companyId, runId), async (error) => {
       const run = await this.syncs.findRun(companyId, runId);
       if (!run) return;

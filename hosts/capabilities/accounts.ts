@@ -43,6 +43,6 @@ export const accountsModule = new ContainerModule((container) => {
 
 /** Registered when the worker first asks for the job handlers. */
 function registerJobs(container: ResolutionContext, handlers: JobHandlers): JobHandlers {
-  handlers.handle(SuggestOrganizationIdsJob, (work, job) => container.get(RunOrganizationIdSuggestion).handle(work, job));
+  handlers.register(SuggestOrganizationIdsJob, (work, job) => container.get(RunOrganizationIdSuggestion).runJob(work, job));
   return handlers;
 }

@@ -53,7 +53,7 @@ export const dataExportsModule = new ContainerModule((container) => {
 
 /** Registered when the worker first asks for the job handlers. */
 function registerJobs(container: ResolutionContext, handlers: JobHandlers): JobHandlers {
-  handlers.handle(RunDataExportJob, async ({ companyId, payload }) => {
+  handlers.register(RunDataExportJob, async ({ companyId, payload }) => {
     await container.get(RunDataExport).execute(companyId, payload.dataExportId, payload.runId);
   });
   handlers.register(DISPATCH_DATA_EXPORTS_JOB, async () => {

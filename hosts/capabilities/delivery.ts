@@ -25,7 +25,7 @@ import { GetSuppression } from "../../core/suppressions/get-suppression.js";
 import { ListSuppressions } from "../../core/suppressions/list-suppressions.js";
 import { SuppressionRepository } from "../../core/suppressions/ports.js";
 import { RemoveSuppression } from "../../core/suppressions/remove-suppression.js";
-import { SuppressionQueries } from "../../core/suppressions/suppression-search.js";
+import { SuppressionQueries } from "../../core/suppressions/suppression-queries.js";
 import { TenancyRepository } from "../../core/tenancy/ports.js";
 import { bindClass } from "../bind-class.js";
 import { BaseUrl, Database, Disposables, MailUrl } from "../tokens.js";
@@ -79,6 +79,6 @@ export const deliveryModule = new ContainerModule((container) => {
 
 /** Registered when the worker first asks for the job handlers. */
 function registerJobs(container: ResolutionContext, handlers: JobHandlers): JobHandlers {
-  handlers.handle(DeliverEmailsJob, (work, job) => container.get(DeliverEmail).handle(work, job));
+  handlers.register(DeliverEmailsJob, (work, job) => container.get(DeliverEmail).runJob(work, job));
   return handlers;
 }

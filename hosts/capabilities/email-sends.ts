@@ -1,6 +1,6 @@
 import { ContainerModule } from "inversify";
 import { KnexEmailSendQueries } from "../../adapters/knex/repositories/email-send-queries.js";
-import { EmailSendQueries } from "../../core/email-sends/email-send-search.js";
+import { EmailSendQueries } from "../../core/email-sends/email-send-queries.js";
 import { GetEmailSend } from "../../core/email-sends/get-email-send.js";
 import { ListEmailSends } from "../../core/email-sends/list-email-sends.js";
 import { Clock } from "../../core/ports/clock.js";

@@ -4,8 +4,9 @@ import { tenancyModule } from "./tenancy.js";
 import { subscribersModule } from "./subscribers.js";
 import { subscriberImportsModule } from "./subscriber-imports.js";
 import { subscriberOperationsModule } from "./subscriber-operations.js";
-import { tagsAndListsModule } from "./tags-and-lists.js";
-import { customEventsModule } from "./custom-events.js";
+import { tagsModule } from "./tags.js";
+import { listsModule } from "./lists.js";
+import { eventsModule } from "./events.js";
 import { segmentsModule } from "./segments.js";
 import { accountsModule } from "./accounts.js";
 import { metricsModule } from "./metrics.js";
@@ -31,8 +32,9 @@ export const capabilities: readonly ContainerModule[] = [
   subscribersModule,
   subscriberImportsModule,
   subscriberOperationsModule,
-  tagsAndListsModule,
-  customEventsModule,
+  tagsModule,
+  listsModule,
+  eventsModule,
   segmentsModule,
   accountsModule,
   metricsModule,

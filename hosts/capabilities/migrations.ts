@@ -55,6 +55,6 @@ export const migrationsModule = new ContainerModule((container) => {
 
 /** Registered when the worker first asks for the job handlers. */
 function registerJobs(container: ResolutionContext, handlers: JobHandlers): JobHandlers {
-  handlers.handle(AdvanceMigrationJob, (work, job) => container.get(AdvanceMigration).handle(work, job));
+  handlers.register(AdvanceMigrationJob, (work, job) => container.get(AdvanceMigration).runJob(work, job));
   return handlers;
 }

@@ -29,6 +29,6 @@ export const subscriberImportsModule = new ContainerModule((container) => {
 
 /** Registered when the worker first asks for the job handlers. */
 function registerJobs(container: ResolutionContext, handlers: JobHandlers): JobHandlers {
-  handlers.handle(AdvanceImportJob, (work, job) => container.get(AdvanceImport).handle(work, job));
+  handlers.register(AdvanceImportJob, (work, job) => container.get(AdvanceImport).runJob(work, job));
   return handlers;
 }

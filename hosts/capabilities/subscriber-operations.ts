@@ -40,7 +40,7 @@ export const subscriberOperationsModule = new ContainerModule((container) => {
 
 /** Registered when the worker first asks for the job handlers. */
 function registerJobs(container: ResolutionContext, handlers: JobHandlers): JobHandlers {
-  handlers.handle(AdvanceOperationJob, (work, job) => container.get(AdvanceOperation).handle(work, job));
+  handlers.register(AdvanceOperationJob, (work, job) => container.get(AdvanceOperation).runJob(work, job));
   // Records of operations that ended more than 30 days ago (expiresAt) are removed, once a day.
   handlers.register(SWEEP_EXPIRED_OPERATIONS, async () => {
     await container.get<SubscriberOperationRepository>(SubscriberOperationRepository).deleteExpired(container.get<Clock>(Clock).now());

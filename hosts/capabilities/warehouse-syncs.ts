@@ -70,7 +70,7 @@ export const warehouseSyncsModule = new ContainerModule((container) => {
 
 /** Registered when the worker first asks for the job handlers. */
 function registerJobs(container: ResolutionContext, handlers: JobHandlers): JobHandlers {
-  handlers.handle(RunWarehouseSyncJob, (work, job) => container.get(RunWarehouseSync).handle(work, job));
+  handlers.register(RunWarehouseSyncJob, (work, job) => container.get(RunWarehouseSync).runJob(work, job));
   // Scheduled runs: due syncs are looked for every minute and queued per their frequency.
   handlers.register(QUEUE_DUE_WAREHOUSE_SYNCS_JOB, async () => {
     await container.get(QueueDueWarehouseSyncs).execute();

@@ -22,23 +22,28 @@ export class JobHandlers {
     return this.recurring;
   }
 
-  /** A handler given the raw job (the payload is the handler's to read). */
-  register(type: string, handler: JobHandler): this {
-    if (this.handlers.has(type)) throw new Error(`a handler for job type ${type} is already registered`);
-    this.handlers.set(type, handler);
-    return this;
-  }
-
   /**
-   * A handler of a defined job type: the payload is decoded before it runs, and a job that
-   * cannot be decoded (or names no company when it needs one) fails as an UnrunnableJob.
+   * Registers the handler of a job type. Given a definition (core/jobs/job-definition.ts), the
+   * payload is decoded before the handler runs, and a job that cannot be decoded (or names no
+   * company when it needs one) fails as an UnrunnableJob. Given a type name, the handler reads
+   * the raw job itself (payload-less schedules, the test kit).
    */
-  handle<P, C extends CompanyRule>(definition: JobDefinition<P, C>, handler: DefinedJobHandler<P, C>): this {
-    return this.register(definition.type, async (job) => {
-      const work = definition.decode(job);
-      if (isLeft(work)) throw work.left;
-      await handler(work.right, job);
-    });
+  register<P, C extends CompanyRule>(definition: JobDefinition<P, C>, handler: DefinedJobHandler<P, C>): this;
+  register(type: string, handler: JobHandler): this;
+  register<P, C extends CompanyRule>(typeOrDefinition: string | JobDefinition<P, C>, handler: JobHandler | DefinedJobHandler<P, C>): this {
+    const type = typeof typeOrDefinition === "string" ? typeOrDefinition : typeOrDefinition.type;
+    if (this.handlers.has(type)) throw new Error(`a handler for job type ${type} is already registered`);
+    if (typeof typeOrDefinition === "string") {
+      this.handlers.set(type, handler as JobHandler);
+    } else {
+      const run = handler as DefinedJobHandler<P, C>;
+      this.handlers.set(type, async (job) => {
+        const work = typeOrDefinition.decode(job);
+        if (isLeft(work)) throw work.left;
+        await run(work.right, job);
+      });
+    }
+    return this;
   }
 
   get(type: string): JobHandler | undefined {

@@ -43,7 +43,7 @@ test("a defined job's handler gets its payload decoded; a malformed payload or a
   t.teardown(() => kit.close());
   const Greet = defineJob({ type: "greet", company: "required", payload: io.type({ name: io.string }), maxAttempts: 5 });
   const greeted: string[] = [];
-  kit.handlers.handle(Greet, async ({ companyId, payload }) => {
+  kit.handlers.register(Greet, async ({ companyId, payload }) => {
     greeted.push(`${companyId}:${payload.name}`);
   });
   const store = kit.lifecycle.container.get<JobStore>(JobStore);

@@ -8,7 +8,7 @@ import type {
   EmailSendRecord,
   EmailSendSortField,
   EmailSendSummary,
-} from "../../../core/email-sends/email-send-search.js";
+} from "../../../core/email-sends/email-send-queries.js";
 import { ENGAGEABLE_STATUSES } from "../../../core/email-sends/status.js";
 import { oneOf } from "../../../core/shared/codecs.js";
 import { isPostgres } from "../connection.js";

@@ -1,7 +1,7 @@
 import * as t from "io-ts";
 import type { Knex } from "knex";
 import type { Suppression } from "../../../core/suppressions/model.js";
-import type { SuppressionQueries, SuppressionSearch, SuppressionSort } from "../../../core/suppressions/suppression-search.js";
+import type { SuppressionQueries, SuppressionSearch, SuppressionSort } from "../../../core/suppressions/suppression-queries.js";
 import { DbInteger, decodeRow } from "../row-codecs.js";
 import { toSuppression } from "./suppression-repository.js";
 

@@ -1,9 +1,9 @@
 import type { RouteModule } from "../route-module.js";
-import { accountRoutes } from "./account.js";
+import { tenancyRoutes } from "./tenancy.js";
 import { apiKeyRoutes } from "./api-keys.js";
 import { subscriberImportsRoutes } from "./subscriber-imports.js";
 import { subscriberOperationsRoutes } from "./subscriber-operations.js";
-import { customEventsRoutes } from "./custom-events.js";
+import { eventsRoutes } from "./events.js";
 import { notesRoutes } from "./notes.js";
 import { tagsRoutes } from "./tags.js";
 import { listsRoutes } from "./lists.js";
@@ -29,11 +29,11 @@ import { migrationsRoutes } from "./migrations.js";
  * the subscribers module stays last.
  */
 export const apiRouteModules: readonly RouteModule[] = [
-  accountRoutes,
+  tenancyRoutes,
   apiKeyRoutes,
   subscriberImportsRoutes,
   subscriberOperationsRoutes,
-  customEventsRoutes,
+  eventsRoutes,
   notesRoutes,
   tagsRoutes,
   listsRoutes,

@@ -579,7 +579,7 @@ for (const dialect of dialects()) {
     );
     const job = (attempts: number, id: string) => ({ id: "job_1", type: "warehouse_syncs.run", payload: { runId: id }, companyId: a.companyId, attempts, maxAttempts: 3 }) as unknown as Job;
     const work = (id: string) => ({ companyId: a.companyId, payload: { runId: id } });
-    await t.throwsAsync(dying.handle(work(runId), job(1, runId)), { message: "worker lost" });
+    await t.throwsAsync(dying.runJob(work(runId), job(1, runId)), { message: "worker lost" });
     const halfway = await sync(created.id);
     t.like(halfway, { status: "running", latestRun: { status: "running", rowsRead: 2, rowsSynced: 2 } });
     t.like(halfway.latestRun.imports[0], { status: "running", addedCount: 2 });
@@ -596,7 +596,7 @@ for (const dialect of dialects()) {
     // On the last attempt an unexpected error also fails the run (and the job ends with it).
     await wh.table().insert(customer("dave@example.com", "Dave", "pro", 1, "2026-01-01 00:00:04+00"));
     const next = (await post(`/warehouse-syncs/${created.id}/run`, {})).body.run;
-    await t.throwsAsync(dying.handle(work(next.id), job(3, next.id)), { message: "worker lost" });
+    await t.throwsAsync(dying.runJob(work(next.id), job(3, next.id)), { message: "worker lost" });
     const failed = await sync(created.id);
     t.like(failed, { status: "failed", lastError: "The run could not finish: worker lost", consecutiveFailures: 1, cursorValue: "2026-01-01 00:00:03+00" });
     t.like(failed.latestRun, { id: next.id, status: "failed", error: "The run could not finish: worker lost" });

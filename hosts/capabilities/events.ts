@@ -15,7 +15,7 @@ import { bindClass } from "../bind-class.js";
 import { Database } from "../tokens.js";
 
 /** Custom events and their definitions: repositories, use cases, job handlers. */
-export const customEventsModule = new ContainerModule((container) => {
+export const eventsModule = new ContainerModule((container) => {
   bindClass(container, KnexCustomEventRepository, [Database, IdGenerator]);
   container.bind<CustomEventRepository>(CustomEventRepository).toService(KnexCustomEventRepository);
   bindClass(container, RecordCustomEvent, [CustomEventRepository, ContactEvents, IdGenerator, Clock]);

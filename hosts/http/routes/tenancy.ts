@@ -31,7 +31,7 @@ const permissionsOf = (actor: Actor, baseUrl: string): t.TypeOf<typeof ApiKeyPer
 });
 
 /** Identity routes: any valid key may ask who it is, whatever its scopes. */
-export const accountRoutes = routeModule(
+export const tenancyRoutes = routeModule(
   { describeAccount: DescribeAccount, getCurrentCompany: GetCurrentCompany, baseUrl: BaseUrl },
   (uses) => [
     defineRoute({

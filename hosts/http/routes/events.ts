@@ -17,7 +17,7 @@ import { defineRoute } from "../route.js";
 import { routeModule } from "../route-module.js";
 
 /** Custom events: submission (one, many for a contact, a batch for many contacts) and the event catalog. */
-export const customEventsRoutes = routeModule(
+export const eventsRoutes = routeModule(
   { trackEvents: TrackEvents, importEvents: ImportEvents, describeEventSchemas: DescribeEventSchemas, getEventSample: GetEventSample },
   (uses) => [
     defineRoute({
