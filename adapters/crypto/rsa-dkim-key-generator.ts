@@ -12,6 +12,6 @@ export class RsaDkimKeyGenerator implements DkimKeyGenerator {
       publicKeyEncoding: { type: "spki", format: "der" },
       privateKeyEncoding: { type: "pkcs8", format: "pem" },
     });
-    return { publicKey: (publicKey as unknown as Buffer).toString("base64"), privateKey: privateKey as unknown as string };
+    return { publicKey: (publicKey as unknown as Buffer).toString("base64"), privateKey: privateKey };
   }
 }

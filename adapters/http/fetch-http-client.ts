@@ -40,7 +40,7 @@ async function readCapped(response: Response, cap: number, url: string): Promise
   let size = 0;
   try {
     for (;;) {
-      const { done, value } = await reader.read();
+      const { done, value } = (await reader.read()) as { done: true; value?: undefined } | { done: false; value: Uint8Array };
       if (done) break;
       size += value.byteLength;
       if (size > cap) {

@@ -58,7 +58,8 @@ export class CsvMigrationSource implements MigrationSource {
   /** The records (header first), at most `to` of them. */
   private records(to?: number): string[][] {
     try {
-      return parse(this.csv, { bom: true, skip_empty_lines: true, relax_column_count: true, ...(to ? { to } : {}) }) as string[][];
+      const records: string[][] = parse(this.csv, { bom: true, skip_empty_lines: true, relax_column_count: true, ...(to ? { to } : {}) });
+      return records;
     } catch (error) {
       throw new SourceError("invalid", `The CSV could not be read: ${error instanceof Error ? error.message : String(error)}`);
     }

@@ -69,7 +69,7 @@ const ProblemDetail = t.partial({ title: t.string, detail: t.string });
 
 const text = (value: unknown): string | undefined => (typeof value === "string" && value.trim() !== "" ? value.trim() : undefined);
 const isEmpty = (value: unknown): boolean =>
-  value === null || value === undefined || (typeof value === "string" && value.trim() === "") || (typeof value === "object" && !Array.isArray(value) && Object.values(value as object).every(isEmpty));
+  value === null || value === undefined || (typeof value === "string" && value.trim() === "") || (typeof value === "object" && !Array.isArray(value) && Object.values(value).every(isEmpty));
 
 /** A member as a subscriber import row; null when its state is not one we import. */
 function memberRow(member: t.TypeOf<typeof Members>["members"][number]): Record<string, unknown> | null {

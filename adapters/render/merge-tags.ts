@@ -82,7 +82,7 @@ export class MergeTagEngine {
       uses.map((variable) => ({
         root,
         name: variable.toString(),
-        segments: variable.segments as Segment[],
+        segments: variable.segments,
         required: required.has(`${variable.location.row}:${variable.location.col}`),
       })),
     );

@@ -146,7 +146,7 @@ function section(block: EmailBlock, context: DocumentContext): string {
   return tag(
     "mj-section",
     { "background-color": background },
-    columns.map((blocks) => tag("mj-column", {}, blocks.map((inner) => component(inner as ContentBlock | FooterBlock, context)).join(""))).join(""),
+    columns.map((blocks) => tag("mj-column", {}, blocks.map((inner) => component(inner, context)).join(""))).join(""),
   );
 }
 

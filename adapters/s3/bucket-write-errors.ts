@@ -64,9 +64,9 @@ function* chain(error: unknown): Generator<ErrorLike> {
     const next = pending.shift();
     if (next === null || typeof next !== "object" || seen.has(next)) continue;
     seen.add(next);
-    yield next as ErrorLike;
+    yield next;
     pending.push((next as ErrorLike).cause);
-    if (next instanceof AggregateError) pending.push(...next.errors);
+    if (next instanceof AggregateError) pending.push(...(next.errors as unknown[]));
   }
 }
 

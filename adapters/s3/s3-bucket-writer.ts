@@ -158,7 +158,7 @@ class S3Bucket implements Bucket {
       await upload.done();
     } catch (error) {
       // The body's own failure (e.g. the database behind it) is not the destination's.
-      if (source.failure !== undefined) throw source.failure;
+      if (source.failure !== undefined) throw source.failure instanceof Error ? source.failure : new Error(typeof source.failure === "string" ? source.failure : "The upload's source failed");
       throw toBucketWriteError(error, this.context);
     } finally {
       readable.destroy();

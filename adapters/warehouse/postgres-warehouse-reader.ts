@@ -15,7 +15,7 @@ const TYPES = { date: 1082, time: 1083, timestamp: 1114, timestamptz: 1184, inte
 const RAW_TEXT = new Set<number>([TYPES.date, TYPES.time, TYPES.timestamp, TYPES.timestamptz, TYPES.interval, TYPES.timetz]);
 const types = {
   getTypeParser: ((oid: number, format?: "text" | "binary") =>
-    RAW_TEXT.has(oid) ? (value: string) => value : pg.types.getTypeParser(oid, format as "text")) as typeof pg.types.getTypeParser,
+    RAW_TEXT.has(oid) ? (value: string) => value : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };
 
 /** `2026-01-02 03:04:05.123456+00` (the session is in UTC) -> `2026-01-02T03:04:05.123Z`. */

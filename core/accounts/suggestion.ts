@@ -121,7 +121,7 @@ export function planAccounts(sightings: readonly Sighting[], names: readonly Nam
       continue;
     }
     let members = contacts.get(sighting.organizationId);
-    if (!members) contacts.set(sighting.organizationId, (members = new Map()));
+    if (!members) contacts.set(sighting.organizationId, (members = new Map<string, string>()));
     members.set(sighting.subscriberId, sighting.email);
   }
 

@@ -1,5 +1,5 @@
 import * as t from "io-ts";
-import { boundedText, Email, oneOf, optional, required, TrimmedNonEmpty } from "../shared/codecs.js";
+import { Email, oneOf, optional, required, TrimmedNonEmpty } from "../shared/codecs.js";
 import { headerText } from "../shared/header-text.js";
 import { withSchema } from "../shared/json-schema.js";
 import { CompanyName } from "../tenancy/commands.js";

@@ -47,8 +47,8 @@ function mergeTheme(stored: StoredEmailTheme | null, patch: EmailThemePatch, dro
     }
   }
   const presetId = patch.presetId === null ? undefined : (patch.presetId ?? stored?.presetId);
-  const typography = mergeNumbers(stored?.typography, patch.typography as Numbers | undefined, THEME_TYPOGRAPHY_RANGES);
-  const layout = mergeNumbers(stored?.layout, patch.layout as Numbers | undefined, THEME_LAYOUT_RANGES);
+  const typography = mergeNumbers(stored?.typography, patch.typography, THEME_TYPOGRAPHY_RANGES);
+  const layout = mergeNumbers(stored?.layout, patch.layout, THEME_LAYOUT_RANGES);
   const theme: StoredEmailTheme = {
     ...(presetId ? { presetId } : {}),
     ...(Object.keys(colors).length ? { colors } : {}),

@@ -212,7 +212,7 @@ function fieldOf(name: string, schema: JsonSchema, required: boolean): BlockFiel
   return {
     name,
     required,
-    type: values && values.every((value) => typeof value === "number") ? "integer" : String(own.type ?? (values ? typeof values[0] : "object")),
+    type: values && values.every((value) => typeof value === "number") ? "integer" : String((own.type as string | undefined) ?? (values ? typeof values[0] : "object")),
     ...(values ? { values } : {}),
     ...(itemProps ? { itemFields: Object.entries(itemProps).map(([itemName, itemSchema]) => fieldOf(itemName, itemSchema, itemRequired.includes(itemName))) } : {}),
   };

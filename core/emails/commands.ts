@@ -3,7 +3,7 @@ import { BooleanFromString, boundedText, Email, integerBetween, oneOf, optional,
 import { withSchema } from "../shared/json-schema.js";
 import { CustomAttributes } from "../subscribers/commands.js";
 import { arrayOf, EmailBlocks } from "./blocks.js";
-import { COMPONENT_TYPES, type ComponentType } from "./model.js";
+import { COMPONENT_TYPES } from "./model.js";
 
 /**
  * Inputs of the template, email-component and render routes. Types, enumerations and block

@@ -176,7 +176,7 @@ export class AdvanceMigration {
     const page = await source.readContacts(resource, progress.processed, CONTACT_BATCH);
     const statuses = options.statuses;
     const rows = statuses ? page.items.filter((row) => statuses.includes(statusOf(row))) : page.items;
-    let current: SubscriberImport | null = null;
+    let current: SubscriberImport | null;
     if (progress.importId) {
       current = await this.imports.find(run.companyId, progress.importId);
       if (!current) throw new Error(`subscriber import ${progress.importId} of migration run ${run.id} vanished`);

@@ -28,7 +28,7 @@ const isOptional = (node: Node): boolean =>
 
 /** Converts an io-ts codec to JSON Schema: the one description that drives decoding and documentation. */
 export function toJsonSchema(codec: t.Any): JsonSchema {
-  return convert(codec as unknown as Node);
+  return convert(codec);
 }
 
 function convert(node: Node): JsonSchema {

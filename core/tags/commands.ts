@@ -2,7 +2,7 @@ import * as t from "io-ts";
 import { TagNameInput } from "./tag-name-input.js";
 import { boundedText, Email, oneOf, optional, required, TrimmedNonEmpty } from "../shared/codecs.js";
 import { CustomAttributes } from "../subscribers/commands.js";
-import { TAG_COLORS, type TagColor } from "./model.js";
+import { TAG_COLORS } from "./model.js";
 
 /**
  * Inputs of the tag routes (compat-reference §7 and §4.1). Types and colours are checked here

@@ -43,7 +43,7 @@ export function createHttpApp(container: Container, options: HttpAppOptions = {}
   const app = express();
   app.disable("x-powered-by");
   const trustProxy = options.trustProxy ?? false;
-  app.set("trust proxy", Array.isArray(trustProxy) ? [...trustProxy] : trustProxy);
+  app.set("trust proxy", Array.isArray(trustProxy) ? [...(trustProxy as readonly string[])] : trustProxy);
   app.set("etag", false);
   const logger = container.get<Logger>(AppLogger);
   // Request lines are info (error for 5xx): with logging off there is nothing to do per request.

@@ -202,14 +202,14 @@ for (const [name, makePeer] of Object.entries(peers)) {
     const badSecret = openBucket(t, peer, peer.destination(BUCKET, { secretAccessKey: wrongSecret }));
     const secretError = await t.throwsAsync(badSecret.put("a/x.json", "{}", { contentType: "application/json" }), { instanceOf: BucketWriteError });
     t.is(secretError?.message, "The secret access key does not match the access key ID.");
-    t.false(secretError!.message.includes(wrongSecret));
+    t.false(secretError.message.includes(wrongSecret));
     const uploadError = await t.throwsAsync(badSecret.upload("a/y.jsonl.gz", bytes(1000), JSONL_GZ), { instanceOf: BucketWriteError });
-    t.false(uploadError!.message.includes(wrongSecret));
+    t.false(uploadError.message.includes(wrongSecret));
 
     const badKey = openBucket(t, peer, peer.destination(BUCKET, { accessKeyId: "AKIAUNKNOWN" }));
     const keyError = await t.throwsAsync(badKey.put("a/x.json", "{}", { contentType: "application/json" }), { instanceOf: BucketWriteError });
     t.is(keyError?.message, "The access key ID is not known to the destination.");
-    t.false(keyError!.message.includes(peer.secret));
+    t.false(keyError.message.includes(peer.secret));
     t.deepEqual(await peer.keys(BUCKET), []);
   });
 

@@ -157,7 +157,7 @@ const numeric = (value: string) => /^-?\d+(\.\d+)?$/.test(value);
 function attributeText(value: unknown): string | null {
   if (value === undefined || value === null) return null;
   if (typeof value === "boolean") return value ? "true" : "false";
-  return String(value);
+  return typeof value === "string" ? value : JSON.stringify(value);
 }
 
 function cutoff(value: string): Date {

@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { migrateToLatest } from "../../adapters/knex/migrate.js";
 import { KnexMetricsQueries } from "../../adapters/knex/repositories/metrics-queries.js";
 import { ManualClock } from "../../adapters/memory/manual-clock.js";
-import type { AccountMetricsQuery } from "../../core/metrics/commands.js";
+
 import { GetAccountMetrics } from "../../core/metrics/get-account-metrics.js";
 import type { Actor } from "../../core/shared/actor.js";
 import { insertSendHistories, type HistoryEvent, type HistoryEventType, type SendHistory } from "../../fixtures/email-sends.js";
@@ -148,7 +148,7 @@ for (const dialect of dialects()) {
         await insertSendHistories(knex, companyId, sends);
         // The unfiltered 90 days see every send made (all within 40 days): no run is only empty answers.
         for (const query of [...queries, { period: "90d", includeMachineEngagement: false } as Query]) {
-          const result = await metrics.execute({ companyId } as Actor, query as AccountMetricsQuery);
+          const result = await metrics.execute({ companyId } as Actor, query);
           if (result._tag === "Left") throw new Error(result.left.message);
           const actual = result.right;
           const expected = bruteForce(sends, query);

@@ -120,6 +120,6 @@ for (const dialect of dialects()) {
     await keys.insert(key("key_1", a));
     await knex("api_keys").where({ id: "key_1" }).update({ preset: "root" });
     const error = await t.throwsAsync(keys.findActive("co_a", "key_1"));
-    t.regex(error!.message, /^Unreadable api_keys row: preset/);
+    t.regex(error.message, /^Unreadable api_keys row: preset/);
   });
 }

@@ -37,7 +37,7 @@ const operation = (overrides: Partial<SubscriberOperation> = {}): SubscriberOper
 const failuresOf = (count: number, from = 0) => Array.from({ length: count }, (_, i) => ({ subscriberId: `sub_${from + i}`, error: "Subscriber not found" }));
 
 /** Every status against every event: the next status, or the refusal message. */
-const TABLE: ReadonlyArray<{ from: OperationStatus; event: OperationEvent; state?: Partial<SubscriberOperation>; next: OperationStatus | string }> = [
+const TABLE: ReadonlyArray<{ from: OperationStatus; event: OperationEvent; state?: Partial<SubscriberOperation>; next: string }> = [
   { from: "queued", event: { type: "start" }, next: "running" },
   { from: "running", event: { type: "start" }, next: "Operation is running: cannot apply start" },
   { from: "completed", event: { type: "start" }, next: "Operation is completed: cannot apply start" },

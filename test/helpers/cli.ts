@@ -54,8 +54,8 @@ export async function startCli(
 ): Promise<RunningServer> {
   const child = spawn(process.execPath, [BINARY, ...args], { cwd: options.cwd, env: childEnv(options.env ?? {}), stdio: ["ignore", "pipe", "pipe"] });
   let stderr = "";
-  child.stderr!.on("data", (chunk) => (stderr += chunk));
-  const lines = createInterface({ input: options.readyOn === "stderr" ? child.stderr! : child.stdout! });
+  child.stderr.on("data", (chunk) => (stderr += chunk));
+  const lines = createInterface({ input: options.readyOn === "stderr" ? child.stderr : child.stdout });
   const ready = options.ready ?? /./;
   const firstLine = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`not ready within 20 s; stderr: ${stderr}`)), 20_000);

@@ -17,10 +17,10 @@ export async function startWorkerProcess(t: ExecutionContext, script: string, da
   t.teardown(() => child.kill("SIGKILL"));
   let logs = "";
   let output = "";
-  child.stderr!.on("data", (chunk) => (logs += chunk));
-  child.stdout!.on("data", (chunk) => (output += chunk));
+  child.stderr.on("data", (chunk) => (logs += chunk));
+  child.stdout.on("data", (chunk) => (output += chunk));
   await new Promise<void>((resolve, reject) => {
-    child.stdout!.once("data", () => resolve());
+    child.stdout.once("data", () => resolve());
     child.once("exit", (code) => reject(new Error(`worker exited with ${code}: ${logs}`)));
   });
   return { child, logs: () => logs, output: () => output };

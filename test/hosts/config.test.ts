@@ -46,14 +46,14 @@ test("TRUST_PROXY is off when unset, else true, a hop count, or a list of addres
   t.is(loadConfig({ TRUST_PROXY: "2" }).trustProxy, 2);
   t.deepEqual(loadConfig({ TRUST_PROXY: "10.0.0.1, 172.16.0.0/12,loopback,::1" }).trustProxy, ["10.0.0.1", "172.16.0.0/12", "loopback", "::1"]);
   const error = t.throws(() => loadConfig({ TRUST_PROXY: "10.0.0.1,proxy.internal" }), { instanceOf: ConfigError });
-  t.is(error!.message, "Invalid environment: TRUST_PROXY must be true, a hop count, or a comma list of addresses/CIDRs (not: proxy.internal)");
+  t.is(error.message, "Invalid environment: TRUST_PROXY must be true, a hop count, or a comma list of addresses/CIDRs (not: proxy.internal)");
 });
 
 test("retention periods come from RETENTION_* in days; 0 keeps forever", (t) => {
   const config = loadConfig({ RETENTION_COMPLETED_JOBS_DAYS: "1", RETENTION_DEAD_JOBS_DAYS: "0", RETENTION_EMAIL_BODIES_DAYS: "90", RETENTION_DELIVERY_EVENTS_DAYS: "730" });
   t.deepEqual(config.retention, { completedJobsDays: 1, deadJobsDays: 0, emailBodiesDays: 90, deliveryEventsDays: 730 });
   const error = t.throws(() => loadConfig({ RETENTION_EMAIL_BODIES_DAYS: "-1" }), { instanceOf: ConfigError });
-  t.is(error!.message, "Invalid environment: RETENTION_EMAIL_BODIES_DAYS must be a number of days (0 keeps forever)");
+  t.is(error.message, "Invalid environment: RETENTION_EMAIL_BODIES_DAYS must be a number of days (0 keeps forever)");
 });
 
 test("capacity settings come from their variables, 0 turning a shedding rule or the statement limit off", (t) => {
@@ -71,7 +71,7 @@ test("capacity settings come from their variables, 0 turning a shedding rule or 
 
 test("a bad variable is a readable error", (t) => {
   const error = t.throws(() => loadConfig({ PORT: "eighty", LOG_LEVEL: "loud" }), { instanceOf: ConfigError });
-  t.is(error!.message, "Invalid environment: PORT must be an integer; LOG_LEVEL must be one of: fatal, error, warn, info, debug, trace, silent");
+  t.is(error.message, "Invalid environment: PORT must be an integer; LOG_LEVEL must be one of: fatal, error, warn, info, debug, trace, silent");
 });
 
 test("the secret key is generated once with mode 0600, then read back; SECRET_KEY wins", (t) => {

@@ -17,8 +17,7 @@ const SCRIPT = fileURLToPath(new URL("../helpers/job-worker-process.js", import.
 
 const startJobWorker = (t: ExecutionContext, database: TestDatabase, env: Record<string, string> = {}) => startWorkerProcess(t, SCRIPT, database, env);
 
-const runs = async (knex: Knex, phase: string) =>
-  (await knex("test_job_runs").where({ phase }).select("job_id", "owner")) as { job_id: string; owner: string }[];
+const runs = async (knex: Knex, phase: string): Promise<Array<{ job_id: string; owner: string }>> => knex("test_job_runs").where({ phase }).select("job_id", "owner");
 
 test("the test kit runs due jobs with the registered handlers, retrying failures on the manual clock", async (t) => {
   const kit = await createTestKit();

@@ -1,7 +1,7 @@
 import * as t from "io-ts";
 import type { Knex } from "knex";
 import { REPLY_TRACKING_DOMAIN_MODES, type CompanyProfile } from "../../../core/company/model.js";
-import type { StoredEmailTheme } from "../../../core/company/email-theme.js";
+
 import type { CompanyProfileRepository, CompanyProfileUpdate } from "../../../core/company/ports.js";
 import { oneOf } from "../../../core/shared/codecs.js";
 import { SqliteReadCache } from "../sqlite-read-cache.js";
@@ -36,7 +36,7 @@ function toCompanyProfile(row: unknown): CompanyProfile {
     id: r.id,
     name: r.name,
     primaryColor: r.primary_color,
-    emailTheme: r.email_theme as StoredEmailTheme | null,
+    emailTheme: r.email_theme,
     brandColors: r.brand_colors,
     description: r.description,
     companyContext: r.company_context,

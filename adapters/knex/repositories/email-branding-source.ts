@@ -1,6 +1,6 @@
 import * as t from "io-ts";
 import type { Knex } from "knex";
-import { resolveEmailTheme, THEME_PRESETS, type StoredEmailTheme } from "../../../core/company/email-theme.js";
+import { resolveEmailTheme, THEME_PRESETS } from "../../../core/company/email-theme.js";
 import type { EmailBranding, EmailBrandingSource } from "../../../core/emails/ports.js";
 import { oneOf } from "../../../core/shared/codecs.js";
 import { dbJson, decodeRow } from "../row-codecs.js";
@@ -30,7 +30,7 @@ export class KnexEmailBrandingSource implements EmailBrandingSource {
       const [row] = await this.knex("companies").where({ id: companyId }).select("name", "primary_color", "email_theme");
       if (!row) return null;
       const r = decodeRow(BrandingRow, row, "companies");
-      return { companyName: r.name, theme: resolveEmailTheme((r.email_theme ?? null) as StoredEmailTheme | null, r.primary_color) };
+      return { companyName: r.name, theme: resolveEmailTheme((r.email_theme ?? null), r.primary_color) };
     });
   }
 }

@@ -131,7 +131,7 @@ export class KnexEmailSendQueries implements EmailSendQueries {
   }
 
   async search(companyId: string, criteria: EmailSendCriteria): Promise<{ emailSends: EmailSendSummary[]; total: number }> {
-    const base = this.knex("email_sends").where({ company_id: companyId }).andWhere("created_at", ">=", toDbDate(criteria.createdSince)!);
+    const base = this.knex("email_sends").where({ company_id: companyId }).andWhere("created_at", ">=", toDbDate(criteria.createdSince));
     if (criteria.search) {
       const pattern = likePattern(criteria.search);
       base.andWhere((either) => either.whereRaw("lower(subject) like ? escape '\\'", [pattern]).orWhereRaw("lower(recipient_email) like ? escape '\\'", [pattern]));

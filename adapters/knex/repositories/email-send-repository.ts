@@ -12,7 +12,6 @@ import {
   type EmailType,
   type MailboxProvider,
   type SendKind,
-  type SendPayload,
   type SendStatus,
 } from "../../../core/delivery/model.js";
 import type { DeliveryJob, EmailSendRepository, NewEmailSend, SendOutcomeEvent } from "../../../core/delivery/ports.js";
@@ -127,7 +126,7 @@ function toEmailSend(row: unknown): EmailSend {
     isTest: r.is_test,
     openTracking: r.open_tracking,
     clickTracking: r.click_tracking,
-    payload: (r.payload ?? {}) as SendPayload,
+    payload: (r.payload ?? {}),
     sentAt: r.sent_at,
     deliveredAt: r.delivered_at,
     bounceType: r.bounce_type,
@@ -316,7 +315,7 @@ export class KnexEmailSendRepository implements EmailSendRepository {
         // The latest bounce is the one the bounce breakdown counts.
         await send
           .clone()
-          .where((latest) => latest.whereNull("bounced_at").orWhere("bounced_at", "<=", at!))
+          .where((latest) => latest.whereNull("bounced_at").orWhere("bounced_at", "<=", at))
           .update({ bounce_type: event.bounceType ?? "Undetermined", bounce_sub_type: event.bounceSubType ?? null, bounced_at: at });
       } else {
         await send.clone().whereNull("complained_at").update({ complained_at: at });

@@ -31,9 +31,9 @@ export function requestLog(logger: Logger): RequestHandler {
       req: (req: IncomingMessage & { id?: string; raw?: IncomingMessage }) => ({ id: req.id, method: req.method, path: (req.raw ?? req).url?.split("?")[0] }),
       res: (res: ServerResponse) => ({ status: res.statusCode }),
     },
-    customSuccessObject: (_req, res, value) => ({ ...value, ...who(res as Response) }),
-    customErrorObject: (_req, res, _error, value) => ({ ...value, ...who(res as Response) }),
+    customSuccessObject: (_req, res, value: object) => ({ ...value, ...who(res as Response) }),
+    customErrorObject: (_req, res, _error, value: object) => ({ ...value, ...who(res as Response) }),
     // Requests refused by load shedding are counted by the shedder instead (one line a second).
     customLogLevel: (_req, res, error) => ((res as Response).locals?.shed ? "silent" : error || res.statusCode >= 500 ? "error" : "info"),
-  }) as unknown as RequestHandler;
+  });
 }

@@ -48,10 +48,10 @@ export interface RecipientPage {
 }
 
 /** The form posts back to the page's own URL, as a mail client's one-click request does. */
-export const unsubscribeConfirmPage = (page: RecipientPage): string => engine.renderSync(confirm, { title: `Unsubscribe from ${page.companyName}`, ...page });
+export const unsubscribeConfirmPage = (page: RecipientPage): string => engine.renderSync(confirm, { title: `Unsubscribe from ${page.companyName}`, ...page }) as string;
 
-export const unsubscribedPage = (page: RecipientPage): string => engine.renderSync(done, { title: "You are unsubscribed", ...page });
+export const unsubscribedPage = (page: RecipientPage): string => engine.renderSync(done, { title: "You are unsubscribed", ...page }) as string;
 
-export const linkNotFoundPage = (): string => engine.renderSync(notFound, { title: "Link not found" });
+export const linkNotFoundPage = (): string => engine.renderSync(notFound, { title: "Link not found" }) as string;
 
-export const errorPage = (): string => engine.renderSync(failed, { title: "Something went wrong" });
+export const errorPage = (): string => engine.renderSync(failed, { title: "Something went wrong" }) as string;

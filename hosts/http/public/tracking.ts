@@ -1,4 +1,4 @@
-import express, { type Request, type Response, type Router } from "express";
+import express, { type Request, type Response } from "express";
 import { Clock } from "../../../core/ports/clock.js";
 import type { TrackingRequest } from "../../../core/tracking/engagement-request.js";
 import { RecordClick } from "../../../core/tracking/record-click.js";

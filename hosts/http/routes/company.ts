@@ -9,7 +9,7 @@ import { RenameProfile } from "../../../core/company/rename-profile.js";
 import { UpdateCompanyProfile } from "../../../core/company/update-company-profile.js";
 import { CompanyView, ReplyProfileView, SenderProfileView } from "../../../core/company/view.js";
 import { fail } from "../../../core/shared/result.js";
-import { Id, NullableString, view } from "../../../core/shared/view-fields.js";
+import { Id, view } from "../../../core/shared/view-fields.js";
 import { defineRoute, under } from "../route.js";
 import { routeModule } from "../route-module.js";
 

@@ -44,10 +44,11 @@ function urlAttributes(html: string): Array<{ element: string; name: string; val
 }
 
 /** What a browser would take for the scheme: tabs and newlines ignored, white space and controls trimmed, case folded. */
-// eslint-disable-next-line no-control-regex -- leading control characters are what a browser trims
+ 
 const browserScheme = (value: string): string =>
   value
     .replace(/[\t\n\r]/g, "")
+    // eslint-disable-next-line no-control-regex -- a browser skips leading control characters before the scheme
     .replace(/^[\u0000-\u0020]+/, "")
     .split(":")[0]!
     .toLowerCase();

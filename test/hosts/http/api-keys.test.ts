@@ -206,7 +206,7 @@ for (const dialect of dialects()) {
     const acme = await createCompanyFixture(api.runtime.container);
     // Routes are given their use cases when the app is built: the failing issuer goes in before that.
     const failing = await startTestRuntime(api.database);
-    await failing.container.unbind(IssueApiKey);
+    failing.container.unbind(IssueApiKey);
     failing.container.bind(IssueApiKey).toConstantValue({
       issue: async () => {
         throw new Error("disk on fire at /var/secret/path");

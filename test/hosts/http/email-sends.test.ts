@@ -13,7 +13,6 @@ const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 const ago = (ms: number) => new Date(NOW - ms);
-const iso = (date: Date | null | undefined) => (date ? date.toISOString() : null);
 
 interface Session {
   readonly api: ApiFixture;

@@ -158,7 +158,7 @@ for (const dialect of dialects()) {
         // A kept-alive socket the server closed at that instant fails once; a crash fails again.
         const response = await send().catch(() => send()).catch((error: Error) => error);
         if (response instanceof Error) {
-          failures.push(`${route.method.toUpperCase()} ${route.path} (${request.path.slice(0, 80)}, body ${String(body).slice(0, 80)}) -> no answer: ${String(response.cause ?? response.message)}`);
+          failures.push(`${route.method.toUpperCase()} ${route.path} (${request.path.slice(0, 80)}, body ${String(body).slice(0, 80)}) -> no answer: ${response.cause instanceof Error ? response.cause.message : response.message}`);
           continue;
         }
         const text = await response.text();
