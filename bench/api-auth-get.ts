@@ -95,7 +95,8 @@ export async function apiAuthGet(): Promise<string> {
     // Each key may make 20 requests a second and 300 a minute (the spec's limits, enforced on this
     // route too): the load rotates through enough keys to stay inside every key's budget.
     const keys = [company.ownerKey];
-    for (let i = 1; i < KEYS; i++) keys.push((await createMemberKeyFixture(runtime.container, company.companyId, { role: "owner", email: company.ownerEmail })).key);
+    for (let i = 1; i < KEYS; i++)
+      keys.push((await createMemberKeyFixture(runtime.container, company.companyId, { role: "owner", email: company.ownerEmail })).key);
     const headers = { authorization: `Bearer ${company.ownerKey}` };
     const bare: Load = { label: "baseline", url: urlOf(bareServer), headers, keys };
     const auth: Load = { label: "authenticated", url: urlOf(authServer), headers, keys };

@@ -132,7 +132,8 @@ export async function eventsIngest(): Promise<string> {
     // Each key may make 20 requests a second and 300 a minute (the spec's limits): the load
     // rotates through enough keys to stay inside every key's budget.
     const keys = [company.ownerKey];
-    for (let i = 1; i < KEYS; i++) keys.push((await createMemberKeyFixture(runtime.container, company.companyId, { role: "owner", email: company.ownerEmail })).key);
+    for (let i = 1; i < KEYS; i++)
+      keys.push((await createMemberKeyFixture(runtime.container, company.companyId, { role: "owner", email: company.ownerEmail })).key);
     const bare: Load = { label: "baseline", url: urlOf(bareServer), keys };
     const real: Load = { label: "events", url: urlOf(realServer), keys };
     await check(bare);

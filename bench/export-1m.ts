@@ -37,7 +37,19 @@ async function seed(knex: Knex, companyId: string, events: number, end: number):
   const sends = Math.ceil(events / EVENTS_PER_SEND);
   const span = 2 * 24 * 3_600_000;
   const types = ["delivery", "open", "open", "click", "open", "delivery", "open", "click", "open", "open"];
-  const sendColumns = ["id", "company_id", "recipient_email", "email_type", "campaign_id", "subject", "sender_email", "status", "mailbox_provider", "created_at", "updated_at"];
+  const sendColumns = [
+    "id",
+    "company_id",
+    "recipient_email",
+    "email_type",
+    "campaign_id",
+    "subject",
+    "sender_email",
+    "status",
+    "mailbox_provider",
+    "created_at",
+    "updated_at",
+  ];
   const eventColumns = ["id", "company_id", "email_send_id", "event_type", "event_time", "url", "machine", "created_at"];
   const insert = async (trx: Knex.Transaction, table: string, columns: string[], rows: unknown[][]) => {
     const tuple = `(${columns.map(() => "?").join(", ")})`;
@@ -51,11 +63,32 @@ async function seed(knex: Knex, companyId: string, events: number, end: number):
       for (let s = start; s < Math.min(sends, start + batch / EVENTS_PER_SEND); s += 1) {
         const sendId = `snd_bench${String(s).padStart(9, "0")}`;
         const sentAt = end - span + Math.floor((s / sends) * span);
-        sendRows.push([sendId, companyId, `person${s}@example.com`, "campaign", "cmp_bench", `Weekly news ${s % 50}`, "news@brand.example", "delivered", "gmail", toDbDate(new Date(sentAt)), toDbDate(new Date(sentAt))]);
+        sendRows.push([
+          sendId,
+          companyId,
+          `person${s}@example.com`,
+          "campaign",
+          "cmp_bench",
+          `Weekly news ${s % 50}`,
+          "news@brand.example",
+          "delivered",
+          "gmail",
+          toDbDate(new Date(sentAt)),
+          toDbDate(new Date(sentAt)),
+        ]);
         for (let e = 0; e < EVENTS_PER_SEND && s * EVENTS_PER_SEND + e < events; e += 1) {
           const at = toDbDate(new Date(sentAt + e * 1_000));
           const type = types[e]!;
-          eventRows.push([`eev_bench${String(s * EVENTS_PER_SEND + e).padStart(10, "0")}`, companyId, sendId, type, at, type === "click" ? "https://brand.example/sale" : null, 0, at]);
+          eventRows.push([
+            `eev_bench${String(s * EVENTS_PER_SEND + e).padStart(10, "0")}`,
+            companyId,
+            sendId,
+            type,
+            at,
+            type === "click" ? "https://brand.example/sale" : null,
+            0,
+            at,
+          ]);
         }
       }
       await insert(trx, "email_sends", sendColumns, sendRows);
@@ -105,7 +138,12 @@ export async function export1m(): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), "lifecycle-bench-"));
   const s3 = new S3rver({ address: "127.0.0.1", port: 0, silent: true, directory: join(dir, "s3"), configureBuckets: [{ name: "lake", configs: [] }] });
   const { port } = await s3.run();
-  const runtime = await startRuntime({ databaseUrl: `sqlite:${join(dir, "export.sqlite")}`, logger: createLogger("silent"), baseUrl: "http://127.0.0.1", allowPrivateDestinations: true });
+  const runtime = await startRuntime({
+    databaseUrl: `sqlite:${join(dir, "export.sqlite")}`,
+    logger: createLogger("silent"),
+    baseUrl: "http://127.0.0.1",
+    allowPrivateDestinations: true,
+  });
   try {
     const company = await createCompanyFixture(runtime.container, { name: "Bench Company" });
     const end = Date.now() - 5 * 60_000;
@@ -113,7 +151,15 @@ export async function export1m(): Promise<string> {
     await seed(runtime.knex, company.companyId, events, end);
     process.stderr.write(`export-1m: ${events} email events seeded in ${Math.round(performance.now() - seeding)} ms\n`);
 
-    const actor: Actor = { companyId: company.companyId, memberId: company.ownerMemberId, userId: "", role: "owner", scopes: new Set(ALL_SCOPES), apiKeyId: company.ownerKeyId, apiKeyPreset: "full_access" };
+    const actor: Actor = {
+      companyId: company.companyId,
+      memberId: company.ownerMemberId,
+      userId: "",
+      role: "owner",
+      scopes: new Set(ALL_SCOPES),
+      apiKeyId: company.ownerKeyId,
+      apiKeyPreset: "full_access",
+    };
     const startFrom = new Date(end - 3 * 24 * 3_600_000);
     const created = await runtime.container.get(CreateDataExport).execute(actor, {
       name: "Bench",

@@ -27,8 +27,21 @@ import { count } from "./settings.js";
 const GOAL = 0.5;
 
 const COLUMNS = [
-  "id", "company_id", "email", "external_id", "first_name", "last_name", "phone", "sms_status", "status",
-  "email_provider", "timezone", "custom_attributes", "unsubscribed_at", "created_at", "updated_at",
+  "id",
+  "company_id",
+  "email",
+  "external_id",
+  "first_name",
+  "last_name",
+  "phone",
+  "sms_status",
+  "status",
+  "email_provider",
+  "timezone",
+  "custom_attributes",
+  "unsubscribed_at",
+  "created_at",
+  "updated_at",
 ];
 
 /** The same contacts as subscriber column values: what the baseline writes. */
@@ -37,7 +50,23 @@ function columnValues(rows: number, companyId: string): unknown[][] {
   return Array.from({ length: rows }, (_, i) => {
     const c = contactFields(i, {});
     const id = `sub_bench${String(i).padStart(17, "0")}`;
-    return [id, companyId, c.email, c.externalId, c.firstName, c.lastName, null, "not_subscribed", "active", emailProviderOf(c.email), null, JSON.stringify(c.attributes), null, now, now];
+    return [
+      id,
+      companyId,
+      c.email,
+      c.externalId,
+      c.firstName,
+      c.lastName,
+      null,
+      "not_subscribed",
+      "active",
+      emailProviderOf(c.email),
+      null,
+      JSON.stringify(c.attributes),
+      null,
+      now,
+      now,
+    ];
   });
 }
 
@@ -70,7 +99,9 @@ async function timeImport(dir: string, rows: number): Promise<number> {
     current = await direct.finish(current);
     const elapsed = performance.now() - started;
     if (current.status !== "completed" || current.addedCount !== rows) {
-      throw new Error(`bench import-100k: the import is ${current.status} with ${current.addedCount} of ${rows} contacts added (${JSON.stringify(current.failedReasons)})`);
+      throw new Error(
+        `bench import-100k: the import is ${current.status} with ${current.addedCount} of ${rows} contacts added (${JSON.stringify(current.failedReasons)})`,
+      );
     }
     return elapsed;
   } finally {

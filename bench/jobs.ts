@@ -41,7 +41,6 @@ const settings = (): Settings => ({
   pollMs: count("BENCH_JOBS_POLL_MS", 50),
 });
 
-
 const now = (): number => performance.now();
 const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -118,7 +117,9 @@ async function jobsBenchmark(label: string, target: Target): Promise<string> {
       const ids = runtime.container.get<IdGenerator>(IdGenerator);
       await createBaselineTable(runtime.knex);
 
-      process.stderr.write(`${label}: ${options.jobs} jobs (warm-up ${options.warmup}), worker concurrency ${options.concurrency}, poll ${options.pollMs} ms\n`);
+      process.stderr.write(
+        `${label}: ${options.jobs} jobs (warm-up ${options.warmup}), worker concurrency ${options.concurrency}, poll ${options.pollMs} ms\n`,
+      );
       if (options.warmup > 0) {
         await baselineLoop(runtime.knex, ids, options.warmup);
         await jobsRun(runtime, options.warmup, options, label);

@@ -44,13 +44,19 @@ function history(next: () => number, i: number): SendHistory {
   const times = (min: number, max: number) => min + Math.floor(next() * (max - min + 1));
   const bounce = next();
   if (bounce < 0.04) {
-    events.push({ type: "bounce", at: at(0.01), bounceType: bounce < 0.03 ? "Permanent" : "Transient", bounceSubType: bounce < 0.025 ? "General" : "MailboxFull" });
+    events.push({
+      type: "bounce",
+      at: at(0.01),
+      bounceType: bounce < 0.03 ? "Permanent" : "Transient",
+      bounceSubType: bounce < 0.025 ? "General" : "MailboxFull",
+    });
   } else {
     events.push({ type: "delivery", at: at(0.01) });
     if (next() < 0.4) for (let n = times(1, 2); n > 0; n -= 1) events.push({ type: "open", at: at(0.02), machine: true });
     if (next() < 0.5) for (let n = times(1, 6); n > 0; n -= 1) events.push({ type: "open", at: at(1 + next() * 200) });
     if (next() < 0.08) events.push({ type: "click", at: at(0.02), machine: true, url: LINKS[Math.floor(next() * LINKS.length)]! });
-    if (next() < 0.2) for (let n = times(1, 3); n > 0; n -= 1) events.push({ type: "click", at: at(2 + next() * 200), url: LINKS[Math.floor(next() ** 2 * LINKS.length)]! });
+    if (next() < 0.2)
+      for (let n = times(1, 3); n > 0; n -= 1) events.push({ type: "click", at: at(2 + next() * 200), url: LINKS[Math.floor(next() ** 2 * LINKS.length)]! });
     if (next() < 0.01) events.push({ type: "reply", at: at(5) });
     if (next() < 0.005) events.push({ type: "unsubscribe", at: at(6) });
     if (next() < 0.001) events.push({ type: "complaint", at: at(7) });
@@ -98,7 +104,6 @@ const median = (values: readonly number[]): number => {
   return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 };
 
-
 async function metricsBenchmark(label: string, goalMs: number, target: Target): Promise<string> {
   const runs = count("BENCH_ROUNDS", 15);
   try {
@@ -107,7 +112,9 @@ async function metricsBenchmark(label: string, goalMs: number, target: Target): 
       const company = await createCompanyFixture(runtime.container, { name: "Bench Company" });
       const seeding = performance.now();
       const { events, expectedSent } = await seed(runtime.knex, company.companyId);
-      process.stderr.write(`${label}: ${SENDS} sends over ${SPAN_DAYS} days, ${events} events, seeded in ${Math.round(performance.now() - seeding)} ms; ${expectedSent} sends in the last 30 days\n`);
+      process.stderr.write(
+        `${label}: ${SENDS} sends over ${SPAN_DAYS} days, ${events} events, seeded in ${Math.round(performance.now() - seeding)} ms; ${expectedSent} sends in the last 30 days\n`,
+      );
 
       // Only the company matters to this use case.
       const actor = { companyId: company.companyId, memberId: company.ownerMemberId, apiKeyId: company.ownerKeyId } as Actor;
@@ -118,7 +125,8 @@ async function metricsBenchmark(label: string, goalMs: number, target: Target): 
         const elapsed = performance.now() - started;
         if (result._tag === "Left") throw new Error(`bench ${label}: ${result.left.message}`);
         // Sends made in the last moments of seeding may have left the window since: allow a few.
-        if (Math.abs(result.right.stats.sent - expectedSent) > 50) throw new Error(`bench ${label}: counted ${result.right.stats.sent} sends, expected ${expectedSent}`);
+        if (Math.abs(result.right.stats.sent - expectedSent) > 50)
+          throw new Error(`bench ${label}: counted ${result.right.stats.sent} sends, expected ${expectedSent}`);
         if (result.right.clickedLinks.length !== 20) throw new Error(`bench ${label}: ${result.right.clickedLinks.length} clicked links`);
         return elapsed;
       };

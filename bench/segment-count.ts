@@ -60,7 +60,12 @@ async function seed(knex: Knex, companyId: string): Promise<number> {
           first_name: `First${i % 1000}`,
           last_name: `Last${i % 1300}`,
           status,
-          custom_attributes: JSON.stringify({ plan, seats: Math.floor(next() * 50), company: `Company ${i % 5000}`, signupSource: i % 3 === 0 ? "ads" : "organic" }),
+          custom_attributes: JSON.stringify({
+            plan,
+            seats: Math.floor(next() * 50),
+            company: `Company ${i % 5000}`,
+            signupSource: i % 3 === 0 ? "ads" : "organic",
+          }),
           created_at: at,
           updated_at: at,
         });

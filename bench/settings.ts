@@ -40,12 +40,16 @@ export function jsonPoster(url: string, connections: number): (headers: Record<s
   return (headers, body) =>
     new Promise((resolve, reject) => {
       const payload = JSON.stringify(body);
-      const req = request(url, { method: "POST", agent, headers: { ...headers, "content-type": "application/json", "content-length": Buffer.byteLength(payload) } }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (chunk: Buffer) => chunks.push(chunk));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }));
-        res.on("error", reject);
-      });
+      const req = request(
+        url,
+        { method: "POST", agent, headers: { ...headers, "content-type": "application/json", "content-length": Buffer.byteLength(payload) } },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (chunk: Buffer) => chunks.push(chunk));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }));
+          res.on("error", reject);
+        },
+      );
       req.on("error", reject);
       req.end(payload);
     });

@@ -25,7 +25,9 @@ export async function postgresTarget(label: string, baseUrl: string): Promise<Ta
     await creator.raw("create schema ??", [schema]);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    throw new Error(`bench ${label}: cannot create a schema at ${baseUrl.replace(/(\/\/[^:/@]+:)[^@]*@/, "$1***@")} (set BENCH_DATABASE_URL): ${reason}`, { cause: error });
+    throw new Error(`bench ${label}: cannot create a schema at ${baseUrl.replace(/(\/\/[^:/@]+:)[^@]*@/, "$1***@")} (set BENCH_DATABASE_URL): ${reason}`, {
+      cause: error,
+    });
   } finally {
     await creator.destroy();
   }

@@ -68,9 +68,11 @@ async function sink() {
 /** Runs `task(i)` for i in [0, n), `width` at a time. */
 async function inParallel(n: number, width: number, task: (i: number) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: width }, async () => {
-    while (next < n) await task(next++);
-  }));
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < n) await task(next++);
+    }),
+  );
 }
 
 export async function transactionalSend(): Promise<string> {
@@ -90,7 +92,8 @@ export async function transactionalSend(): Promise<string> {
     const sender = await runtime.container.get(SetUpOperatorSender).execute(OPERATOR, company.companyId, SENDER);
     if (sender._tag === "Left") throw new Error(sender.left.message);
     const keys = [company.ownerKey];
-    for (let i = 1; i < KEYS; i++) keys.push((await createMemberKeyFixture(runtime.container, company.companyId, { role: "owner", email: company.ownerEmail })).key);
+    for (let i = 1; i < KEYS; i++)
+      keys.push((await createMemberKeyFixture(runtime.container, company.companyId, { role: "owner", email: company.ownerEmail })).key);
     const post = jsonPoster(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1/transactional/send`, IN_FLIGHT);
     const send = async (i: number) => {
       const response = await post(
@@ -119,8 +122,12 @@ export async function transactionalSend(): Promise<string> {
     const parsedKey = { ...dkim, privateKey: createPrivateKey(dkim.privateKey) as unknown as string };
     const preparsed = nodemailer.createTransport({ host: "127.0.0.1", port: smtp.port, secure: false, ignoreTLS: true, ...POOL, dkim: parsedKey });
     const sendBare = (transporter: typeof documented) => (i: number) =>
-      transporter.sendMail({ from: row.sender_email, to: `reader-${i}@example.org`, subject: row.subject, html: row.html, text: row.text }).then(() => undefined);
-    process.stderr.write(`transactional-send: ${messages} messages a side in ${ROUNDS} alternating rounds, ${IN_FLIGHT} requests in flight, worker concurrency 8\n`);
+      transporter
+        .sendMail({ from: row.sender_email, to: `reader-${i}@example.org`, subject: row.subject, html: row.html, text: row.text })
+        .then(() => undefined);
+    process.stderr.write(
+      `transactional-send: ${messages} messages a side in ${ROUNDS} alternating rounds, ${IN_FLIGHT} requests in flight, worker concurrency 8\n`,
+    );
     try {
       // The baselines' warm-up: their pools connected and their code paths hot, like the API's.
       await inParallel(50, IN_FLIGHT, sendBare(documented));
@@ -151,7 +158,9 @@ export async function transactionalSend(): Promise<string> {
       const bareRate = messages / bareSeconds;
       const preparsedRate = messages / preparsedSeconds;
       process.stderr.write(`  api: ${Math.round(apiRate)} messages/s, baseline: ${Math.round(bareRate)} messages/s\n`);
-      process.stderr.write(`  against nodemailer given the parsed key too: ${Math.round(preparsedRate)} messages/s = ratio ${(apiRate / preparsedRate).toFixed(2)}\n`);
+      process.stderr.write(
+        `  against nodemailer given the parsed key too: ${Math.round(preparsedRate)} messages/s = ratio ${(apiRate / preparsedRate).toFixed(2)}\n`,
+      );
       return `bench transactional-send: ${Math.round(apiRate)} messages/s vs baseline ${Math.round(bareRate)} messages/s = ratio ${(apiRate / bareRate).toFixed(2)} (goal >= ${GOAL})`;
     } finally {
       documented.close();

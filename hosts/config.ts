@@ -60,7 +60,10 @@ const TrustProxySetting = new t.Type<TrustProxy, string, unknown>(
     const value = u.trim();
     if (value === "true" || value === "false") return t.success(value === "true");
     if (/^\d+$/.test(value)) return t.success(Number(value));
-    const entries = value.split(",").map((entry) => entry.trim()).filter((entry) => entry !== "");
+    const entries = value
+      .split(",")
+      .map((entry) => entry.trim())
+      .filter((entry) => entry !== "");
     const bad = entries.filter((entry) => !isAddressOrRange(entry));
     return entries.length > 0 && bad.length === 0
       ? t.success(entries)

@@ -177,7 +177,6 @@ export async function createTestKit(options: { start?: Date | string } = {}): Pr
       const created = await lifecycle.useCases.createCompany.execute(OPERATOR, {
         name: name ?? `Company ${companies}`,
         ownerEmail: ownerEmail ?? `owner${companies}@example.com`,
-        
       });
       if (created._tag === "Left") throw new Error(created.left.message);
       const actor = await lifecycle.useCases.authenticate.execute(created.right.plainKey);

@@ -44,7 +44,10 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   const capacity: Capacity = { ...DEFAULT_CAPACITY, ...options.capacity };
   const connection = {
     ...(options.schema ? { schema: options.schema } : {}),
-    log: { warn: (message: string) => options.logger.warn({ source: "knex" }, message), error: (message: string) => options.logger.error({ source: "knex" }, message) },
+    log: {
+      warn: (message: string) => options.logger.warn({ source: "knex" }, message),
+      error: (message: string) => options.logger.error({ source: "knex" }, message),
+    },
   };
   const knex = createKnex(options.databaseUrl, { ...connection, statementTimeoutMs: capacity.dbStatementTimeoutMs });
   // On Postgres migrations go through a connection of their own: a migration may outlast the statement time limit.

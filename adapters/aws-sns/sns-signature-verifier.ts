@@ -12,7 +12,13 @@ export class SnsSignatureVerifier implements SnsVerifier {
   async verify(body: Readonly<Record<string, unknown>>): Promise<Either<string, SnsMessage>> {
     try {
       const payload = await this.validator.validate(body as never);
-      return right({ Type: payload.Type, MessageId: payload.MessageId, TopicArn: String(payload.TopicArn), Message: payload.Message, SubscribeURL: payload.SubscribeURL });
+      return right({
+        Type: payload.Type,
+        MessageId: payload.MessageId,
+        TopicArn: String(payload.TopicArn),
+        Message: payload.Message,
+        SubscribeURL: payload.SubscribeURL,
+      });
     } catch (error) {
       return left(error instanceof Error ? error.message : String(error));
     }

@@ -1,4 +1,11 @@
-import { DEFAULT_HTTP_TIMEOUT_MS, DEFAULT_MAX_RESPONSE_BYTES, HttpRequestError, type HttpClient, type HttpRequest, type HttpResponse } from "../../core/ports/http-client.js";
+import {
+  DEFAULT_HTTP_TIMEOUT_MS,
+  DEFAULT_MAX_RESPONSE_BYTES,
+  HttpRequestError,
+  type HttpClient,
+  type HttpRequest,
+  type HttpResponse,
+} from "../../core/ports/http-client.js";
 
 /**
  * HttpClient over Node's fetch (undici): a deadline on the whole exchange, the body read in

@@ -43,8 +43,7 @@ interface SqliteStatement {
  * SQLite's count of commits by other connections: it moves whenever another process changed
  * the file. Read through the cached prepared statement (pragma() would prepare it every time).
  */
-export const sqliteDataVersion = (connection: SqliteHandle): unknown =>
-  (connection.prepare("PRAGMA data_version") as SqliteStatement).pluck(true).get();
+export const sqliteDataVersion = (connection: SqliteHandle): unknown => (connection.prepare("PRAGMA data_version") as SqliteStatement).pluck(true).get();
 
 /** Prepared statements kept per connection: preparing costs more than running a lookup. */
 const STATEMENT_CACHE_SIZE = 500;
@@ -139,7 +138,6 @@ function takeTurnsWithTheLoop(knex: Knex): void {
 }
 
 /** Queries waiting for a pool connection: the database's own queue, as this process sees it. */
-export const pendingQueries = (knex: Knex): number =>
-  (knex.client as { pool?: { numPendingAcquires(): number } }).pool?.numPendingAcquires() ?? 0;
+export const pendingQueries = (knex: Knex): number => (knex.client as { pool?: { numPendingAcquires(): number } }).pool?.numPendingAcquires() ?? 0;
 
 export const isPostgres = (knex: Knex): boolean => knex.client.config.client === "pg";

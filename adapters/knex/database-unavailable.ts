@@ -6,7 +6,8 @@ const NETWORK_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE
 // Postgres SQLSTATE classes 08 (connection exception) and 57P0x (shutdown, cannot connect now); 53300 too many connections.
 const POSTGRES_STATES = /^(08\d{3}|57P0[1-4]|53300)$/;
 const SQLITE_CODES = new Set(["SQLITE_BUSY", "SQLITE_LOCKED", "SQLITE_IOERR", "SQLITE_CANTOPEN", "SQLITE_FULL"]);
-const MESSAGES = /Timeout acquiring a connection|Connection terminated|connection (is )?closed|Client has encountered a connection error|the database system is (starting up|shutting down)|Unable to acquire a connection|aborted/i;
+const MESSAGES =
+  /Timeout acquiring a connection|Connection terminated|connection (is )?closed|Client has encountered a connection error|the database system is (starting up|shutting down)|Unable to acquire a connection|aborted/i;
 
 export function isDatabaseUnavailable(error: unknown): boolean {
   for (let current = error as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown } | undefined, depth = 0; current && depth < 5; depth++) {

@@ -1,7 +1,5 @@
 /** `DATABASE_URL` forms: `sqlite:<path>`, `sqlite::memory:`, `postgres://...` (or `postgresql://`). */
-export type DatabaseTarget =
-  | { readonly dialect: "sqlite"; readonly filename: string }
-  | { readonly dialect: "postgres"; readonly connectionString: string };
+export type DatabaseTarget = { readonly dialect: "sqlite"; readonly filename: string } | { readonly dialect: "postgres"; readonly connectionString: string };
 
 export function parseDatabaseUrl(url: string): DatabaseTarget {
   if (url.startsWith("sqlite:")) {

@@ -133,19 +133,34 @@ export class KnexJobQueue implements JobQueue, JobStore {
 
   async buryExpired(now: Date): Promise<number> {
     const at = toDbDate(now);
-    return this.knex("jobs")
-      .where("status", "running")
-      .where("lease_expires_at", "<", at)
-      .whereRaw("attempts >= max_attempts")
-      .update({ status: "dead", last_error: "the worker running the last attempt stopped before finishing", lease_owner: null, lease_expires_at: null, updated_at: at });
+    return this.knex("jobs").where("status", "running").where("lease_expires_at", "<", at).whereRaw("attempts >= max_attempts").update({
+      status: "dead",
+      last_error: "the worker running the last attempt stopped before finishing",
+      lease_owner: null,
+      lease_expires_at: null,
+      updated_at: at,
+    });
   }
 
   async claim(owner: string, limit: number, now: Date, leaseMs: number, options: { readonly expired?: boolean } = {}): Promise<Job[]> {
     const at = toDbDate(now);
     const leaseUntil = toDbDate(new Date(now.getTime() + leaseMs));
     // Jobs whose worker stopped (lease ran out) first, then queued jobs in claim order.
-    const expired = options.expired === false ? [] : await this.claimWhere(owner, leaseUntil, at, limit, "status = 'running' and lease_expires_at < ? and attempts < max_attempts", "lease_expires_at, id");
-    const queued = expired.length < limit ? await this.claimWhere(owner, leaseUntil, at, limit - expired.length, "status = 'queued' and run_at <= ?", "priority desc, run_at, id") : [];
+    const expired =
+      options.expired === false
+        ? []
+        : await this.claimWhere(
+            owner,
+            leaseUntil,
+            at,
+            limit,
+            "status = 'running' and lease_expires_at < ? and attempts < max_attempts",
+            "lease_expires_at, id",
+          );
+    const queued =
+      expired.length < limit
+        ? await this.claimWhere(owner, leaseUntil, at, limit - expired.length, "status = 'queued' and run_at <= ?", "priority desc, run_at, id")
+        : [];
     return [...expired, ...queued].map(toJob).sort((a, b) => b.priority - a.priority || a.runAt.getTime() - b.runAt.getTime() || a.id.localeCompare(b.id));
   }
 

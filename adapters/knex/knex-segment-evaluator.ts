@@ -223,7 +223,10 @@ class SegmentCompiler {
     const where = this.group(tree);
     this.compiling.delete(segmentId);
     const alias = `segment_${this.ctes.length}`;
-    this.ctes.push({ alias, body: { sql: `select s.id from subscribers s where s.company_id = ? and ${where.sql}`, bindings: [this.definition.companyId, ...where.bindings] } });
+    this.ctes.push({
+      alias,
+      body: { sql: `select s.id from subscribers s where s.company_id = ? and ${where.sql}`, bindings: [this.definition.companyId, ...where.bindings] },
+    });
     this.aliases.set(segmentId, alias);
     return alias;
   }

@@ -38,7 +38,10 @@ export class KnexRetentionSweeper implements RetentionStore {
   deleteExpiredIdempotencyKeys(now: Date): Promise<number> {
     return this.inBatches(() =>
       this.knex("idempotency_keys")
-        .whereRaw("(company_id, idempotency_key) in (select company_id, idempotency_key from idempotency_keys where expires_at < ? limit ?)", [toDbDate(now), RETENTION_BATCH])
+        .whereRaw("(company_id, idempotency_key) in (select company_id, idempotency_key from idempotency_keys where expires_at < ? limit ?)", [
+          toDbDate(now),
+          RETENTION_BATCH,
+        ])
         .delete(),
     );
   }
@@ -47,10 +50,10 @@ export class KnexRetentionSweeper implements RetentionStore {
     // Pending sends are still to be delivered from their body.
     return this.inBatches(() =>
       this.knex("email_sends")
-        .whereRaw(
-          "id in (select id from email_sends where (html is not null or text is not null) and created_at < ? and status <> 'pending' limit ?)",
-          [toDbDate(createdBefore), RETENTION_BATCH],
-        )
+        .whereRaw("id in (select id from email_sends where (html is not null or text is not null) and created_at < ? and status <> 'pending' limit ?)", [
+          toDbDate(createdBefore),
+          RETENTION_BATCH,
+        ])
         .update({ html: null, text: null }),
     );
   }

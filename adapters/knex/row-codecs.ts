@@ -46,7 +46,11 @@ export const DbInteger = new t.Type<number, number, unknown>(
   (u): u is number => Number.isInteger(u),
   (u, c) => {
     const n = typeof u === "string" && /^-?\d+$/.test(u) ? Number(u) : u;
-    return typeof n === "number" && Number.isSafeInteger(n) ? t.success(n) : typeof n === "bigint" ? t.success(Number(n)) : t.failure(u, c, "is not an integer");
+    return typeof n === "number" && Number.isSafeInteger(n)
+      ? t.success(n)
+      : typeof n === "bigint"
+        ? t.success(Number(n))
+        : t.failure(u, c, "is not an integer");
   },
   t.identity,
 );

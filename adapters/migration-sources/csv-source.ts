@@ -10,7 +10,11 @@ export const CSV_RESOURCE_ID = "contacts";
 
 /** Headers other tools write for the email column (Mailchimp's export: "Email Address"). */
 const EMAIL_ALIASES = new Set(["emailaddress", "e-mailaddress", "e-mail", "mail"]);
-const squeeze = (name: string): string => name.trim().toLowerCase().replace(/[\s_]+/g, "");
+const squeeze = (name: string): string =>
+  name
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_]+/g, "");
 
 /** The header with the email column under the name the row mapper knows. */
 const withAliases = (header: readonly string[]): string[] => header.map((name) => (EMAIL_ALIASES.has(squeeze(name)) ? "email" : name));
@@ -32,7 +36,10 @@ export class CsvMigrationSource implements MigrationSource {
     const records = this.records();
     const header = records[0];
     if (!header || !hasEmailColumn(withAliases(header))) {
-      throw new SourceError("invalid", `The CSV needs a header row with an email column (found: ${header?.map((name) => name.trim()).join(", ") || "no header"})`);
+      throw new SourceError(
+        "invalid",
+        `The CSV needs a header row with an email column (found: ${header?.map((name) => name.trim()).join(", ") || "no header"})`,
+      );
     }
     return [{ id: CSV_RESOURCE_ID, type: "contacts", count: records.length - 1, name: "Contacts (CSV)" }];
   }

@@ -1,6 +1,13 @@
 import * as t from "io-ts";
 import type { DiscoveredResource } from "../../core/migrations/model.js";
-import { SourceError, type ContentFilter, type MigrationSource, type SourceCampaign, type SourcePage, type SourceTemplate } from "../../core/migrations/ports.js";
+import {
+  SourceError,
+  type ContentFilter,
+  type MigrationSource,
+  type SourceCampaign,
+  type SourcePage,
+  type SourceTemplate,
+} from "../../core/migrations/ports.js";
 import { HttpRequestError, type HttpClient } from "../../core/ports/http-client.js";
 import { reportErrors } from "../../core/shared/codecs.js";
 import type { SubscriberStatus } from "../../core/subscribers/model.js";
@@ -54,10 +61,7 @@ const Members = t.type({
 });
 const Campaigns = t.type({
   campaigns: t.array(
-    t.intersection([
-      t.type({ id: t.string }),
-      t.partial({ settings: t.partial({ subject_line: t.string, preview_text: t.string, title: t.string }) }),
-    ]),
+    t.intersection([t.type({ id: t.string }), t.partial({ settings: t.partial({ subject_line: t.string, preview_text: t.string, title: t.string }) })]),
   ),
   total_items: t.number,
 });
@@ -69,7 +73,10 @@ const ProblemDetail = t.partial({ title: t.string, detail: t.string });
 
 const text = (value: unknown): string | undefined => (typeof value === "string" && value.trim() !== "" ? value.trim() : undefined);
 const isEmpty = (value: unknown): boolean =>
-  value === null || value === undefined || (typeof value === "string" && value.trim() === "") || (typeof value === "object" && !Array.isArray(value) && Object.values(value).every(isEmpty));
+  value === null ||
+  value === undefined ||
+  (typeof value === "string" && value.trim() === "") ||
+  (typeof value === "object" && !Array.isArray(value) && Object.values(value).every(isEmpty));
 
 /** A member as a subscriber import row; null when its state is not one we import. */
 function memberRow(member: t.TypeOf<typeof Members>["members"][number]): Record<string, unknown> | null {
@@ -109,7 +116,8 @@ export class MailchimpMigrationSource implements MigrationSource {
     baseUrl: string | null,
   ) {
     const dataCenter = API_KEY.exec(apiKey.trim())?.[1];
-    if (!dataCenter) throw new SourceError("credentials", "The Mailchimp API key must end with its data center, such as -us21 (Mailchimp: Profile > Extras > API keys)");
+    if (!dataCenter)
+      throw new SourceError("credentials", "The Mailchimp API key must end with its data center, such as -us21 (Mailchimp: Profile > Extras > API keys)");
     this.base = baseUrl ?? `https://${dataCenter}.api.mailchimp.com/3.0`;
     this.authorization = `Basic ${Buffer.from(`lifecycle:${apiKey.trim()}`).toString("base64")}`;
   }

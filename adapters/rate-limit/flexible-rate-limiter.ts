@@ -21,10 +21,25 @@ function buildLimiter(store: RateStore, keyPrefix: string, points: number, durat
       return new RateLimiterMemory({ keyPrefix, points, duration });
     case "postgres":
       // The table comes from our migrations; expired rows are swept by a scheduled job.
-      return new RateLimiterPostgres({ storeClient: store.knex, storeType: "knex", tableName: RATE_LIMIT_TABLE, tableCreated: true, clearExpiredByTimeout: false, keyPrefix, points, duration });
+      return new RateLimiterPostgres({
+        storeClient: store.knex,
+        storeType: "knex",
+        tableName: RATE_LIMIT_TABLE,
+        tableCreated: true,
+        clearExpiredByTimeout: false,
+        keyPrefix,
+        points,
+        duration,
+      });
     case "redis":
       // While Redis is out of reach, each server limits on its own rather than failing requests.
-      return new RateLimiterRedis({ storeClient: store.redis, keyPrefix, points, duration, insuranceLimiter: new RateLimiterMemory({ keyPrefix, points, duration }) });
+      return new RateLimiterRedis({
+        storeClient: store.redis,
+        keyPrefix,
+        points,
+        duration,
+        insuranceLimiter: new RateLimiterMemory({ keyPrefix, points, duration }),
+      });
   }
 }
 
@@ -50,7 +65,11 @@ export class FlexibleRateLimiter implements RateLimiter {
     this.budgets = Object.fromEntries(
       Object.entries({ ...RATE_BUDGETS, ...operatorBudgets }).map(([budget, windows]) => [
         budget,
-        windows.map((window) => ({ points: window.points, seconds: window.seconds, limiter: buildLimiter(store, `rl:${budget}:${window.seconds}s`, window.points, window.seconds) })),
+        windows.map((window) => ({
+          points: window.points,
+          seconds: window.seconds,
+          limiter: buildLimiter(store, `rl:${budget}:${window.seconds}s`, window.points, window.seconds),
+        })),
       ]),
     ) as Record<RateBudget, Window[]>;
   }
@@ -100,9 +119,10 @@ export class FlexibleRateLimiter implements RateLimiter {
 
   private decide(budget: RateBudget, outcomes: readonly Outcome[]): RateDecision {
     const refused = outcomes.filter((outcome) => !outcome.allowed);
-    const speaking = refused.length > 0
-      ? refused.reduce((a, b) => (b.res.msBeforeNext > a.res.msBeforeNext ? b : a))
-      : outcomes.reduce((a, b) => (b.res.remainingPoints < a.res.remainingPoints ? b : a));
+    const speaking =
+      refused.length > 0
+        ? refused.reduce((a, b) => (b.res.msBeforeNext > a.res.msBeforeNext ? b : a))
+        : outcomes.reduce((a, b) => (b.res.remainingPoints < a.res.remainingPoints ? b : a));
     return {
       allowed: refused.length === 0,
       limit: speaking.window.points,

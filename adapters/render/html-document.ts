@@ -55,7 +55,8 @@ function refusedAttributesOf(element: Element, base: number): LocatedAttribute[]
     if (!URL_ATTRIBUTES.has(attr.name)) continue;
     const name = sourceNameOf(attr);
     const at = element.sourceCodeLocation?.attrs?.[name];
-    if (at && URL_ATTRIBUTES.has(name) && isRefusedUrl(element.tagName, name, attr.value)) refused.push({ name, start: base + at.startOffset, end: base + at.endOffset });
+    if (at && URL_ATTRIBUTES.has(name) && isRefusedUrl(element.tagName, name, attr.value))
+      refused.push({ name, start: base + at.startOffset, end: base + at.endOffset });
   }
   return refused;
 }
@@ -77,7 +78,9 @@ function conditionalMarkupOf(node: Node): { markup: string; start: number } | nu
   if (node.nodeName !== "#comment") return null;
   const comment = node as DefaultTreeAdapterMap["commentNode"];
   const start = comment.sourceCodeLocation?.startOffset;
-  return start !== undefined && /^\[if\b/i.test(comment.data) && URL_ATTRIBUTE_OPENING.test(comment.data) ? { markup: comment.data, start: start + "<!--".length } : null;
+  return start !== undefined && /^\[if\b/i.test(comment.data) && URL_ATTRIBUTE_OPENING.test(comment.data)
+    ? { markup: comment.data, start: start + "<!--".length }
+    : null;
 }
 
 export class HtmlDocument {
@@ -120,7 +123,14 @@ export class HtmlDocument {
     const bodyLocation = (body as Element | null)?.sourceCodeLocation;
     const rootLocation = (root as Element | null)?.sourceCodeLocation;
     const tags = bodyLocation?.startTag && bodyLocation.endTag ? { start: bodyLocation.startTag.endOffset, end: bodyLocation.endTag.startOffset } : null;
-    return new HtmlDocument(html, links, refused, bodyLocation?.startTag?.endOffset ?? 0, bodyLocation?.endTag?.startOffset ?? rootLocation?.endTag?.startOffset ?? html.length, tags);
+    return new HtmlDocument(
+      html,
+      links,
+      refused,
+      bodyLocation?.startTag?.endOffset ?? 0,
+      bodyLocation?.endTag?.startOffset ?? rootLocation?.endTag?.startOffset ?? html.length,
+      tags,
+    );
   }
 
   /** The markup between `<body ...>` and `</body>` (the whole text when it has no body tags). */

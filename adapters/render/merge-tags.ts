@@ -172,7 +172,9 @@ function failure(use: MergeTagUse, error: unknown): RenderFailure {
   const limit = /(parse length|template render|memory alloc) limit exceeded/.exec(message);
   if (limit) {
     const kind = limit[1] === "parse length" ? "size" : limit[1] === "template render" ? "time" : "memory";
-    return new RenderFailure(badRequest(`The email cannot be rendered: the merge tags in ${describeUse(use)} exceed the ${kind} limit`, { code: "RENDER_LIMIT_EXCEEDED" }));
+    return new RenderFailure(
+      badRequest(`The email cannot be rendered: the merge tags in ${describeUse(use)} exceed the ${kind} limit`, { code: "RENDER_LIMIT_EXCEEDED" }),
+    );
   }
   return new RenderFailure(badRequest(`Invalid merge tag in ${describeUse(use)}: ${message}`, { code: "INVALID_MERGE_TAG" }));
 }

@@ -104,7 +104,11 @@ function component(block: ContentBlock | FooterBlock, context: DocumentContext):
       const level = block.level ?? 1;
       const size = [typography.heading1Size, typography.heading2Size, typography.heading3Size][level - 1]!;
       const inherit = "margin:0;font-size:inherit;font-weight:inherit;line-height:inherit;color:inherit";
-      return tag("mj-text", { "font-size": px(size), color: color ?? colors.heading, "font-weight": "700", "line-height": "1.25", align: block.align }, `<h${level} style="${inherit}">${block.content}</h${level}>`);
+      return tag(
+        "mj-text",
+        { "font-size": px(size), color: color ?? colors.heading, "font-weight": "700", "line-height": "1.25", align: block.align },
+        `<h${level} style="${inherit}">${block.content}</h${level}>`,
+      );
     }
     case "text":
       return tag("mj-text", { "font-size": block.variant === "lead" ? px(typography.leadFontSize) : undefined, color, align: block.align }, block.content);
@@ -128,7 +132,13 @@ function component(block: ContentBlock | FooterBlock, context: DocumentContext):
       );
     }
     case "image":
-      return tag("mj-image", { src: block.src, alt: block.alt ?? "", href: block.href, width: block.width === undefined ? undefined : px(block.width), align: block.align });
+      return tag("mj-image", {
+        src: block.src,
+        alt: block.alt ?? "",
+        href: block.href,
+        width: block.width === undefined ? undefined : px(block.width),
+        align: block.align,
+      });
     case "divider":
       return tag("mj-divider", {});
     case "spacer":
@@ -153,7 +163,11 @@ function section(block: EmailBlock, context: DocumentContext): string {
 function footerWrapper(footer: readonly EmailBlock[], context: DocumentContext): string {
   if (footer.length === 0) return "";
   const { layout } = context.theme;
-  return tag("mj-wrapper", { padding: `${px(layout.blockSpacing)} 0 ${px(layout.containerPaddingY)} 0` }, footer.map((block) => section(block, context)).join(""));
+  return tag(
+    "mj-wrapper",
+    { padding: `${px(layout.blockSpacing)} 0 ${px(layout.containerPaddingY)} 0` },
+    footer.map((block) => section(block, context)).join(""),
+  );
 }
 
 /** The whole email. */
@@ -161,7 +175,11 @@ export function emailDocument(document: EmailDocument, context: DocumentContext)
   const { colors, layout } = context.theme;
   const body = tag(
     "mj-wrapper",
-    { "background-color": colors.surface, padding: `${px(layout.containerPaddingY)} 0 ${px(Math.max(0, layout.containerPaddingY - layout.blockSpacing))} 0`, "border-radius": px(layout.baseRadius) },
+    {
+      "background-color": colors.surface,
+      padding: `${px(layout.containerPaddingY)} 0 ${px(Math.max(0, layout.containerPaddingY - layout.blockSpacing))} 0`,
+      "border-radius": px(layout.baseRadius),
+    },
     document.body.map((block) => section(block, context)).join(""),
   );
   const spacer = tag("mj-section", { padding: `${px(layout.containerPaddingY)} 0 0 0` }, "");

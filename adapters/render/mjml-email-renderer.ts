@@ -6,7 +6,15 @@ import { badRequest } from "../../core/shared/errors.js";
 import { fail, ok, type Result } from "../../core/shared/result.js";
 import { HtmlDocument, insertAt } from "./html-document.js";
 import { escapeHtml, oneLine, safeUrl } from "./html-text.js";
-import { DEFAULT_MERGE_TAG_LIMITS, MergeTagSession, mergeTagEngines, mergeVariablesOf, RenderFailure, type MergeTagEngines, type MergeTagLimits } from "./merge-tags.js";
+import {
+  DEFAULT_MERGE_TAG_LIMITS,
+  MergeTagSession,
+  mergeTagEngines,
+  mergeVariablesOf,
+  RenderFailure,
+  type MergeTagEngines,
+  type MergeTagLimits,
+} from "./merge-tags.js";
 import { emailDocument, footerDocument, type DocumentContext } from "./mjml-document.js";
 import { toPlainText } from "./plain-text.js";
 
@@ -101,7 +109,13 @@ const SERVICE_VARIABLES = new Set(["unsubscribeUrl", "viewInBrowserUrl"]);
 
 /** Every string in a block tree (the fields merge tags may be in). */
 const stringsOf = (value: unknown): string[] =>
-  typeof value === "string" ? [value] : Array.isArray(value) ? value.flatMap(stringsOf) : value && typeof value === "object" ? Object.values(value).flatMap(stringsOf) : [];
+  typeof value === "string"
+    ? [value]
+    : Array.isArray(value)
+      ? value.flatMap(stringsOf)
+      : value && typeof value === "object"
+        ? Object.values(value).flatMap(stringsOf)
+        : [];
 
 const linkSlot = (index: number): string => `lifecycle-link-${index}-7f3a9c`;
 const LINK_SLOTS = /lifecycle-link-(\d+)-7f3a9c/g;
@@ -140,12 +154,16 @@ export class MjmlEmailRenderer implements EmailRenderer {
     const tags = new MergeTagSession(this.engines, scope, this.limits);
     const subject = oneLine(await tags.plain(request.subject, { surface: "subject" }));
     const previewText = request.previewText === null ? null : oneLine(await tags.plain(request.previewText, { surface: "previewText" })) || null;
-    const context: DocumentContext = { theme: request.theme, companyName: request.companyName, unsubscribeUrl: links.unsubscribeUrl, viewInBrowserUrl: links.viewInBrowserUrl };
+    const context: DocumentContext = {
+      theme: request.theme,
+      companyName: request.companyName,
+      unsubscribeUrl: links.unsubscribeUrl,
+      viewInBrowserUrl: links.viewInBrowserUrl,
+    };
     const footerBlocks = request.footer ?? GENERATED_FOOTER;
 
     // Click tracking: every http(s) link but the unsubscribe one goes through the tracker.
-    const track = (url: string): string | null =>
-      links.rewriteLink && TRACKABLE.test(url) && url !== links.unsubscribeUrl ? links.rewriteLink(url) : null;
+    const track = (url: string): string | null => (links.rewriteLink && TRACKABLE.test(url) && url !== links.unsubscribeUrl ? links.rewriteLink(url) : null);
 
     let document: HtmlDocument;
     let footer: RecipientFooter | null = null;
@@ -171,7 +189,9 @@ export class MjmlEmailRenderer implements EmailRenderer {
     const ending = (footer?.html ?? "") + unsubscribe + (links.openPixelUrl ? openPixel(links.openPixelUrl) : "");
     const html = insertAt(edited.html, edited.bodyEnd, ending);
     if (html.length > this.limits.maxHtmlLength) {
-      throw new RenderFailure(badRequest(`The email cannot be rendered: its HTML exceeds ${this.limits.maxHtmlLength} characters`, { code: "RENDER_LIMIT_EXCEEDED" }));
+      throw new RenderFailure(
+        badRequest(`The email cannot be rendered: its HTML exceeds ${this.limits.maxHtmlLength} characters`, { code: "RENDER_LIMIT_EXCEEDED" }),
+      );
     }
     return { subject, previewText, html, text, ...tags.report(request.suppliedVariables) };
   }
@@ -182,7 +202,11 @@ export class MjmlEmailRenderer implements EmailRenderer {
    * placeholders and filled in per recipient.
    */
   private async footer(blocks: Awaited<ReturnType<typeof fillBlocks>>, context: DocumentContext): Promise<CompiledFooter> {
-    const source = footerDocument(blocks, { ...context, unsubscribeUrl: UNSUBSCRIBE_SLOT, viewInBrowserUrl: context.viewInBrowserUrl ? VIEW_IN_BROWSER_SLOT : undefined });
+    const source = footerDocument(blocks, {
+      ...context,
+      unsubscribeUrl: UNSUBSCRIBE_SLOT,
+      viewInBrowserUrl: context.viewInBrowserUrl ? VIEW_IN_BROWSER_SLOT : undefined,
+    });
     let compiled = this.footers.get(source);
     if (compiled === undefined) {
       const document = HtmlDocument.parse(HtmlDocument.parse(await this.compile(source)).bodyContent());
@@ -209,7 +233,10 @@ export class MjmlEmailRenderer implements EmailRenderer {
       },
     });
     // Placeholders outside links (a URL shown as text) are filled as text.
-    const text = fill(compiled.text.replace(LINK_SLOTS, (_, index: string) => urls[Number(index)] ?? ""), (value) => value);
+    const text = fill(
+      compiled.text.replace(LINK_SLOTS, (_, index: string) => urls[Number(index)] ?? ""),
+      (value) => value,
+    );
     return { html: fill(html, escapeHtml), text };
   }
 

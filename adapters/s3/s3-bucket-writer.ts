@@ -125,10 +125,9 @@ class S3Bucket implements Bucket {
     const bytes = typeof body === "string" ? Buffer.byteLength(body) : body.byteLength;
     if (bytes > this.maxObjectBytes) throw this.tooLarge();
     try {
-      await this.client.send(
-        new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentLength: bytes, ...objectHeaders(options) }),
-        { abortSignal: AbortSignal.timeout(this.context.timeoutMs) },
-      );
+      await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentLength: bytes, ...objectHeaders(options) }), {
+        abortSignal: AbortSignal.timeout(this.context.timeoutMs),
+      });
     } catch (error) {
       throw toBucketWriteError(error, this.context);
     }
@@ -158,7 +157,8 @@ class S3Bucket implements Bucket {
       await upload.done();
     } catch (error) {
       // The body's own failure (e.g. the database behind it) is not the destination's.
-      if (source.failure !== undefined) throw source.failure instanceof Error ? source.failure : new Error(typeof source.failure === "string" ? source.failure : "The upload's source failed");
+      if (source.failure !== undefined)
+        throw source.failure instanceof Error ? source.failure : new Error(typeof source.failure === "string" ? source.failure : "The upload's source failed");
       throw toBucketWriteError(error, this.context);
     } finally {
       readable.destroy();

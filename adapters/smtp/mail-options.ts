@@ -31,7 +31,13 @@ export function toMailOptions(message: OutgoingMessage): SendMailOptions {
     ...(message.text ? { text: message.text } : {}),
     headers: { ...(message.headers ?? {}) },
     ...(message.dkim
-      ? { dkim: { domainName: message.dkim.domainName, keySelector: message.dkim.keySelector, privateKey: signingKey(message.dkim.privateKey) as unknown as string } }
+      ? {
+          dkim: {
+            domainName: message.dkim.domainName,
+            keySelector: message.dkim.keySelector,
+            privateKey: signingKey(message.dkim.privateKey) as unknown as string,
+          },
+        }
       : {}),
     attachments: (message.attachments ?? []).map((attachment) => ({
       filename: attachment.filename,

@@ -22,7 +22,12 @@ export function smtpServerOf(mailUrl: string) {
  * STARTTLS when offered) and logs in when the URL has credentials; rejects with the reason.
  */
 export async function verifySmtpRelay(mailUrl: string, timeoutMs = 10_000): Promise<void> {
-  const transporter = nodemailer.createTransport({ ...smtpServerOf(mailUrl), connectionTimeout: timeoutMs, greetingTimeout: timeoutMs, socketTimeout: timeoutMs });
+  const transporter = nodemailer.createTransport({
+    ...smtpServerOf(mailUrl),
+    connectionTimeout: timeoutMs,
+    greetingTimeout: timeoutMs,
+    socketTimeout: timeoutMs,
+  });
   try {
     await transporter.verify();
   } finally {
@@ -43,7 +48,8 @@ export class SmtpMailTransport implements MailTransport {
 
   async send(message: OutgoingMessage): Promise<SentMessage> {
     const info = await this.transporter.sendMail(toMailOptions(message));
-    const addresses = (list: ReadonlyArray<string | { address: string }> | undefined) => (list ?? []).map((entry) => (typeof entry === "string" ? entry : entry.address));
+    const addresses = (list: ReadonlyArray<string | { address: string }> | undefined) =>
+      (list ?? []).map((entry) => (typeof entry === "string" ? entry : entry.address));
     return { messageId: info.messageId, accepted: addresses(info.accepted), rejected: addresses(info.rejected), response: info.response };
   }
 

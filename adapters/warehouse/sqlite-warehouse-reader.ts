@@ -102,7 +102,8 @@ export class SqliteWarehouseReader {
     const reading = new SqliteRead({ mode, path: pathOf(url), sql, params: [], batchSize: 1 });
     try {
       const message = await reading.next(timeoutMs, false);
-      if (message.type === "error") throw new WarehouseError(/unable to open|no such file|not a database/i.test(message.message) ? "connection" : "query", message.message);
+      if (message.type === "error")
+        throw new WarehouseError(/unable to open|no such file|not a database/i.test(message.message) ? "connection" : "query", message.message);
       if (message.type !== "columns") throw new WarehouseError("query", "unexpected answer from the reader");
       return message.columns;
     } finally {

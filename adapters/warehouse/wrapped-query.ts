@@ -12,7 +12,10 @@ export const bareQuery = (query: string): string => query.trim().replace(/(\s*;)
  * comment cannot swallow the closing parenthesis; being a subquery, it cannot be several
  * statements or a data-modifying one.
  */
-export function wrappedRead(read: Pick<WarehouseRead, "query" | "cursorColumn" | "after" | "limit">, placeholder: string): { readonly sql: string; readonly values: string[] } {
+export function wrappedRead(
+  read: Pick<WarehouseRead, "query" | "cursorColumn" | "after" | "limit">,
+  placeholder: string,
+): { readonly sql: string; readonly values: string[] } {
   let sql = `select * from (\n${bareQuery(read.query)}\n) as warehouse_source`;
   const values: string[] = [];
   if (read.cursorColumn !== null) {

@@ -14,12 +14,10 @@ export function effectiveScopes(selectedScopes: readonly Scope[] | null, role: R
 }
 
 /** The scopes of `required` that `held` lacks, in the order required. */
-export const missingScopes = (required: readonly Scope[], held: ReadonlySet<Scope>): Scope[] =>
-  required.filter((scope) => !held.has(scope));
+export const missingScopes = (required: readonly Scope[], held: ReadonlySet<Scope>): Scope[] => required.filter((scope) => !held.has(scope));
 
 /** The error sentence the spec fixes for a missing scope (several are comma-separated). */
-export const missingScopeMessage = (missing: readonly Scope[]): string =>
-  `API key is missing required scope: ${missing.join(", ")}`;
+export const missingScopeMessage = (missing: readonly Scope[]): string => `API key is missing required scope: ${missing.join(", ")}`;
 
 /** The `permissions` object of the API key resource. */
 export interface PermissionsSummary {
@@ -38,8 +36,6 @@ export function summarisePermissions(preset: PresetName, selectedScopes: readonl
     selectedScopeCount,
     currentScopeCount: effectiveScopes(selectedScopes, role).length,
     description:
-      preset === "custom"
-        ? `Custom selection of ${selectedScopeCount} permission${selectedScopeCount === 1 ? "" : "s"}`
-        : presetDefinition(preset).description,
+      preset === "custom" ? `Custom selection of ${selectedScopeCount} permission${selectedScopeCount === 1 ? "" : "s"}` : presetDefinition(preset).description,
   };
 }

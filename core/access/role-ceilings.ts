@@ -7,12 +7,7 @@ import { ALL_SCOPES, type Scope } from "./scopes.js";
  * Marketers run campaigns and content but never move data out of the company, manage the
  * team, or mint keys.
  */
-const MARKETER_EXCLUDED: ReadonlySet<Scope> = new Set<Scope>([
-  "data_exports:read",
-  "data_exports:write",
-  "team:manage",
-  "api_keys:manage",
-]);
+const MARKETER_EXCLUDED: ReadonlySet<Scope> = new Set<Scope>(["data_exports:read", "data_exports:write", "team:manage", "api_keys:manage"]);
 
 const ceilings: Readonly<Record<Role, ReadonlySet<Scope>>> = {
   owner: new Set(ALL_SCOPES),

@@ -55,10 +55,11 @@ export const AddAccountMemberCommand = t.exact(
 export type AddAccountMemberCommand = t.TypeOf<typeof AddAccountMemberCommand>;
 
 /** Any value: an unknown `recipients` is a 400 of its own (spec), not a type error. */
-const Recipients = withSchema(
-  new t.Type<unknown, unknown, unknown>("Recipients", (_u): _u is unknown => true, t.success, t.identity),
-  { type: "string", enum: [...RECIPIENT_OPTIONS], default: "owners" },
-);
+const Recipients = withSchema(new t.Type<unknown, unknown, unknown>("Recipients", (_u): _u is unknown => true, t.success, t.identity), {
+  type: "string",
+  enum: [...RECIPIENT_OPTIONS],
+  default: "owners",
+});
 
 /** POST /api/v1/accounts/{externalId}/events. */
 export const RecordAccountEventCommand = t.exact(

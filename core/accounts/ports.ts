@@ -47,7 +47,12 @@ export interface AccountSuggestionRepository {
   find(companyId: string, jobId: string): Promise<SuggestionJob | null>;
   /** Marks a queued or running run as running; null when it is settled or unknown. */
   markRunning(companyId: string, jobId: string, now: Date): Promise<SuggestionJob | null>;
-  settle(companyId: string, jobId: string, outcome: { state: "completed"; result: SuggestionResult } | { state: "failed"; error: string }, now: Date): Promise<void>;
+  settle(
+    companyId: string,
+    jobId: string,
+    outcome: { state: "completed"; result: SuggestionResult } | { state: "failed"; error: string },
+    now: Date,
+  ): Promise<void>;
   /** Custom attribute names of the company's contacts that begin with `account.` (up to `limit`). */
   accountAttributeNames(companyId: string, limit: number): Promise<string[]>;
   /** Each contact with each organization ID it was seen with (attributes, or events since `since`). */

@@ -116,7 +116,13 @@ export class RecordAccountEvent {
 
     const contact = await this.subscribers.findById(account.companyId, delivery.subscriberId);
     if (!contact) {
-      await this.events.settleDelivery(account.companyId, event.id, delivery.subscriberId, { status: "skipped", customEventId: null, error: CONTACT_DELETED }, this.clock.now());
+      await this.events.settleDelivery(
+        account.companyId,
+        event.id,
+        delivery.subscriberId,
+        { status: "skipped", customEventId: null, error: CONTACT_DELETED },
+        this.clock.now(),
+      );
       return { ...report, success: false, skipped: CONTACT_DELETED };
     }
     let customEventId: string;
@@ -134,7 +140,13 @@ export class RecordAccountEvent {
       customEventId = recorded.id;
     } catch (error) {
       const cause = error instanceof Error ? error.message : String(error);
-      await this.events.settleDelivery(account.companyId, event.id, delivery.subscriberId, { status: "failed", customEventId: null, error: cause }, this.clock.now());
+      await this.events.settleDelivery(
+        account.companyId,
+        event.id,
+        delivery.subscriberId,
+        { status: "failed", customEventId: null, error: cause },
+        this.clock.now(),
+      );
       return { ...report, success: false, error: DELIVERY_FAILED };
     }
     await this.events.settleDelivery(account.companyId, event.id, delivery.subscriberId, { status: "completed", customEventId, error: null }, this.clock.now());

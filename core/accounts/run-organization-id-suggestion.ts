@@ -26,9 +26,13 @@ export class RunOrganizationIdSuggestion {
 
   /** The job handler: a failure is retried by the queue, and settles the run as failed on the last attempt. */
   runJob = ({ companyId, payload: { suggestionJobId } }: WorkOf<typeof SuggestOrganizationIdsJob>, job: Job): Promise<void> =>
-    onLastAttempt(job, () => this.execute(companyId, suggestionJobId), async () => {
-      await this.suggestions.settle(companyId, suggestionJobId, { state: "failed", error: "The suggestion run failed; start it again" }, this.clock.now());
-    });
+    onLastAttempt(
+      job,
+      () => this.execute(companyId, suggestionJobId),
+      async () => {
+        await this.suggestions.settle(companyId, suggestionJobId, { state: "failed", error: "The suggestion run failed; start it again" }, this.clock.now());
+      },
+    );
 
   execute = async (companyId: string, suggestionJobId: string): Promise<void> => {
     const job = await this.suggestions.markRunning(companyId, suggestionJobId, this.clock.now());

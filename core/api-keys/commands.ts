@@ -9,24 +9,30 @@ export const PresetCodec = t.keyof(presetKeys, "Preset");
 
 /** A scope name from the catalog. */
 const scopeSchema = { type: "string", enum: [...ALL_SCOPES] };
-export const ScopeCodec = withSchema(new t.Type<Scope, string, unknown>(
-  "Scope",
-  (u): u is Scope => typeof u === "string" && isScope(u),
-  (u, c) => (typeof u === "string" && isScope(u.trim()) ? t.success(u.trim() as Scope) : t.failure(u, c, "is not a known scope")),
-  t.identity,
-), scopeSchema);
+export const ScopeCodec = withSchema(
+  new t.Type<Scope, string, unknown>(
+    "Scope",
+    (u): u is Scope => typeof u === "string" && isScope(u),
+    (u, c) => (typeof u === "string" && isScope(u.trim()) ? t.success(u.trim() as Scope) : t.failure(u, c, "is not a known scope")),
+    t.identity,
+  ),
+  scopeSchema,
+);
 
 /** A nonempty list of catalog scopes. */
-export const ScopeList = withSchema(new t.Type<Scope[], string[], unknown>(
-  "ScopeList",
-  (u): u is Scope[] => Array.isArray(u) && u.length > 0 && u.every((s) => ScopeCodec.is(s)),
-  (u, c) => {
-    if (!Array.isArray(u)) return t.failure(u, c, "must be an array of scopes");
-    if (u.length === 0) return t.failure(u, c, "must hold at least one scope");
-    return t.array(ScopeCodec).validate(u, c);
-  },
-  (scopes) => [...scopes],
-), { type: "array", items: scopeSchema, minItems: 1 });
+export const ScopeList = withSchema(
+  new t.Type<Scope[], string[], unknown>(
+    "ScopeList",
+    (u): u is Scope[] => Array.isArray(u) && u.length > 0 && u.every((s) => ScopeCodec.is(s)),
+    (u, c) => {
+      if (!Array.isArray(u)) return t.failure(u, c, "must be an array of scopes");
+      if (u.length === 0) return t.failure(u, c, "must hold at least one scope");
+      return t.array(ScopeCodec).validate(u, c);
+    },
+    (scopes) => [...scopes],
+  ),
+  { type: "array", items: scopeSchema, minItems: 1 },
+);
 
 export const KeyName = boundedText(100);
 

@@ -15,28 +15,34 @@ export const MAX_PROFILE_TEXT_LENGTH = 10_000;
 export const MAX_VALUE_PROPS = 50;
 
 /** Trimmed free text; blank or null clears it. */
-const ClearableText = withSchema(new t.Type<string | null, string | null, unknown>(
-  `ClearableText(0..${MAX_PROFILE_TEXT_LENGTH})`,
-  (u): u is string | null => u === null || typeof u === "string",
-  (u, c) => {
-    if (u === null) return t.success(null);
-    if (typeof u !== "string") return t.failure(u, c, "must be a string or null");
-    const trimmed = u.trim();
-    if (trimmed.length > MAX_PROFILE_TEXT_LENGTH) return t.failure(u, c, `must be at most ${MAX_PROFILE_TEXT_LENGTH} characters`);
-    return t.success(trimmed || null);
-  },
-  t.identity,
-), { type: ["string", "null"], maxLength: MAX_PROFILE_TEXT_LENGTH });
+const ClearableText = withSchema(
+  new t.Type<string | null, string | null, unknown>(
+    `ClearableText(0..${MAX_PROFILE_TEXT_LENGTH})`,
+    (u): u is string | null => u === null || typeof u === "string",
+    (u, c) => {
+      if (u === null) return t.success(null);
+      if (typeof u !== "string") return t.failure(u, c, "must be a string or null");
+      const trimmed = u.trim();
+      if (trimmed.length > MAX_PROFILE_TEXT_LENGTH) return t.failure(u, c, `must be at most ${MAX_PROFILE_TEXT_LENGTH} characters`);
+      return t.success(trimmed || null);
+    },
+    t.identity,
+  ),
+  { type: ["string", "null"], maxLength: MAX_PROFILE_TEXT_LENGTH },
+);
 
 /** A display name: it becomes part of the From or Reply-To header. */
 export const DisplayName = headerText(255);
 
-const FiniteNumber = withSchema(new t.Type<number, number, unknown>(
-  "FiniteNumber",
-  (u): u is number => typeof u === "number" && Number.isFinite(u),
-  (u, c) => (typeof u === "number" && Number.isFinite(u) ? t.success(u) : t.failure(u, c, "must be a number")),
-  t.identity,
-), { type: "number" });
+const FiniteNumber = withSchema(
+  new t.Type<number, number, unknown>(
+    "FiniteNumber",
+    (u): u is number => typeof u === "number" && Number.isFinite(u),
+    (u, c) => (typeof u === "number" && Number.isFinite(u) ? t.success(u) : t.failure(u, c, "must be a number")),
+    t.identity,
+  ),
+  { type: "number" },
+);
 
 /** Every key optional; null removes the company's override of that key. */
 function partialOf<K extends string, C extends t.Mixed>(keys: readonly K[], codec: C, name: string) {
@@ -58,15 +64,18 @@ export const EmailThemePatch = t.exact(
 );
 export type EmailThemePatch = t.TypeOf<typeof EmailThemePatch>;
 
-const ValueProps = withSchema(new t.Type<unknown[], unknown[], unknown>(
-  `ValueProps(0..${MAX_VALUE_PROPS})`,
-  (u): u is unknown[] => Array.isArray(u) && u.length <= MAX_VALUE_PROPS,
-  (u, c) => {
-    if (!Array.isArray(u)) return t.failure(u, c, "must be an array");
-    return u.length <= MAX_VALUE_PROPS ? t.success(u) : t.failure(u, c, `must hold at most ${MAX_VALUE_PROPS} items`);
-  },
-  t.identity,
-), { type: "array", maxItems: MAX_VALUE_PROPS, description: "Usually objects with title and description" });
+const ValueProps = withSchema(
+  new t.Type<unknown[], unknown[], unknown>(
+    `ValueProps(0..${MAX_VALUE_PROPS})`,
+    (u): u is unknown[] => Array.isArray(u) && u.length <= MAX_VALUE_PROPS,
+    (u, c) => {
+      if (!Array.isArray(u)) return t.failure(u, c, "must be an array");
+      return u.length <= MAX_VALUE_PROPS ? t.success(u) : t.failure(u, c, `must hold at most ${MAX_VALUE_PROPS} items`);
+    },
+    t.identity,
+  ),
+  { type: "array", maxItems: MAX_VALUE_PROPS, description: "Usually objects with title and description" },
+);
 
 export const ReplyTrackingDomainModeCodec = oneOf<ReplyTrackingDomainMode>(REPLY_TRACKING_DOMAIN_MODES, "ReplyTrackingDomainMode");
 
@@ -106,24 +115,27 @@ export type RenameProfileCommand = t.TypeOf<typeof RenameProfileCommand>;
 const HOSTNAME = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 
 /** A domain name such as `mail.example.com`: lower-cased, internationalised names in their ASCII form. */
-export const DomainName = withSchema(new t.Type<string, string, unknown>(
-  "DomainName",
-  (u): u is string => typeof u === "string" && HOSTNAME.test(u),
-  (u, c) => {
-    if (typeof u !== "string") return t.failure(u, c, "must be a string");
-    const name = u.trim().toLowerCase().replace(/\.$/, "");
-    // Only the name itself: no scheme, path, port or credentials to be parsed away.
-    if (/[\s/\\:@?#%]/.test(name)) return t.failure(u, c, "must be a domain name such as example.com");
-    let ascii: string;
-    try {
-      ascii = new URL(`http://${name}`).hostname;
-    } catch {
-      return t.failure(u, c, "must be a domain name such as example.com");
-    }
-    return HOSTNAME.test(ascii) ? t.success(ascii) : t.failure(u, c, "must be a domain name such as example.com");
-  },
-  t.identity,
-), { type: "string", format: "hostname", maxLength: 253 });
+export const DomainName = withSchema(
+  new t.Type<string, string, unknown>(
+    "DomainName",
+    (u): u is string => typeof u === "string" && HOSTNAME.test(u),
+    (u, c) => {
+      if (typeof u !== "string") return t.failure(u, c, "must be a string");
+      const name = u.trim().toLowerCase().replace(/\.$/, "");
+      // Only the name itself: no scheme, path, port or credentials to be parsed away.
+      if (/[\s/\\:@?#%]/.test(name)) return t.failure(u, c, "must be a domain name such as example.com");
+      let ascii: string;
+      try {
+        ascii = new URL(`http://${name}`).hostname;
+      } catch {
+        return t.failure(u, c, "must be a domain name such as example.com");
+      }
+      return HOSTNAME.test(ascii) ? t.success(ascii) : t.failure(u, c, "must be a domain name such as example.com");
+    },
+    t.identity,
+  ),
+  { type: "string", format: "hostname", maxLength: 253 },
+);
 
 /** POST /sending-domains. */
 export const CreateSendingDomainCommand = t.exact(t.type({ domain: required(DomainName) }), "CreateSendingDomainCommand");

@@ -23,7 +23,9 @@ export class DeleteSenderProfile {
     const all = await this.profiles.listSenders(actor.companyId);
     if (all.length <= 1) return fail(invalidState("Cannot delete the last sender profile: a company needs a From address"));
     if (company.defaultSenderProfileId === profileId) {
-      return fail(invalidState("Cannot delete the default sender profile: choose another default first (PATCH /api/v1/companies/{companyId} with senderProfileId)"));
+      return fail(
+        invalidState("Cannot delete the default sender profile: choose another default first (PATCH /api/v1/companies/{companyId} with senderProfileId)"),
+      );
     }
     await this.profiles.deleteSender(actor.companyId, profileId);
     return ok({ senderProfileId: profileId });

@@ -14,9 +14,12 @@ export interface ResolvedSender {
   readonly replyTo: Mailbox | null;
 }
 
-export const NO_VERIFIED_SENDER = conflict("No verified sender: add and verify a sending domain (POST /api/v1/sending-domains), then set a From address on it", {
-  code: "no_verified_sender",
-});
+export const NO_VERIFIED_SENDER = conflict(
+  "No verified sender: add and verify a sending domain (POST /api/v1/sending-domains), then set a From address on it",
+  {
+    code: "no_verified_sender",
+  },
+);
 
 /**
  * The From and Reply-To of one send (the DKIM key is looked up at delivery). A requested From is used when its address is on

@@ -112,7 +112,8 @@ function judges(record: DnsRecord, publicKey: string, targets: MailTargets): Jud
           : { ok: false, problem: `the SPF record does not include ${targets.spfInclude}` };
       };
     case "dmarc":
-      return (values) => (values.some((value) => /^v=DMARC1(\s*;|$)/i.test(value.trim())) ? { ok: true } : { ok: false, problem: "no DMARC record (v=DMARC1) was found" });
+      return (values) =>
+        values.some((value) => /^v=DMARC1(\s*;|$)/i.test(value.trim())) ? { ok: true } : { ok: false, problem: "no DMARC record (v=DMARC1) was found" };
     case "return_path":
       return (values) =>
         values.map(normaliseHost).includes(targets.returnPathTarget)
@@ -123,7 +124,8 @@ function judges(record: DnsRecord, publicKey: string, targets: MailTargets): Jud
 
 /** Judges one record from its lookup. */
 export function checkRecord(record: DnsRecord, lookup: DnsLookup, publicKey: string, targets: MailTargets): RecordCheck {
-  if (lookup.kind === "error") return { purpose: record.purpose, status: "unreachable", problem: `the DNS lookup of ${record.name} failed: ${lookup.message}`, found: [] };
+  if (lookup.kind === "error")
+    return { purpose: record.purpose, status: "unreachable", problem: `the DNS lookup of ${record.name} failed: ${lookup.message}`, found: [] };
   if (lookup.kind === "none") return { purpose: record.purpose, status: "missing", problem: `no ${record.type} record at ${record.name}`, found: [] };
   const verdict = judges(record, publicKey, targets)(lookup.values);
   return verdict.ok

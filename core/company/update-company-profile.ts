@@ -25,7 +25,11 @@ const FOOTER_THEME_COLORS = ["backgroundColor", "companyTextColor", "metaTextCol
 type Numbers = Record<string, number | null | undefined>;
 
 /** Overrides merged key by key; null removes one; numbers clamped to their range. */
-function mergeNumbers(stored: Partial<Record<string, number>> | undefined, patch: Numbers | undefined, ranges: Readonly<Record<string, readonly [number, number]>>) {
+function mergeNumbers(
+  stored: Partial<Record<string, number>> | undefined,
+  patch: Numbers | undefined,
+  ranges: Readonly<Record<string, readonly [number, number]>>,
+) {
   const merged: Record<string, number> = { ...(stored as Record<string, number> | undefined) };
   for (const [key, value] of Object.entries(patch ?? {})) {
     if (value === null) delete merged[key];
@@ -141,9 +145,17 @@ export class UpdateCompanyProfile {
       changes.brandColors = brandColors;
     }
 
-    const sender = await this.planIdentity(company, { kind: "sender", profileId: input.senderProfileId, email: input.fromEmail, name: input.fromName }, input.name);
+    const sender = await this.planIdentity(
+      company,
+      { kind: "sender", profileId: input.senderProfileId, email: input.fromEmail, name: input.fromName },
+      input.name,
+    );
     if (sender._tag === "Left") return sender;
-    const reply = await this.planIdentity(company, { kind: "reply", profileId: input.replyProfileId, email: input.replyTo, name: input.replyToName }, input.name);
+    const reply = await this.planIdentity(
+      company,
+      { kind: "reply", profileId: input.replyProfileId, email: input.replyTo, name: input.replyToName },
+      input.name,
+    );
     if (reply._tag === "Left") return reply;
     if (sender.right.defaultId) changes.defaultSenderProfileId = sender.right.defaultId;
     if (reply.right.defaultId) changes.defaultReplyProfileId = reply.right.defaultId;
@@ -170,7 +182,10 @@ export class UpdateCompanyProfile {
       return fail(badRequest(`Provide either ${fields.id} or ${fields.email}, not both`));
     }
     if (request.profileId !== undefined) {
-      const profile = request.kind === "sender" ? await this.profiles.findSender(company.id, request.profileId) : await this.profiles.findReply(company.id, request.profileId);
+      const profile =
+        request.kind === "sender"
+          ? await this.profiles.findSender(company.id, request.profileId)
+          : await this.profiles.findReply(company.id, request.profileId);
       if (!profile) return fail(badRequest(`${fields.label} not found: ${request.profileId}`));
       return right({ defaultId: profile.id, rename: renamed(profile) });
     }
@@ -185,7 +200,9 @@ export class UpdateCompanyProfile {
       if (same[0]) return right({ defaultId: same[0].id, rename: renamed(same[0]) });
       if (request.kind === "sender" && !(await this.domains.findByName(company.id, domainOf(email)))) {
         return fail(
-          badRequest(`${email} is not on a sending domain of this company: add ${domainOf(email)} with POST /api/v1/sending-domains, publish its DNS records and verify it`),
+          badRequest(
+            `${email} is not on a sending domain of this company: add ${domainOf(email)} with POST /api/v1/sending-domains, publish its DNS records and verify it`,
+          ),
         );
       }
       const id = this.ids.next(fields.prefix);
@@ -193,8 +210,17 @@ export class UpdateCompanyProfile {
     }
     if (request.name !== undefined) {
       const currentId = request.kind === "sender" ? company.defaultSenderProfileId : company.defaultReplyProfileId;
-      const current = currentId ? (request.kind === "sender" ? await this.profiles.findSender(company.id, currentId) : await this.profiles.findReply(company.id, currentId)) : null;
-      if (!current) return fail(badRequest(`${fields.name} renames the default ${request.kind === "sender" ? "From" : "Reply-To"} profile, and there is none: give ${fields.email} too`));
+      const current = currentId
+        ? request.kind === "sender"
+          ? await this.profiles.findSender(company.id, currentId)
+          : await this.profiles.findReply(company.id, currentId)
+        : null;
+      if (!current)
+        return fail(
+          badRequest(
+            `${fields.name} renames the default ${request.kind === "sender" ? "From" : "Reply-To"} profile, and there is none: give ${fields.email} too`,
+          ),
+        );
       return right({ rename: renamed(current) });
     }
     return right({});

@@ -24,7 +24,12 @@ export class VerifySendingDomain {
     if (!domain) return fail(SENDING_DOMAIN_NOT_FOUND);
     const records = await Promise.all(
       recordsFor(domain, this.targets).map(async (record) =>
-        checkRecord(record, await (record.type === "TXT" ? this.dns.resolveTxt(record.name) : this.dns.resolveCname(record.name)), domain.dkimPublicKey, this.targets),
+        checkRecord(
+          record,
+          await (record.type === "TXT" ? this.dns.resolveTxt(record.name) : this.dns.resolveCname(record.name)),
+          domain.dkimPublicKey,
+          this.targets,
+        ),
       ),
     );
     const now = this.clock.now();

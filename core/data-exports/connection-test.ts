@@ -24,7 +24,12 @@ export const destinationOf = (dataExport: DataExport, box: SecretBox): BucketDes
  * where the export will write. A refusal is the spec's `connection_failed` (400), with the
  * destination's reason; anything else is a bug and is thrown.
  */
-export async function writeConnectionTest(buckets: BucketWriter, destination: BucketDestination, pathPrefix: string, now: Date): Promise<Result<ConnectionTest>> {
+export async function writeConnectionTest(
+  buckets: BucketWriter,
+  destination: BucketDestination,
+  pathPrefix: string,
+  now: Date,
+): Promise<Result<ConnectionTest>> {
   const key = connectionTestKey(pathPrefix);
   const testedAt = now.toISOString();
   const body = JSON.stringify({ service: "lifecycle-email", purpose: "data export connection test; safe to delete", testedAt });

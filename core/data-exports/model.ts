@@ -209,7 +209,9 @@ export function transition(current: DataExport, event: ExportEvent, now: Date): 
 export function exportedThrough(dataExport: DataExport): Partial<Record<Dataset, string | null>> {
   const through: Partial<Record<Dataset, string | null>> = {};
   for (const dataset of dataExport.datasets) {
-    through[dataset] = isEventDataset(dataset) ? (dataExport.watermarks.events[dataset]?.at.toISOString() ?? null) : dataExport.watermarks.subscribers.completed;
+    through[dataset] = isEventDataset(dataset)
+      ? (dataExport.watermarks.events[dataset]?.at.toISOString() ?? null)
+      : dataExport.watermarks.subscribers.completed;
   }
   return through;
 }

@@ -121,7 +121,10 @@ export class RunDataExport {
       const run = state.activeRun;
       if (!run || run.id !== context.runId || run.status !== "running") return { value: null };
       if (state.dataExport.deletedAt) {
-        const cancelled = { dataExport: must(transition(state.dataExport, { type: "cancel" }, now)), runs: [must(transitionRun(run, { type: "cancel" }, now))] };
+        const cancelled = {
+          dataExport: must(transition(state.dataExport, { type: "cancel" }, now)),
+          runs: [must(transitionRun(run, { type: "cancel" }, now))],
+        };
         return { save: cancelled, value: null };
       }
       const nextRun = runEvents.reduce((current, event) => must(transitionRun(current, event, now)), run);
@@ -132,7 +135,13 @@ export class RunDataExport {
     return saved;
   }
 
-  private async finish(companyId: string, dataExport: DataExport, runId: string, event: RunEvent & { type: "succeed" | "fail" }, manifest: string | null = null): Promise<ExportRun | null> {
+  private async finish(
+    companyId: string,
+    dataExport: DataExport,
+    runId: string,
+    event: RunEvent & { type: "succeed" | "fail" },
+    manifest: string | null = null,
+  ): Promise<ExportRun | null> {
     const now = this.clock.now();
     return this.exports.change(companyId, dataExport.id, (state): ExportStep<ExportRun | null> => {
       const run = state.activeRun;
@@ -252,11 +261,11 @@ export class RunDataExport {
       const file: ExportedFile = { dataset: "subscribers", key, rows, bytes, firstRecordedAt: null, lastRecordedAt: null };
       watermarks = (await this.commit(context, [{ type: "fileWritten", file, through: null }], { type: "progress", rows, watermarks })).watermarks;
     }
-    await this.commit(
-      context,
-      [{ type: "datasetDone", dataset: "subscribers", through: progress.date, note: null }],
-      { type: "progress", rows: 0, watermarks: { ...watermarks, subscribers: { completed: progress.date, current: null } } },
-    );
+    await this.commit(context, [{ type: "datasetDone", dataset: "subscribers", through: progress.date, note: null }], {
+      type: "progress",
+      rows: 0,
+      watermarks: { ...watermarks, subscribers: { completed: progress.date, current: null } },
+    });
   }
 
   /** `<pathPrefix>/_manifests/<runId>.json`: the run's files, rows and watermark ranges. */

@@ -5,8 +5,7 @@ import type { SecretBox } from "../ports/secret-box.js";
  * data, so the export's ID is sealed with the secret and checked on opening: a sealed value
  * copied into another export's row does not open there.
  */
-export const sealBucketSecret = (box: SecretBox, dataExportId: string, secret: string): string =>
-  box.seal(JSON.stringify({ dataExportId, secret }));
+export const sealBucketSecret = (box: SecretBox, dataExportId: string, secret: string): string => box.seal(JSON.stringify({ dataExportId, secret }));
 
 export function openBucketSecret(box: SecretBox, dataExportId: string, sealed: string): string {
   const opened: unknown = JSON.parse(box.open(sealed));

@@ -7,7 +7,8 @@ import { DATASETS, EXPORT_STATUSES, exportedThrough, FREQUENCIES, PROVIDERS, typ
 
 const Dataset = oneOf(DATASETS, "Dataset");
 /** A value per dataset, for the datasets that have one. */
-const perDataset = <C extends t.Mixed>(codec: C) => t.exact(t.partial(Object.fromEntries(DATASETS.map((dataset) => [dataset, codec])) as Record<(typeof DATASETS)[number], C>));
+const perDataset = <C extends t.Mixed>(codec: C) =>
+  t.exact(t.partial(Object.fromEntries(DATASETS.map((dataset) => [dataset, codec])) as Record<(typeof DATASETS)[number], C>));
 
 const MaskedAccessKeyId = withSchema(new t.Type<string, string, unknown>("MaskedAccessKeyId", t.string.is, t.string.validate, t.identity), {
   type: "string",
@@ -80,7 +81,10 @@ export const toDataExportView = (e: DataExport): DataExportView => ({
   updatedAt: e.updatedAt.toISOString(),
 });
 
-const DatasetRunView = view({ rows: t.number, files: t.number, bytes: t.number, from: NullableString, through: NullableString, note: NullableString }, "DatasetRun");
+const DatasetRunView = view(
+  { rows: t.number, files: t.number, bytes: t.number, from: NullableString, through: NullableString, note: NullableString },
+  "DatasetRun",
+);
 const ExportedFileView = view(
   { dataset: Dataset, key: t.string, rows: t.number, bytes: t.number, firstRecordedAt: NullableTimestamp, lastRecordedAt: NullableTimestamp },
   "ExportedFile",

@@ -43,7 +43,10 @@ export class DeliverEmail {
   runJob = async ({ companyId, payload }: WorkOf<typeof DeliverEmailsJob>, job: Job): Promise<void> => {
     const sends = await this.sends.getMany(companyId, payload.emailSendIds);
     const pending = sends.filter((send) => send.status === "pending");
-    const suppressions = await this.suppressions.findMany(companyId, pending.map((send) => send.recipientEmail));
+    const suppressions = await this.suppressions.findMany(
+      companyId,
+      pending.map((send) => send.recipientEmail),
+    );
     const suppressionOf = (send: EmailSend) => suppressions.find((suppression) => suppression.email === send.recipientEmail) ?? null;
     const failures: Array<{ sendId: string; error: unknown }> = [];
     await Promise.all(

@@ -10,7 +10,6 @@ export type SendKind = (typeof SEND_KINDS)[number];
 export const SEND_STATUSES = ["pending", "sent", "delivered", "bounced", "complained", "failed", "suppressed"] as const;
 export type SendStatus = (typeof SEND_STATUSES)[number];
 
-
 export { MAILBOX_PROVIDERS, type MailboxProvider } from "../metrics/mailbox-provider.js";
 
 export const BOUNCE_TYPES = ["Permanent", "Transient", "Undetermined"] as const;
@@ -96,7 +95,6 @@ export const EVENT_TYPE_OF: Record<DeliveryEventType, "delivery" | "bounce" | "c
   bounced: "bounce",
   complained: "complaint",
 };
-
 
 /** The domain part of an address, lower-cased. */
 export const domainOf = (email: string): string => email.slice(email.lastIndexOf("@") + 1).toLowerCase();

@@ -80,30 +80,33 @@ export class QueueEmailSend {
       ...(input.copyOf ? { copyOf: input.copyOf } : {}),
     };
     const id = input.id ?? this.newSendId();
-    const send = await this.sends.create({
-      id,
-      companyId: input.companyId,
-      subscriberId: input.subscriberId ?? null,
-      recipientEmail: input.recipient.trim().toLowerCase(),
-      emailType: input.emailType,
-      sendKind: input.sendKind ?? null,
-      transactionalEmailId: input.transactionalEmailId ?? null,
-      templateId: input.templateId ?? null,
-      campaignId: input.campaignId ?? null,
-      automationId: input.automationId ?? null,
-      automationNodeId: input.automationNodeId ?? null,
-      subject: input.subject,
-      sender: input.sender,
-      replyTo: input.replyTo ?? null,
-      html: input.html,
-      text: input.text,
-      mailboxProvider: input.mailboxProvider ?? "other",
-      isTest: input.isTest ?? false,
-      openTracking: input.openTracking ?? true,
-      clickTracking: input.clickTracking ?? true,
-      payload,
-      createdAt: this.clock.now(),
-    }, deliverEmailsJob);
+    const send = await this.sends.create(
+      {
+        id,
+        companyId: input.companyId,
+        subscriberId: input.subscriberId ?? null,
+        recipientEmail: input.recipient.trim().toLowerCase(),
+        emailType: input.emailType,
+        sendKind: input.sendKind ?? null,
+        transactionalEmailId: input.transactionalEmailId ?? null,
+        templateId: input.templateId ?? null,
+        campaignId: input.campaignId ?? null,
+        automationId: input.automationId ?? null,
+        automationNodeId: input.automationNodeId ?? null,
+        subject: input.subject,
+        sender: input.sender,
+        replyTo: input.replyTo ?? null,
+        html: input.html,
+        text: input.text,
+        mailboxProvider: input.mailboxProvider ?? "other",
+        isTest: input.isTest ?? false,
+        openTracking: input.openTracking ?? true,
+        clickTracking: input.clickTracking ?? true,
+        payload,
+        createdAt: this.clock.now(),
+      },
+      deliverEmailsJob,
+    );
     return ok(send);
   };
 }

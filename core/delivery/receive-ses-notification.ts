@@ -46,7 +46,11 @@ export class ReceiveSesNotification {
     if (exists._tag === "Left") return exists;
     const pinned = await this.pins.pinIfNone(companyId, message.TopicArn, this.clock.now());
     if (pinned !== message.TopicArn) {
-      return fail(forbidden(`SES events of this company come from the SNS topic ${pinned}; messages from other topics are refused (DELETE /api/v1/delivery-webhooks/ses-topic to change it)`));
+      return fail(
+        forbidden(
+          `SES events of this company come from the SNS topic ${pinned}; messages from other topics are refused (DELETE /api/v1/delivery-webhooks/ses-topic to change it)`,
+        ),
+      );
     }
 
     switch (message.Type) {

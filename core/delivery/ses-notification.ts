@@ -63,4 +63,3 @@ export function fromSesNotification(message: unknown, snsMessageId: string, now:
   }
   return null;
 }
-

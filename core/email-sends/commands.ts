@@ -4,8 +4,6 @@ import { integerBetween, oneOf, optional } from "../shared/codecs.js";
 import { EMAIL_SEND_SORT_FIELDS, SEARCHABLE_BOUNCE_TYPES, type EmailSendSortField, type SearchableBounceType } from "./email-send-queries.js";
 import { EMAIL_SEND_STATUSES, type EmailSendStatus } from "./status.js";
 
-
-
 /** How far back the search reaches: sends stay searchable for 14 days. */
 export const EMAIL_SEND_RETENTION_DAYS = 14;
 export const DEFAULT_EMAIL_SEND_PAGE_SIZE = 20;

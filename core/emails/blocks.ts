@@ -34,7 +34,10 @@ const intIn = (min: number, max: number) =>
     new t.Type<number, number, unknown>(
       `Integer(${min}..${max})`,
       (u): u is number => Number.isInteger(u) && (u as number) >= min && (u as number) <= max,
-      (u, c) => (Number.isInteger(u) && (u as number) >= min && (u as number) <= max ? t.success(u as number) : t.failure(u, c, `must be an integer from ${min} to ${max}`)),
+      (u, c) =>
+        Number.isInteger(u) && (u as number) >= min && (u as number) <= max
+          ? t.success(u as number)
+          : t.failure(u, c, `must be an integer from ${min} to ${max}`),
       t.identity,
     ),
     { type: "integer", minimum: min, maximum: max },
@@ -75,8 +78,16 @@ const block = <T extends string, R extends t.Props, O extends t.Props>(type: T, 
     `${type}Block`,
   );
 
-export const HeadingBlock = block("heading", { content: Content }, { level: optional(t.union([t.literal(1), t.literal(2), t.literal(3)])), align: optional(Align) });
-export const TextBlock = block("text", { content: Content }, { variant: optional(t.keyof({ paragraph: null, lead: null, html: null }, "TextVariant")), align: optional(Align) });
+export const HeadingBlock = block(
+  "heading",
+  { content: Content },
+  { level: optional(t.union([t.literal(1), t.literal(2), t.literal(3)])), align: optional(Align) },
+);
+export const TextBlock = block(
+  "text",
+  { content: Content },
+  { variant: optional(t.keyof({ paragraph: null, lead: null, html: null }, "TextVariant")), align: optional(Align) },
+);
 export const ListBlock = block(
   "list",
   { items: required(arrayOf(t.exact(t.type({ content: Content }), "ListItem"), 1, 100)) },
@@ -87,7 +98,11 @@ export const ButtonBlock = block(
   { text: PlainText, url: Url },
   { variant: optional(t.keyof({ primary: null, secondary: null }, "ButtonVariant")), align: optional(Align) },
 );
-export const ImageBlock = block("image", { src: Url }, { alt: optional(t.string), href: optional(Url), width: optional(intIn(16, 800)), align: optional(Align) });
+export const ImageBlock = block(
+  "image",
+  { src: Url },
+  { alt: optional(t.string), href: optional(Url), width: optional(intIn(16, 800)), align: optional(Align) },
+);
 export const DividerBlock = block("divider", {}, {});
 export const SpacerBlock = block("spacer", {}, { height: optional(intIn(4, 200)) });
 export const HtmlBlock = block("html", { content: Content }, {});
@@ -157,7 +172,11 @@ function taggedUnion<A extends { readonly type: string }>(name: string, members:
 const ContentBlockCodec = taggedUnion<ContentBlock>("ContentBlock", CONTENT_BLOCKS);
 
 /** Side-by-side columns (2 to 4) of content blocks; they stack on narrow screens. */
-export const ColumnsBlock = block("columns", { columns: required(arrayOf(t.exact(t.type({ blocks: required(arrayOf(ContentBlockCodec, 1, 50, "blocks")) }), "Column"), 2, 4, "columns")) }, {});
+export const ColumnsBlock = block(
+  "columns",
+  { columns: required(arrayOf(t.exact(t.type({ blocks: required(arrayOf(ContentBlockCodec, 1, 50, "blocks")) }), "Column"), 2, 4, "columns")) },
+  {},
+);
 export type ColumnsBlock = t.TypeOf<typeof ColumnsBlock>;
 
 export type EmailBlock = ContentBlock | FooterBlock | ColumnsBlock;
@@ -212,9 +231,14 @@ function fieldOf(name: string, schema: JsonSchema, required: boolean): BlockFiel
   return {
     name,
     required,
-    type: values && values.every((value) => typeof value === "number") ? "integer" : String((own.type as string | undefined) ?? (values ? typeof values[0] : "object")),
+    type:
+      values && values.every((value) => typeof value === "number")
+        ? "integer"
+        : String((own.type as string | undefined) ?? (values ? typeof values[0] : "object")),
     ...(values ? { values } : {}),
-    ...(itemProps ? { itemFields: Object.entries(itemProps).map(([itemName, itemSchema]) => fieldOf(itemName, itemSchema, itemRequired.includes(itemName))) } : {}),
+    ...(itemProps
+      ? { itemFields: Object.entries(itemProps).map(([itemName, itemSchema]) => fieldOf(itemName, itemSchema, itemRequired.includes(itemName))) }
+      : {}),
   };
 }
 

@@ -132,7 +132,11 @@ export const RenderPreviewCommand = t.exact(
       t.exact(
         t.intersection([
           t.type({ email: required(Email) }),
-          t.partial({ firstName: optional(t.union([t.string, t.null])), lastName: optional(t.union([t.string, t.null])), customAttributes: optional(CustomAttributes) }),
+          t.partial({
+            firstName: optional(t.union([t.string, t.null])),
+            lastName: optional(t.union([t.string, t.null])),
+            customAttributes: optional(CustomAttributes),
+          }),
         ]),
         "InlineSubscriber",
       ),

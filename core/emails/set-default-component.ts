@@ -79,4 +79,9 @@ export class SetDefaultComponent {
   };
 }
 
-const application = (slot: DefaultSlot, created: boolean): DefaultApplication => ({ slot, created, appliesTo: "emails_without_own_footer", unsubscribeLink: "always_included" });
+const application = (slot: DefaultSlot, created: boolean): DefaultApplication => ({
+  slot,
+  created,
+  appliesTo: "emails_without_own_footer",
+  unsubscribeLink: "always_included",
+});

@@ -82,12 +82,21 @@ export const toEmailComponentView = (component: EmailComponent): EmailComponentV
 /** A field of a block type; a list's or a column's items have fields of their own. */
 const BlockFieldView: t.Type<BlockField> = withSchema(
   t.recursion("BlockField", () =>
-    viewWithOptional({ name: t.string, required: t.boolean, type: t.string }, { values: t.readonlyArray(t.unknown), itemFields: t.readonlyArray(BlockFieldView) }),
+    viewWithOptional(
+      { name: t.string, required: t.boolean, type: t.string },
+      { values: t.readonlyArray(t.unknown), itemFields: t.readonlyArray(BlockFieldView) },
+    ),
   ),
   {
     type: "object",
     required: ["name", "required", "type"],
-    properties: { name: { type: "string" }, required: { type: "boolean" }, type: { type: "string" }, values: { type: "array" }, itemFields: { type: "array", items: { type: "object" } } },
+    properties: {
+      name: { type: "string" },
+      required: { type: "boolean" },
+      type: { type: "string" },
+      values: { type: "array" },
+      itemFields: { type: "array", items: { type: "object" } },
+    },
   },
 );
 

@@ -27,7 +27,11 @@ export interface DocumentedEvent {
 const api = (examplePayload: Record<string, unknown>, described: Record<string, string>): ProviderSchema => ({
   provider: "api",
   examplePayload,
-  properties: Object.entries(examplePayload).map(([name, value]) => ({ name, type: jsonTypeOf(value), ...(described[name] ? { description: described[name] } : {}) })),
+  properties: Object.entries(examplePayload).map(([name, value]) => ({
+    name,
+    type: jsonTypeOf(value),
+    ...(described[name] ? { description: described[name] } : {}),
+  })),
 });
 
 /** The JSON type of a value, as property schemas name it. */
@@ -50,7 +54,12 @@ export const EVENT_CATALOG: readonly DocumentedEvent[] = [
     label: "Trial started",
     category: "saas",
     description: "A free trial of a paid plan began.",
-    providers: [api({ plan: "pro", trialDays: 14, trialEndsAt: "2026-06-01T00:00:00.000Z" }, { plan: "Plan on trial", trialDays: "Length of the trial", trialEndsAt: "When the trial ends (ISO 8601)" })],
+    providers: [
+      api(
+        { plan: "pro", trialDays: 14, trialEndsAt: "2026-06-01T00:00:00.000Z" },
+        { plan: "Plan on trial", trialDays: "Length of the trial", trialEndsAt: "When the trial ends (ISO 8601)" },
+      ),
+    ],
   },
   {
     eventName: "saas.purchase",
@@ -88,7 +97,12 @@ export const EVENT_CATALOG: readonly DocumentedEvent[] = [
     label: "Cart abandoned",
     category: "ecommerce",
     description: "A customer left items in the cart without ordering.",
-    providers: [api({ cartUrl: "https://shop.example.com/cart", total: 2999, currency: "usd" }, { cartUrl: "Link back to the cart", total: "Cart total in minor units (cents)" })],
+    providers: [
+      api(
+        { cartUrl: "https://shop.example.com/cart", total: 2999, currency: "usd" },
+        { cartUrl: "Link back to the cart", total: "Cart total in minor units (cents)" },
+      ),
+    ],
   },
 ];
 

@@ -36,14 +36,17 @@ export class DescribeEventSchemas {
   execute = async (actor: Actor, query: { eventName?: string | undefined; provider?: string | undefined }): Promise<Result<EventSchemasView>> => {
     const definitions = await this.events.listDefinitions(actor.companyId, query.eventName ?? null);
     const schemas: EventSchemaView[] = [];
-    for (const definition of definitions) schemas.push(this.schemaOf(definition.name, definition, await this.events.lastEvent(actor.companyId, definition.name)));
+    for (const definition of definitions)
+      schemas.push(this.schemaOf(definition.name, definition, await this.events.lastEvent(actor.companyId, definition.name)));
     const seen = new Set(definitions.map((definition) => definition.name));
     for (const documented of EVENT_CATALOG) {
       if (seen.has(documented.eventName) || (query.eventName !== undefined && documented.eventName !== query.eventName)) continue;
       schemas.push(this.schemaOf(documented.eventName, null, null));
     }
     const events = query.provider
-      ? schemas.map((schema) => ({ ...schema, providers: schema.providers.filter((p) => p.provider === query.provider) })).filter((schema) => schema.providers.length > 0)
+      ? schemas
+          .map((schema) => ({ ...schema, providers: schema.providers.filter((p) => p.provider === query.provider) }))
+          .filter((schema) => schema.providers.length > 0)
       : schemas;
     return ok({ eventName: query.eventName ?? null, events, note: NOTE });
   };

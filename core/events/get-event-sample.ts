@@ -15,7 +15,14 @@ export class GetEventSample {
     const last = await this.events.lastEvent(actor.companyId, eventName);
     if (last) {
       const observed = observedProvider(last);
-      return ok({ eventName, documented: documented !== undefined, source: "observed", examplePayload: observed.examplePayload, properties: observed.properties, occurredAt: last.occurredAt.toISOString() });
+      return ok({
+        eventName,
+        documented: documented !== undefined,
+        source: "observed",
+        examplePayload: observed.examplePayload,
+        properties: observed.properties,
+        occurredAt: last.occurredAt.toISOString(),
+      });
     }
     const example = documented?.providers[0];
     if (!example) return fail(notFound("Event not found"));

@@ -7,7 +7,10 @@ import type { RecordCustomEvent } from "./record-custom-event.js";
 import type { EventSubscriber, ResolveEventContact } from "./resolve-event-contact.js";
 import type { EventImportFailure, EventImportReportView, EventSideEffectFailure } from "./view.js";
 
-const identityOf = (event: ImportedEvent) => ({ ...(event.email ? { email: event.email } : {}), ...(event.externalId ? { externalId: event.externalId } : {}) });
+const identityOf = (event: ImportedEvent) => ({
+  ...(event.email ? { email: event.email } : {}),
+  ...(event.externalId ? { externalId: event.externalId } : {}),
+});
 
 /**
  * Records a small batch of events for many contacts (`POST /subscribers/events/imports`), in
@@ -72,7 +75,14 @@ export class ImportEvents {
       if (result.value.duplicate) duplicates += 1;
       else recorded += 1;
       if (result.value.sideEffectFailures.length > 0) {
-        sideEffectFailures.push({ index, name: event.name, eventId: event.eventId, eventRecordId: result.value.id, subscriberId: contact.id, errors: result.value.sideEffectFailures });
+        sideEffectFailures.push({
+          index,
+          name: event.name,
+          eventId: event.eventId,
+          eventRecordId: result.value.id,
+          subscriberId: contact.id,
+          errors: result.value.sideEffectFailures,
+        });
       }
     }
     failures.sort((a, b) => a.index - b.index);

@@ -74,7 +74,10 @@ export class RecordCustomEvent {
     const now = this.clock.now();
     const events = inputs.map((input) => this.toEvent(contact, input, now));
     const outcomes = await this.events.store(events);
-    const originals = await this.originals(contact, events.filter((_, index) => !outcomes[index]!.stored));
+    const originals = await this.originals(
+      contact,
+      events.filter((_, index) => !outcomes[index]!.stored),
+    );
     const recorded: RecordedEvent[] = [];
     for (const [index, event] of events.entries()) {
       const outcome = outcomes[index]!;

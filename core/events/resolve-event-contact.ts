@@ -42,7 +42,8 @@ export class ResolveEventContact {
     if (!changesContact || !email) {
       const found = await this.events.findContact(companyId, email ? { email } : { externalId: externalId! });
       if (!found && !email) return fail(subscriberNotFound());
-      if (found && !changesContact && (!linksExternalId || found.externalId === externalId)) return ok({ companyId, id: found.id, email: found.email, created: false });
+      if (found && !changesContact && (!linksExternalId || found.externalId === externalId))
+        return ok({ companyId, id: found.id, email: found.email, created: false });
     }
     const saved = await this.saveContact.execute(
       companyId,

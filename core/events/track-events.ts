@@ -32,7 +32,12 @@ export class TrackEvents {
     private readonly clock: Clock,
   ) {}
 
-  execute = async (actor: Actor, identity: EventIdentity, occurrences: readonly EventOccurrence[], pathOf: (index: number) => string = () => "occurredAt"): Promise<Result<TrackedEvents>> => {
+  execute = async (
+    actor: Actor,
+    identity: EventIdentity,
+    occurrences: readonly EventOccurrence[],
+    pathOf: (index: number) => string = () => "occurredAt",
+  ): Promise<Result<TrackedEvents>> => {
     const now = this.clock.now();
     const inputs: CustomEventInput[] = [];
     for (const [index, occurrence] of occurrences.entries()) {

@@ -34,7 +34,10 @@ export class GetAccountMetrics {
     if (window._tag === "Left") return window;
     const selection = { companyId: actor.companyId, window: window.right, emailType: query.emailType, mailboxProvider: query.mailboxProvider };
     const [report, contacts] = await Promise.all([
-      metricsReport(this.queries, selection, { includeMachineEngagement: query.includeMachineEngagement ?? false, withoutReplies: query.mailboxProvider !== undefined }),
+      metricsReport(this.queries, selection, {
+        includeMachineEngagement: query.includeMachineEngagement ?? false,
+        withoutReplies: query.mailboxProvider !== undefined,
+      }),
       this.queries.subscriberCounts(actor.companyId),
     ]);
     return ok({

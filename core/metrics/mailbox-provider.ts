@@ -38,7 +38,11 @@ const BRAND_SUFFIX = /^(com|net|[a-z]{2}|co\.[a-z]{2}|com\.[a-z]{2})$/;
 export function mailboxProviderOf(email: string): MailboxProvider {
   const at = email.lastIndexOf("@");
   if (at < 0) return "other";
-  const domain = email.slice(at + 1).trim().toLowerCase().replace(/\.$/, "");
+  const domain = email
+    .slice(at + 1)
+    .trim()
+    .toLowerCase()
+    .replace(/\.$/, "");
   const exact = EXACT[domain];
   if (exact) return exact;
   const dot = domain.indexOf(".");

@@ -27,7 +27,14 @@ import {
   type RunError,
   type RunEvent,
 } from "./model.js";
-import { SourceError, type CampaignDraftRepository, type MigrationRunRepository, type MigrationSource, type MigrationSources, type SourcePage } from "./ports.js";
+import {
+  SourceError,
+  type CampaignDraftRepository,
+  type MigrationRunRepository,
+  type MigrationSource,
+  type MigrationSources,
+  type SourcePage,
+} from "./ports.js";
 import { openSource } from "./sealed-source.js";
 
 /** The job that advances one run by one batch. */
@@ -157,7 +164,12 @@ export class AdvanceMigration {
   private async processBatch(run: MigrationRun, progress: ResourceProgress): Promise<MigrationRun> {
     const resource = run.discovery.resources.find((r) => r.id === progress.id);
     if (!resource) {
-      return afterBatch(run, { ...progress, done: true }, [{ resourceId: progress.id, message: "The resource is not in the run's discovery" }], this.clock.now());
+      return afterBatch(
+        run,
+        { ...progress, done: true },
+        [{ resourceId: progress.id, message: "The resource is not in the run's discovery" }],
+        this.clock.now(),
+      );
     }
     const sealed = await this.runs.sealedSource(run.companyId, run.id);
     if (!sealed) throw new Error(`migration run ${run.id} has no source`);
@@ -172,7 +184,13 @@ export class AdvanceMigration {
   }
 
   /** One batch of contacts into the resource's subscriber import (started with the first batch, finished with the last). */
-  private async importContacts(run: MigrationRun, progress: ResourceProgress, resource: DiscoveredResource, options: ResourceOptions, source: MigrationSource): Promise<BatchOutcome> {
+  private async importContacts(
+    run: MigrationRun,
+    progress: ResourceProgress,
+    resource: DiscoveredResource,
+    options: ResourceOptions,
+    source: MigrationSource,
+  ): Promise<BatchOutcome> {
     const page = await source.readContacts(resource, progress.processed, CONTACT_BATCH);
     const statuses = options.statuses;
     const rows = statuses ? page.items.filter((row) => statuses.includes(statusOf(row))) : page.items;
@@ -215,39 +233,66 @@ export class AdvanceMigration {
   }
 
   /** One batch of campaigns as draft campaigns (a campaign whose HTML is too large is kept without it). */
-  private async importCampaigns(run: MigrationRun, progress: ResourceProgress, resource: DiscoveredResource, options: ResourceOptions, source: MigrationSource): Promise<BatchOutcome> {
+  private async importCampaigns(
+    run: MigrationRun,
+    progress: ResourceProgress,
+    resource: DiscoveredResource,
+    options: ResourceOptions,
+    source: MigrationSource,
+  ): Promise<BatchOutcome> {
     const page = await source.readCampaigns(resource, progress.processed, DRAFT_BATCH, { createdSince: options.createdSince ?? null });
     const errors: BatchError[] = [];
     for (const campaign of page.items) {
       const name = clip(campaign.name, 255) ?? clip(campaign.subject, 255) ?? `Campaign ${campaign.externalId}`;
       let html = campaign.html?.trim() ? campaign.html : null;
       if (html && html.length > MAX_HTML) {
-        errors.push({ resourceId: resource.id, message: `Campaign '${name}' (${campaign.externalId}): its HTML is longer than ${MAX_HTML} characters; the draft was created without it` });
+        errors.push({
+          resourceId: resource.id,
+          message: `Campaign '${name}' (${campaign.externalId}): its HTML is longer than ${MAX_HTML} characters; the draft was created without it`,
+        });
         html = null;
       }
-      await this.createOnce(run, resource.id, campaign.externalId, "cmp", (id) => this.campaigns.exists(run.companyId, id), (id) =>
-        this.campaigns.insert({
-          id,
-          companyId: run.companyId,
-          name,
-          subject: clip(campaign.subject, MAX_SUBJECT),
-          previewText: clip(campaign.previewText, MAX_SUBJECT),
-          html,
-          source: run.provider,
-          externalId: campaign.externalId,
-          createdAt: this.clock.now(),
-        }),
+      await this.createOnce(
+        run,
+        resource.id,
+        campaign.externalId,
+        "cmp",
+        (id) => this.campaigns.exists(run.companyId, id),
+        (id) =>
+          this.campaigns.insert({
+            id,
+            companyId: run.companyId,
+            name,
+            subject: clip(campaign.subject, MAX_SUBJECT),
+            previewText: clip(campaign.previewText, MAX_SUBJECT),
+            html,
+            source: run.provider,
+            externalId: campaign.externalId,
+            createdAt: this.clock.now(),
+          }),
       );
     }
     const created = await this.runs.countDrafts(run.id, resource.id);
     return {
-      progress: { ...progress, processed: progress.processed + page.read, created, skipped: progress.skipped + page.read - page.items.length, done: finished(page) },
+      progress: {
+        ...progress,
+        processed: progress.processed + page.read,
+        created,
+        skipped: progress.skipped + page.read - page.items.length,
+        done: finished(page),
+      },
       errors,
     };
   }
 
   /** One batch of saved templates as templates (labelled with the provider); one without content is skipped with an error. */
-  private async importTemplates(run: MigrationRun, progress: ResourceProgress, resource: DiscoveredResource, options: ResourceOptions, source: MigrationSource): Promise<BatchOutcome> {
+  private async importTemplates(
+    run: MigrationRun,
+    progress: ResourceProgress,
+    resource: DiscoveredResource,
+    options: ResourceOptions,
+    source: MigrationSource,
+  ): Promise<BatchOutcome> {
     const page = await source.readTemplates(resource, progress.processed, DRAFT_BATCH, { createdSince: options.createdSince ?? null });
     const errors: BatchError[] = [];
     let skipped = page.read - page.items.length;
@@ -262,11 +307,18 @@ export class AdvanceMigration {
         continue;
       }
       const body = content.right;
-      await this.createOnce(run, resource.id, template.externalId, "tpl", async (id) => Boolean(await this.templates.findIncludingDeleted(run.companyId, id)), async (id) => {
-        const now = this.clock.now();
-        const created: Template = { id, companyId: run.companyId, name, ...body, labels: [run.provider], deletedAt: null, createdAt: now, updatedAt: now };
-        await this.templates.insert(created);
-      });
+      await this.createOnce(
+        run,
+        resource.id,
+        template.externalId,
+        "tpl",
+        async (id) => Boolean(await this.templates.findIncludingDeleted(run.companyId, id)),
+        async (id) => {
+          const now = this.clock.now();
+          const created: Template = { id, companyId: run.companyId, name, ...body, labels: [run.provider], deletedAt: null, createdAt: now, updatedAt: now };
+          await this.templates.insert(created);
+        },
+      );
     }
     const created = await this.runs.countDrafts(run.id, resource.id);
     return { progress: { ...progress, processed: progress.processed + page.read, created, skipped: progress.skipped + skipped, done: finished(page) }, errors };
@@ -281,7 +333,10 @@ export class AdvanceMigration {
     exists: (id: string) => Promise<boolean>,
     create: (id: string) => Promise<void>,
   ): Promise<void> {
-    const claim = await this.runs.claimDraft({ runId: run.id, companyId: run.companyId, resourceId, sourceRef, entityId: this.ids.next(prefix) }, this.clock.now());
+    const claim = await this.runs.claimDraft(
+      { runId: run.id, companyId: run.companyId, resourceId, sourceRef, entityId: this.ids.next(prefix) },
+      this.clock.now(),
+    );
     if (!claim.claimed && (await exists(claim.entityId))) return;
     await create(claim.entityId);
   }

@@ -33,8 +33,7 @@ export const isContactResource = (type: ResourceType): boolean => type === "cont
 
 /** The source's credentials and data as given at creation: stored sealed, never returned. */
 export type SourceConfig =
-  | { readonly provider: "csv"; readonly csv: string }
-  | { readonly provider: "mailchimp"; readonly apiKey: string; readonly baseUrl: string | null };
+  { readonly provider: "csv"; readonly csv: string } | { readonly provider: "mailchimp"; readonly apiKey: string; readonly baseUrl: string | null };
 
 export interface DiscoveredResource {
   /** Stable within the run: what `resourceIds` names. */
@@ -218,7 +217,17 @@ const startingProgress = (run: MigrationRun): Progress => ({
   batches: 0,
   resources: run.approvedPlan.resourceIds.map((id) => {
     const resource = run.discovery.resources.find((r) => r.id === id);
-    return { id, type: resource?.type ?? "contacts", total: resource?.count ?? 0, processed: 0, queued: 0, created: 0, skipped: 0, done: false, importId: null };
+    return {
+      id,
+      type: resource?.type ?? "contacts",
+      total: resource?.count ?? 0,
+      processed: 0,
+      queued: 0,
+      created: 0,
+      skipped: 0,
+      done: false,
+      importId: null,
+    };
   }),
 });
 
@@ -263,8 +272,7 @@ export function transition(run: MigrationRun, event: RunEvent, now: Date): Resul
 }
 
 /** The errors with one more, keeping the first MAX_RUN_ERRORS. */
-export const withError = (errors: readonly RunError[], error: RunError): readonly RunError[] =>
-  errors.length >= MAX_RUN_ERRORS ? errors : [...errors, error];
+export const withError = (errors: readonly RunError[], error: RunError): readonly RunError[] => (errors.length >= MAX_RUN_ERRORS ? errors : [...errors, error]);
 
 /** The first selected resource not done yet; null when every one is. */
 export const nextResource = (run: MigrationRun): ResourceProgress | null => run.progress.resources.find((resource) => !resource.done) ?? null;
@@ -273,7 +281,12 @@ export const nextResource = (run: MigrationRun): ResourceProgress | null => run.
 export function reportOf(progress: Progress): MigrationReport {
   const sum = (types: readonly ResourceType[], field: "queued" | "created") =>
     progress.resources.filter((r) => types.includes(r.type)).reduce((total, r) => total + r[field], 0);
-  return { ...EMPTY_REPORT, subscribersQueued: sum(["contacts", "audience"], "queued"), draftCampaignsCreated: sum(["campaign"], "created"), templatesCreated: sum(["template"], "created") };
+  return {
+    ...EMPTY_REPORT,
+    subscribersQueued: sum(["contacts", "audience"], "queued"),
+    draftCampaignsCreated: sum(["campaign"], "created"),
+    templatesCreated: sum(["template"], "created"),
+  };
 }
 
 /** The run after one batch of `resource`: its progress replaced, the report recomputed, errors added. */
@@ -286,4 +299,3 @@ export function afterBatch(run: MigrationRun, resource: ResourceProgress, errors
   for (const error of errors) allErrors = withError(allErrors, { ...error, at: now });
   return { ...run, progress, report: reportOf(progress), errors: allErrors, updatedAt: now };
 }
-

@@ -30,7 +30,15 @@ export class AddNote {
 
     const now = this.clock.now();
     const id = this.ids.next("note");
-    await this.notes.insert({ id, companyId: actor.companyId, subscriberId: subscriber.right.id, authorId: actor.memberId, body, createdAt: now, updatedAt: now });
+    await this.notes.insert({
+      id,
+      companyId: actor.companyId,
+      subscriberId: subscriber.right.id,
+      authorId: actor.memberId,
+      body,
+      createdAt: now,
+      updatedAt: now,
+    });
     const saved = await this.notes.find(actor.companyId, id);
     if (!saved) throw new Error(`note ${id} vanished after being written`);
     return ok(toNoteView(saved));

@@ -5,7 +5,8 @@ import { token } from "../shared/token.js";
  * an error; `error` is a lookup that could not be answered (timeout, server failure), which
  * says nothing about the records.
  */
-export type DnsLookup = { readonly kind: "found"; readonly values: readonly string[] } | { readonly kind: "none" } | { readonly kind: "error"; readonly message: string };
+export type DnsLookup =
+  { readonly kind: "found"; readonly values: readonly string[] } | { readonly kind: "none" } | { readonly kind: "error"; readonly message: string };
 
 export interface DnsResolver {
   /** Each TXT record as one string (its character-strings joined). */

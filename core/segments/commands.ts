@@ -142,10 +142,12 @@ const StoredLeaf = t.type({
   value: t.string,
 });
 export const StoredFilterGroup: t.Type<FilterGroup, unknown, unknown> = t.recursion("StoredFilterGroup", () =>
-  t.readonly(t.type({
-    kind: t.literal("group"),
-    id: t.string,
-    joinOperator: JoinOperatorCodec,
-    children: t.readonlyArray(t.union([StoredLeaf, StoredFilterGroup]) as t.Type<FilterNode, unknown, unknown>),
-  })),
+  t.readonly(
+    t.type({
+      kind: t.literal("group"),
+      id: t.string,
+      joinOperator: JoinOperatorCodec,
+      children: t.readonlyArray(t.union([StoredLeaf, StoredFilterGroup]) as t.Type<FilterNode, unknown, unknown>),
+    }),
+  ),
 );

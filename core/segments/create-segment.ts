@@ -24,9 +24,7 @@ export class CreateSegment {
     if (command.filters && command.root) return fail(definitionConflict());
     if (!command.filters && !command.root) return fail(badRequest("Provide filters (with an optional filterJoinOperator) or root"));
     const newId = () => this.ids.next("flt");
-    const root = command.root
-      ? prepareGroup(command.root, "root", newId)
-      : prepareFlat(command.filters ?? [], command.filterJoinOperator ?? "and", newId);
+    const root = command.root ? prepareGroup(command.root, "root", newId) : prepareFlat(command.filters ?? [], command.filterJoinOperator ?? "and", newId);
     if (root._tag === "Left") return root;
 
     const now = this.clock.now();
@@ -41,7 +39,13 @@ export class CreateSegment {
     };
     const lists = await checkOwnedLists(this.segments, actor.companyId, segment.root);
     if (lists._tag === "Left") return lists;
-    const definition = await checkedDefinition(this.segments, { companyId: actor.companyId, segmentId: segment.id, root: segment.root, now, docsUrl: this.docsUrl });
+    const definition = await checkedDefinition(this.segments, {
+      companyId: actor.companyId,
+      segmentId: segment.id,
+      root: segment.root,
+      now,
+      docsUrl: this.docsUrl,
+    });
     if (definition._tag === "Left") return definition;
     await this.segments.insert(segment);
     return ok(toSegmentView(segment, await this.evaluator.count(definition.right)));

@@ -27,7 +27,8 @@ export class ListSegments {
     const views: SegmentView[] = [];
     for (const segment of all) {
       const checked = checkReferenceLimits(segment.id, segment.root, trees, "");
-      const counts = checked._tag === "Left" ? NO_COUNTS : await this.evaluator.count({ companyId: actor.companyId, root: segment.root, referenced: trees, now });
+      const counts =
+        checked._tag === "Left" ? NO_COUNTS : await this.evaluator.count({ companyId: actor.companyId, root: segment.root, referenced: trees, now });
       views.push(toSegmentView(segment, counts));
     }
     return ok(views);

@@ -149,7 +149,12 @@ export type Condition =
   | { readonly type: "status"; readonly negated: boolean; readonly status: SubscriberStatus }
   | { readonly type: "smsStatus"; readonly negated: boolean; readonly smsStatus: SmsStatus }
   /** Case-insensitive text conditions on a contact column; missing values count as empty. */
-  | { readonly type: "column"; readonly column: "email" | "emailProvider" | "firstName" | "lastName" | "phone"; readonly negated: boolean; readonly match: TextMatch }
+  | {
+      readonly type: "column";
+      readonly column: "email" | "emailProvider" | "firstName" | "lastName" | "phone";
+      readonly negated: boolean;
+      readonly match: TextMatch;
+    }
   /** Has any of the tags (or, with no names, any tag at all). */
   | { readonly type: "tags"; readonly negated: boolean; readonly names: readonly string[] }
   /** Is a current member of any of the lists (or, with no IDs, of any list). */
@@ -231,7 +236,8 @@ function parseEvent(value: string, counted: boolean): { name: string; count: num
     if (!Number.isSafeInteger(count)) return "count is too large";
   }
   const name = parts.join(":").trim();
-  if (!name) return counted ? "value must be eventName:count:window (for example signed_up:3:30d)" : "value must be eventName:window (for example signed_up:30d)";
+  if (!name)
+    return counted ? "value must be eventName:count:window (for example signed_up:3:30d)" : "value must be eventName:window (for example signed_up:30d)";
   return { name, count, window };
 }
 
@@ -277,7 +283,13 @@ export function conditionOf(leaf: { field: SupportedField; operator: FilterOpera
     }
     case "tag": {
       if (EMPTY_CHECKS.includes(operator)) return ok({ type: "tags", negated: operator === "is_empty", names: [] });
-      const names = [...new Set(commaList(value).map(normalizeTagName).filter((name) => name.length > 0))];
+      const names = [
+        ...new Set(
+          commaList(value)
+            .map(normalizeTagName)
+            .filter((name) => name.length > 0),
+        ),
+      ];
       if (names.length === 0) return bad("value must name at least one tag");
       return ok({ type: "tags", negated, names });
     }
@@ -301,14 +313,21 @@ export function conditionOf(leaf: { field: SupportedField; operator: FilterOpera
       if (operator === "gt" || operator === "gte" || operator === "lt" || operator === "lte") {
         return ok({ type: "attributeOrder", name: parts.name, comparison: operator, value: isNumber(parts.rest) ? Number(parts.rest) : parts.rest });
       }
-      const match: TextMatch = operator === "is" || operator === "is_not" ? { kind: "equals", text: lowered(parts.rest) } : { kind: "contains", text: lowered(parts.rest) };
+      const match: TextMatch =
+        operator === "is" || operator === "is_not" ? { kind: "equals", text: lowered(parts.rest) } : { kind: "contains", text: lowered(parts.rest) };
       return ok({ type: "attribute", negated, name: parts.name, match });
     }
     case "event": {
       const counted = operator === "at_least" || operator === "less_than_count";
       const parsed = parseEvent(value, counted);
       if (typeof parsed === "string") return bad(parsed);
-      return ok({ type: "event", negated: operator === "is_not" || operator === "less_than_count", name: parsed.name, atLeast: parsed.count, window: parsed.window });
+      return ok({
+        type: "event",
+        negated: operator === "is_not" || operator === "less_than_count",
+        name: parsed.name,
+        atLeast: parsed.count,
+        window: parsed.window,
+      });
     }
     case "segment":
       return ok({ type: "segment", negated, segmentId: value });
@@ -405,7 +424,10 @@ export const listIdsOf = (root: FilterGroup): string[] => [
   ...new Set(leavesOf(root).flatMap((leaf) => (leaf.field === "list" && !EMPTY_CHECKS.includes(leaf.operator) ? commaList(leaf.value) : []))),
 ];
 
-export const referencesOf = (root: FilterGroup): string[] => leavesOf(root).filter((leaf) => leaf.field === "segment").map((leaf) => leaf.value);
+export const referencesOf = (root: FilterGroup): string[] =>
+  leavesOf(root)
+    .filter((leaf) => leaf.field === "segment")
+    .map((leaf) => leaf.value);
 
 /** The rule `exactly one of filters or root`, shared by create and update. */
 export const definitionConflict = (): DomainError => badRequest("Provide either filters or root, not both");

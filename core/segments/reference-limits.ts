@@ -49,12 +49,7 @@ function limitError(limit: "depth" | "total", segmentId: string, referenceChain:
  * chain more than 16 levels deep. Groups nested inside one segment do not count. The
  * reference chain in the error lists segment IDs outermost first, without `segmentId` itself.
  */
-export function checkReferenceLimits(
-  segmentId: string,
-  root: FilterGroup,
-  trees: ReadonlyMap<string, FilterGroup>,
-  docsUrl: string,
-): Result<void> {
+export function checkReferenceLimits(segmentId: string, root: FilterGroup, trees: ReadonlyMap<string, FilterGroup>, docsUrl: string): Result<void> {
   let total = 0;
   const visit = (tree: FilterGroup, chain: readonly string[]): DomainError | null => {
     for (const reference of referencesOf(tree)) {

@@ -22,7 +22,12 @@ const FilterTreeView = withSchema(
   {
     type: "object",
     description: "The group tree: {kind:'group', id, joinOperator, children:[leaf {kind:'filter', id, field, operator, value} | group]}",
-    properties: { kind: { const: "group" }, id: { type: "string" }, joinOperator: { type: "string", enum: [...JOIN_OPERATORS] }, children: { type: "array", items: { type: "object" } } },
+    properties: {
+      kind: { const: "group" },
+      id: { type: "string" },
+      joinOperator: { type: "string", enum: [...JOIN_OPERATORS] },
+      children: { type: "array", items: { type: "object" } },
+    },
     required: ["kind", "id", "joinOperator", "children"],
   },
 );
@@ -46,8 +51,7 @@ export const SegmentView = view(
 );
 export type SegmentView = t.TypeOf<typeof SegmentView>;
 
-const leafView = (node: FilterNode): FilterLeafView[] =>
-  leavesOf(node).map(({ id, field, operator, value }) => ({ id, field, operator, value }));
+const leafView = (node: FilterNode): FilterLeafView[] => leavesOf(node).map(({ id, field, operator, value }) => ({ id, field, operator, value }));
 
 export function toSegmentView(segment: Segment, counts: SegmentCounts): SegmentView {
   return {

@@ -11,56 +11,68 @@ import { fail, ok, type Result } from "./result.js";
  */
 
 /** A string with surrounding white space removed that is not blank. */
-export const TrimmedNonEmpty = withSchema(new t.Type<string, string, unknown>(
-  "TrimmedNonEmpty",
-  (u): u is string => typeof u === "string" && u.trim() === u && u.length > 0,
-  (u, c) => {
-    if (typeof u !== "string") return t.failure(u, c, "must be a string");
-    const trimmed = u.trim();
-    return trimmed.length > 0 ? t.success(trimmed) : t.failure(u, c, "must not be blank");
-  },
-  t.identity,
-), { type: "string", minLength: 1 });
-
-/** A string of at most `max` characters after trimming, not blank. */
-export const boundedText = (max: number) =>
-  withSchema(new t.Type<string, string, unknown>(
-    `Text(1..${max})`,
-    (u): u is string => typeof u === "string" && u.length > 0 && u.length <= max,
+export const TrimmedNonEmpty = withSchema(
+  new t.Type<string, string, unknown>(
+    "TrimmedNonEmpty",
+    (u): u is string => typeof u === "string" && u.trim() === u && u.length > 0,
     (u, c) => {
       if (typeof u !== "string") return t.failure(u, c, "must be a string");
       const trimmed = u.trim();
-      if (trimmed.length === 0) return t.failure(u, c, "must not be blank");
-      if (trimmed.length > max) return t.failure(u, c, `must be at most ${max} characters`);
-      return t.success(trimmed);
+      return trimmed.length > 0 ? t.success(trimmed) : t.failure(u, c, "must not be blank");
     },
     t.identity,
-  ), { type: "string", minLength: 1, maxLength: max });
+  ),
+  { type: "string", minLength: 1 },
+);
+
+/** A string of at most `max` characters after trimming, not blank. */
+export const boundedText = (max: number) =>
+  withSchema(
+    new t.Type<string, string, unknown>(
+      `Text(1..${max})`,
+      (u): u is string => typeof u === "string" && u.length > 0 && u.length <= max,
+      (u, c) => {
+        if (typeof u !== "string") return t.failure(u, c, "must be a string");
+        const trimmed = u.trim();
+        if (trimmed.length === 0) return t.failure(u, c, "must not be blank");
+        if (trimmed.length > max) return t.failure(u, c, `must be at most ${max} characters`);
+        return t.success(trimmed);
+      },
+      t.identity,
+    ),
+    { type: "string", minLength: 1, maxLength: max },
+  );
 
 /** An email address, trimmed and lower-cased. */
-export const Email = withSchema(new t.Type<string, string, unknown>(
-  "Email",
-  (u): u is string => typeof u === "string" && isEmailAddress(u),
-  (u, c) => {
-    if (typeof u !== "string") return t.failure(u, c, "must be a string");
-    const normalised = normaliseEmailAddress(u);
-    return normalised !== null ? t.success(normalised) : t.failure(u, c, "must be a valid email address");
-  },
-  t.identity,
-), { type: "string", format: "email", maxLength: MAX_EMAIL_LENGTH });
+export const Email = withSchema(
+  new t.Type<string, string, unknown>(
+    "Email",
+    (u): u is string => typeof u === "string" && isEmailAddress(u),
+    (u, c) => {
+      if (typeof u !== "string") return t.failure(u, c, "must be a string");
+      const normalised = normaliseEmailAddress(u);
+      return normalised !== null ? t.success(normalised) : t.failure(u, c, "must be a valid email address");
+    },
+    t.identity,
+  ),
+  { type: "string", format: "email", maxLength: MAX_EMAIL_LENGTH },
+);
 
 /** An integer given as a string (query strings, CLI flags, environment). */
-export const IntegerFromString = withSchema(new t.Type<number, string, unknown>(
-  "IntegerFromString",
-  (u): u is number => Number.isInteger(u),
-  (u, c) => {
-    if (typeof u === "number" && Number.isSafeInteger(u)) return t.success(u);
-    // Digits only, and small enough to be exact: `1e20` or 21 digits are not paging numbers.
-    if (typeof u === "string" && /^-?\d+$/.test(u.trim()) && Number.isSafeInteger(Number(u.trim()))) return t.success(Number(u.trim()));
-    return t.failure(u, c, "must be an integer");
-  },
-  (n) => String(n),
-), { type: "integer" });
+export const IntegerFromString = withSchema(
+  new t.Type<number, string, unknown>(
+    "IntegerFromString",
+    (u): u is number => Number.isInteger(u),
+    (u, c) => {
+      if (typeof u === "number" && Number.isSafeInteger(u)) return t.success(u);
+      // Digits only, and small enough to be exact: `1e20` or 21 digits are not paging numbers.
+      if (typeof u === "string" && /^-?\d+$/.test(u.trim()) && Number.isSafeInteger(Number(u.trim()))) return t.success(Number(u.trim()));
+      return t.failure(u, c, "must be an integer");
+    },
+    (n) => String(n),
+  ),
+  { type: "integer" },
+);
 
 /** A whole number in [min, max], given as a number or (query strings) as a string. */
 export const integerBetween = (min: number, max: number) =>
@@ -79,37 +91,44 @@ export const integerBetween = (min: number, max: number) =>
   );
 
 /** One of a list of words (`name` names the codec in messages and the API description). */
-export const oneOf = <K extends string>(values: readonly K[], name?: string) => t.keyof(Object.fromEntries(values.map((v) => [v, null])) as Record<K, null>, name);
+export const oneOf = <K extends string>(values: readonly K[], name?: string) =>
+  t.keyof(Object.fromEntries(values.map((v) => [v, null])) as Record<K, null>, name);
 
 /** `true`/`false` (also 1/0, yes/no) given as a string. */
-export const BooleanFromString = withSchema(new t.Type<boolean, string, unknown>(
-  "BooleanFromString",
-  (u): u is boolean => typeof u === "boolean",
-  (u, c) => {
-    if (typeof u === "boolean") return t.success(u);
-    if (typeof u === "string") {
-      const v = u.trim().toLowerCase();
-      if (["true", "1", "yes"].includes(v)) return t.success(true);
-      if (["false", "0", "no", ""].includes(v)) return t.success(false);
-    }
-    return t.failure(u, c, "must be true or false");
-  },
-  (b) => String(b),
-), { type: "boolean" });
+export const BooleanFromString = withSchema(
+  new t.Type<boolean, string, unknown>(
+    "BooleanFromString",
+    (u): u is boolean => typeof u === "boolean",
+    (u, c) => {
+      if (typeof u === "boolean") return t.success(u);
+      if (typeof u === "string") {
+        const v = u.trim().toLowerCase();
+        if (["true", "1", "yes"].includes(v)) return t.success(true);
+        if (["false", "0", "no", ""].includes(v)) return t.success(false);
+      }
+      return t.failure(u, c, "must be true or false");
+    },
+    (b) => String(b),
+  ),
+  { type: "boolean" },
+);
 
 /** An ISO 8601 timestamp, decoded to a Date. */
-export const IsoDate = withSchema(new t.Type<Date, string, unknown>(
-  "IsoDate",
-  (u): u is Date => u instanceof Date && !Number.isNaN(u.getTime()),
-  (u, c) => {
-    if (typeof u !== "string" || !/^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(u)) {
-      return t.failure(u, c, "must be an ISO 8601 timestamp");
-    }
-    const date = new Date(u);
-    return Number.isNaN(date.getTime()) ? t.failure(u, c, "must be an ISO 8601 timestamp") : t.success(date);
-  },
-  (d) => d.toISOString(),
-), { type: "string", format: "date-time" });
+export const IsoDate = withSchema(
+  new t.Type<Date, string, unknown>(
+    "IsoDate",
+    (u): u is Date => u instanceof Date && !Number.isNaN(u.getTime()),
+    (u, c) => {
+      if (typeof u !== "string" || !/^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(u)) {
+        return t.failure(u, c, "must be an ISO 8601 timestamp");
+      }
+      const date = new Date(u);
+      return Number.isNaN(date.getTime()) ? t.failure(u, c, "must be an ISO 8601 timestamp") : t.success(date);
+    },
+    (d) => d.toISOString(),
+  ),
+  { type: "string", format: "date-time" },
+);
 
 /** A required field says so when missing (the text codecs alone say "must be a string"). */
 export const required = <A, O>(codec: t.Type<A, O, unknown>) =>

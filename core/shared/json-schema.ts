@@ -23,8 +23,7 @@ interface Node {
   readonly codomain?: Node;
 }
 
-const isOptional = (node: Node): boolean =>
-  node._tag === "UndefinedType" || (node._tag === "UnionType" && (node.types ?? []).some(isOptional));
+const isOptional = (node: Node): boolean => node._tag === "UndefinedType" || (node._tag === "UnionType" && (node.types ?? []).some(isOptional));
 
 /** Converts an io-ts codec to JSON Schema: the one description that drives decoding and documentation. */
 export function toJsonSchema(codec: t.Any): JsonSchema {

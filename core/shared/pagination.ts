@@ -44,7 +44,11 @@ export function decodeCursor<A>(cursor: string, position: t.Decoder<unknown, A>)
 const invalidCursor = (): DomainError => badRequest("cursor is not valid: start again without it");
 
 /** The page asked for: its limit, and the position after which it starts (null for the first page). */
-export function readCursorPage<A>(query: CursorPageQuery, position: t.Decoder<unknown, A>, invalid = invalidCursor): Result<{ limit: number; after: A | null }> {
+export function readCursorPage<A>(
+  query: CursorPageQuery,
+  position: t.Decoder<unknown, A>,
+  invalid = invalidCursor,
+): Result<{ limit: number; after: A | null }> {
   const limit = Math.min(query.limit ?? DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT);
   const cursor = query.cursor?.trim() ?? "";
   if (cursor === "") return ok({ limit, after: null });
@@ -53,7 +57,12 @@ export function readCursorPage<A>(query: CursorPageQuery, position: t.Decoder<un
 }
 
 /** The pagination of a page whose last item is `last`; the next cursor points past it when there is more. */
-export const paginationOf = <R>(limit: number, hasMore: boolean, last: R | undefined, positionOf: (last: R) => Readonly<Record<string, unknown>>): Pagination => ({
+export const paginationOf = <R>(
+  limit: number,
+  hasMore: boolean,
+  last: R | undefined,
+  positionOf: (last: R) => Readonly<Record<string, unknown>>,
+): Pagination => ({
   limit,
   nextCursor: hasMore && last !== undefined ? encodeCursor(positionOf(last)) : null,
   hasMore,

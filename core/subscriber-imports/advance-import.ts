@@ -30,7 +30,10 @@ export const advanceImportJob = (subscriberImport: Pick<SubscriberImport, "id" |
  */
 export function chunkFailureReason(error: unknown): string {
   const message = (error instanceof Error ? error.message : String(error)).split("\n")[0] ?? "";
-  const reason = message.slice(message.lastIndexOf(" - ") + 1).replace(/^- /, "").trim();
+  const reason = message
+    .slice(message.lastIndexOf(" - ") + 1)
+    .replace(/^- /, "")
+    .trim();
   return (reason || "unknown error").slice(0, 200);
 }
 
@@ -50,9 +53,13 @@ export class AdvanceImport {
 
   /** The job handler: on the step's last attempt, an error fails its chunk's rows and the import goes on. */
   runJob = ({ companyId, payload: { importId } }: WorkOf<typeof AdvanceImportJob>, job: Job): Promise<void> =>
-    onLastAttempt(job, () => this.execute(companyId, importId), async (error) => {
-      await this.advance(companyId, importId, (current, tx) => this.failChunk(current, tx, chunkFailureReason(error)));
-    });
+    onLastAttempt(
+      job,
+      () => this.execute(companyId, importId),
+      async (error) => {
+        await this.advance(companyId, importId, (current, tx) => this.failChunk(current, tx, chunkFailureReason(error)));
+      },
+    );
 
   /** Runs one step; resolves to the import after it (null when it does not exist). */
   execute = (companyId: string, importId: string): Promise<SubscriberImport | null> =>

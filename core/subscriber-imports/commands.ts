@@ -18,10 +18,7 @@ const RowObject = new t.Type<Record<string, unknown>, Record<string, unknown>, u
   t.identity,
 );
 
-const ImportRows = withSchema(
-  t.array(RowObject, "ImportRows"),
-  { type: "array", minItems: 1, maxItems: MAX_IMPORT_ROWS, items: toJsonSchema(ImportRowCodec) },
-);
+const ImportRows = withSchema(t.array(RowObject, "ImportRows"), { type: "array", minItems: 1, maxItems: MAX_IMPORT_ROWS, items: toJsonSchema(ImportRowCodec) });
 
 export const CreateImportCommand = t.exact(
   t.intersection([

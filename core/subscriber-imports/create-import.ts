@@ -35,7 +35,9 @@ export class CreateImport {
     const rows = command.subscribers;
     if (rows.length === 0) return fail(badRequest("Provide at least one subscriber in subscribers"));
     if (rows.length > MAX_IMPORT_ROWS) {
-      return fail(badRequest(`An import takes at most ${MAX_IMPORT_ROWS} subscribers per request (got ${rows.length}); split larger files into several imports`));
+      return fail(
+        badRequest(`An import takes at most ${MAX_IMPORT_ROWS} subscribers per request (got ${rows.length}); split larger files into several imports`),
+      );
     }
     const { companyId } = actor;
     const requestKey = command.idempotencyKey ?? null;

@@ -44,7 +44,10 @@ export function csvRowMapper(header: readonly string[]): (cells: readonly string
       if (cell === "") continue;
       const { name, field } = columns[i]!;
       if (field === "tags") {
-        row.tags = cell.split(/[,;]/).map((tag) => tag.trim()).filter(Boolean);
+        row.tags = cell
+          .split(/[,;]/)
+          .map((tag) => tag.trim())
+          .filter(Boolean);
       } else if (field) {
         row[field] = cell;
       } else if (name !== "") {

@@ -115,7 +115,14 @@ export type ImportEvent =
   | { readonly type: "fail"; readonly error: string };
 
 /** A new import record, before any row is counted. */
-export function newImport(id: string, companyId: string, fileName: string | null, requestKey: string | null, options: ImportOptions, now: Date): SubscriberImport {
+export function newImport(
+  id: string,
+  companyId: string,
+  fileName: string | null,
+  requestKey: string | null,
+  options: ImportOptions,
+  now: Date,
+): SubscriberImport {
   return {
     id,
     companyId,
@@ -183,7 +190,8 @@ export function transition(current: SubscriberImport, event: ImportEvent, now: D
     case "chunkProcessed": {
       const { outcome } = event;
       const rows = outcome.added + outcome.updated + outcome.skipped + outcome.failed;
-      if (status !== "running" || current.processedChunks >= current.chunkCount || current.processedCount + rows > current.totalRows) return refuse(current, event);
+      if (status !== "running" || current.processedChunks >= current.chunkCount || current.processedCount + rows > current.totalRows)
+        return refuse(current, event);
       return ok({
         ...processed(current, rows, now),
         addedCount: current.addedCount + outcome.added,
@@ -195,7 +203,8 @@ export function transition(current: SubscriberImport, event: ImportEvent, now: D
       });
     }
     case "chunkFailed":
-      if (status !== "running" || current.processedChunks >= current.chunkCount || current.processedCount + event.rows > current.totalRows) return refuse(current, event);
+      if (status !== "running" || current.processedChunks >= current.chunkCount || current.processedCount + event.rows > current.totalRows)
+        return refuse(current, event);
       return ok({
         ...processed(current, event.rows, now),
         failedCount: current.failedCount + event.rows,
@@ -218,4 +227,3 @@ export function transition(current: SubscriberImport, event: ImportEvent, now: D
       return active ? ok({ ...current, status: "failed", error: event.error, updatedAt: now, completedAt: now }) : refuse(current, event);
   }
 }
-

@@ -100,7 +100,13 @@ export function planChunk(readings: readonly RowReading[], existing: readonly Su
     }
     const target = sameEmail ?? sameExternalId;
     if (!target) {
-      const entry: Entry = { subscriber: newContact(context.companyId, context.newId(), contact.email, contact, now), isNew: true, tags: [...(contact.tags ?? [])], replaceTags: false, touched: true };
+      const entry: Entry = {
+        subscriber: newContact(context.companyId, context.newId(), contact.email, contact, now),
+        isNew: true,
+        tags: [...(contact.tags ?? [])],
+        replaceTags: false,
+        touched: true,
+      };
       inserts.push(entry);
       index(entry);
       tally.added += 1;

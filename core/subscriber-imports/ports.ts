@@ -19,7 +19,10 @@ export interface ImportChunkWork {
    * Saves the changed contacts, inserts the new ones in multi-row statements, gives them their
    * tags (creating missing tags) and makes every one of them a member of `listIds`.
    */
-  writeContacts(changes: { readonly inserts: readonly ContactWrite[]; readonly updates: readonly ContactWrite[]; readonly listIds: readonly string[] }, now: Date): Promise<void>;
+  writeContacts(
+    changes: { readonly inserts: readonly ContactWrite[]; readonly updates: readonly ContactWrite[]; readonly listIds: readonly string[] },
+    now: Date,
+  ): Promise<void>;
 }
 
 /** One job step's work: the next stored chunk, and marking it done with the import's progress. */
@@ -36,7 +39,10 @@ export interface SubscriberImportRepository {
    * Inserts the import and its stored chunks in one transaction, unless the company already has
    * an import with its request key: then returns that one, untouched.
    */
-  insertOrFind(subscriberImport: SubscriberImport, chunks: readonly StoredChunk[]): Promise<{ readonly subscriberImport: SubscriberImport; readonly created: boolean }>;
+  insertOrFind(
+    subscriberImport: SubscriberImport,
+    chunks: readonly StoredChunk[],
+  ): Promise<{ readonly subscriberImport: SubscriberImport; readonly created: boolean }>;
   find(companyId: string, id: string): Promise<SubscriberImport | null>;
   findByRequestKey(companyId: string, requestKey: string): Promise<SubscriberImport | null>;
   /**

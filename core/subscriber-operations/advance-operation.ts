@@ -47,7 +47,11 @@ export class AdvanceOperation {
    * operation, with a message for the user (the details stay in the worker's log).
    */
   runJob = ({ companyId, payload: { operationId } }: WorkOf<typeof AdvanceOperationJob>, job: Job): Promise<void> =>
-    onLastAttempt(job, () => this.execute(companyId, operationId), () => this.apply(companyId, operationId, { type: "fail", error: GAVE_UP }));
+    onLastAttempt(
+      job,
+      () => this.execute(companyId, operationId),
+      () => this.apply(companyId, operationId, { type: "fail", error: GAVE_UP }),
+    );
 
   /** Runs one step; resolves to the operation after it (null when it does not exist). */
   execute = async (companyId: string, operationId: string): Promise<SubscriberOperation | null> => {

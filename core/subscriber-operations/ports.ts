@@ -70,7 +70,11 @@ export interface SubscriberOperationRepository {
    * same operation wait for each other). `work` returns the operation to save, or null to save
    * nothing. Resolves to the operation after the step, or null when it does not exist.
    */
-  step(companyId: string, id: string, work: (operation: SubscriberOperation, tx: OperationStepWork) => Promise<SubscriberOperation | null>): Promise<SubscriberOperation | null>;
+  step(
+    companyId: string,
+    id: string,
+    work: (operation: SubscriberOperation, tx: OperationStepWork) => Promise<SubscriberOperation | null>,
+  ): Promise<SubscriberOperation | null>;
   /** Whether the list exists in the company. */
   listExists(companyId: string, listId: string): Promise<boolean>;
   /** Removes the records whose retention ended; returns how many. */

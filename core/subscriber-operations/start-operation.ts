@@ -68,7 +68,11 @@ export class StartOperation {
   private async audienceOf(companyId: string, operationId: string, input: AudienceInput, now: Date): Promise<Result<OperationAudience>> {
     const subscriberIds = input.subscriberIds ? [...new Set(input.subscriberIds)] : null;
     if (subscriberIds && subscriberIds.length > MAX_AUDIENCE_SUBSCRIBER_IDS) {
-      return fail(badRequest(`audience.subscriberIds holds at most ${MAX_AUDIENCE_SUBSCRIBER_IDS} IDs (got ${subscriberIds.length}); use filters, root or listId for larger audiences`));
+      return fail(
+        badRequest(
+          `audience.subscriberIds holds at most ${MAX_AUDIENCE_SUBSCRIBER_IDS} IDs (got ${subscriberIds.length}); use filters, root or listId for larger audiences`,
+        ),
+      );
     }
     if (input.listId && !(await this.operations.listExists(companyId, input.listId))) return fail(notFound("List not found"));
     const filter = await this.filterOf(companyId, operationId, input, now);

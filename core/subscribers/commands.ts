@@ -19,37 +19,43 @@ export const OptInModeCodec = oneOf(OPT_IN_MODES, "OptInMode");
 export const AttributesStrategyCodec = oneOf(["replace", "merge"] as const, "CustomAttributesStrategy");
 
 /** An IANA time zone name (`Europe/Paris`), as the runtime knows them. */
-export const TimeZone = withSchema(new t.Type<string, string, unknown>(
-  "TimeZone",
-  (u): u is string => typeof u === "string",
-  (u, c) => {
-    if (typeof u !== "string") return t.failure(u, c, "must be a string");
-    const zone = u.trim();
-    try {
-      new Intl.DateTimeFormat("en-US", { timeZone: zone });
-      return zone ? t.success(zone) : t.failure(u, c, "must be an IANA time zone such as Europe/Paris");
-    } catch {
-      return t.failure(u, c, "must be an IANA time zone such as Europe/Paris");
-    }
-  },
-  t.identity,
-), { type: "string", description: "IANA time zone, e.g. Europe/Paris" });
+export const TimeZone = withSchema(
+  new t.Type<string, string, unknown>(
+    "TimeZone",
+    (u): u is string => typeof u === "string",
+    (u, c) => {
+      if (typeof u !== "string") return t.failure(u, c, "must be a string");
+      const zone = u.trim();
+      try {
+        new Intl.DateTimeFormat("en-US", { timeZone: zone });
+        return zone ? t.success(zone) : t.failure(u, c, "must be an IANA time zone such as Europe/Paris");
+      } catch {
+        return t.failure(u, c, "must be an IANA time zone such as Europe/Paris");
+      }
+    },
+    t.identity,
+  ),
+  { type: "string", description: "IANA time zone, e.g. Europe/Paris" },
+);
 
 /** Custom attributes: a JSON object whose values keep their JSON types, within ATTRIBUTE_LIMITS. */
 export const CustomAttributes = boundedJsonObject(ATTRIBUTE_LIMITS, "CustomAttributes");
 
 /** A string of at most `max` characters after trimming; "" is kept (it clears the field). */
 const shortText = (max: number) =>
-  withSchema(new t.Type<string, string, unknown>(
-    `Text(0..${max})`,
-    (u): u is string => typeof u === "string" && u.length <= max,
-    (u, c) => {
-      if (typeof u !== "string") return t.failure(u, c, "must be a string");
-      const trimmed = u.trim();
-      return trimmed.length <= max ? t.success(trimmed) : t.failure(u, c, `must be at most ${max} characters`);
-    },
-    t.identity,
-  ), { type: "string", maxLength: max });
+  withSchema(
+    new t.Type<string, string, unknown>(
+      `Text(0..${max})`,
+      (u): u is string => typeof u === "string" && u.length <= max,
+      (u, c) => {
+        if (typeof u !== "string") return t.failure(u, c, "must be a string");
+        const trimmed = u.trim();
+        return trimmed.length <= max ? t.success(trimmed) : t.failure(u, c, `must be at most ${max} characters`);
+      },
+      t.identity,
+    ),
+    { type: "string", maxLength: max },
+  );
 
 const Name = optional(t.union([shortText(255), t.null]));
 const Phone = optional(t.union([shortText(40), t.null]));
@@ -107,12 +113,15 @@ export const UpdateSubscriberCommand = t.exact(
 export type UpdateSubscriberCommand = t.TypeOf<typeof UpdateSubscriberCommand>;
 
 /** A nonblank string that says "is required" when it is missing (query strings). */
-const RequiredText = withSchema(new t.Type<string, string, unknown>(
-  "RequiredText",
-  TrimmedNonEmpty.is,
-  (u, c) => (u === undefined ? t.failure(u, c, "is required") : TrimmedNonEmpty.validate(u, c)),
-  t.identity,
-), { type: "string", minLength: 1 });
+const RequiredText = withSchema(
+  new t.Type<string, string, unknown>(
+    "RequiredText",
+    TrimmedNonEmpty.is,
+    (u, c) => (u === undefined ? t.failure(u, c, "is required") : TrimmedNonEmpty.validate(u, c)),
+    t.identity,
+  ),
+  { type: "string", minLength: 1 },
+);
 
 /** The contact named in the path: the URL-decoded email (looked up lower-cased). */
 export const SubscriberEmailPath = t.type({ email: TrimmedNonEmpty }, "SubscriberEmailPath");
@@ -129,16 +138,19 @@ export const DEFAULT_PAGE_SIZE = 20;
 /** Documented as 100; the newer official client asks for up to 1000, so 1000 is served. */
 export const MAX_PAGE_SIZE = 1000;
 
-const Positive = withSchema(new t.Type<number, string, unknown>(
-  "PositiveInteger",
-  (u): u is number => Number.isInteger(u) && (u as number) >= 1,
-  (u, c) => {
-    const parsed = IntegerFromString.validate(u, c);
-    if (parsed._tag === "Left") return parsed;
-    return parsed.right >= 1 ? t.success(parsed.right) : t.failure(u, c, "must be at least 1");
-  },
-  String,
-), { type: "integer", minimum: 1 });
+const Positive = withSchema(
+  new t.Type<number, string, unknown>(
+    "PositiveInteger",
+    (u): u is number => Number.isInteger(u) && (u as number) >= 1,
+    (u, c) => {
+      const parsed = IntegerFromString.validate(u, c);
+      if (parsed._tag === "Left") return parsed;
+      return parsed.right >= 1 ? t.success(parsed.right) : t.failure(u, c, "must be at least 1");
+    },
+    String,
+  ),
+  { type: "integer", minimum: 1 },
+);
 
 /** GET /subscribers: filters and pagination (page, or cursor with includeTotal=false). */
 export const ListSubscribersQuery = t.exact(

@@ -18,7 +18,13 @@ export interface DuplicateResolution {
  * undefined when the caller gave no tags at all (not even an empty list).
  * The one rule behind SaveContact and every import chunk.
  */
-export function resolveDuplicate(strategy: DuplicateStrategy, existing: Subscriber, given: ContactFields, givenTags: readonly string[] | undefined, now: Date): DuplicateResolution | null {
+export function resolveDuplicate(
+  strategy: DuplicateStrategy,
+  existing: Subscriber,
+  given: ContactFields,
+  givenTags: readonly string[] | undefined,
+  now: Date,
+): DuplicateResolution | null {
   switch (strategy) {
     case "skip":
       return null;

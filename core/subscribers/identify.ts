@@ -10,8 +10,7 @@ export const subscriberNotFound = () => notFound("Subscriber not found");
 
 /** The company's contact named by `ref`; emails are matched lower-cased. Another company's contact is not found. */
 export async function identifySubscriber(subscribers: SubscriberRepository, companyId: string, ref: SubscriberRef): Promise<Result<TaggedSubscriber>> {
-  const found = "email" in ref
-    ? await subscribers.findByEmail(companyId, ref.email.trim().toLowerCase())
-    : await subscribers.findByExternalId(companyId, ref.externalId);
+  const found =
+    "email" in ref ? await subscribers.findByEmail(companyId, ref.email.trim().toLowerCase()) : await subscribers.findByExternalId(companyId, ref.externalId);
   return found ? ok(found) : fail(subscriberNotFound());
 }

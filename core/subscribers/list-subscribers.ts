@@ -30,7 +30,9 @@ const positionOf = (order: SubscriberOrder, last: TaggedSubscriber) =>
 function readCursor(cursor: string): Cursor | null {
   const position = decodeCursor(cursor, CursorPosition);
   if (!position) return null;
-  return position.o === "i" ? { order: "idAscending", after: { createdAt: new Date(0), id: position.i } } : { order: "newest", after: { createdAt: position.c, id: position.i } };
+  return position.o === "i"
+    ? { order: "idAscending", after: { createdAt: new Date(0), id: position.i } }
+    : { order: "newest", after: { createdAt: position.c, id: position.i } };
 }
 
 /** A full email matches exactly; anything else is a substring. */
@@ -109,7 +111,14 @@ export class ListSubscribers {
     if (listId._tag === "Left") return listId;
 
     const search = [textSearch(query.query, "anywhere"), textSearch(query.email, "emailContains")].filter((s): s is TextSearch => s !== null);
-    const tags = [...new Set((query.tags ?? "").split(",").map(normalizeTagName).filter((tag) => tag !== ""))];
+    const tags = [
+      ...new Set(
+        (query.tags ?? "")
+          .split(",")
+          .map(normalizeTagName)
+          .filter((tag) => tag !== ""),
+      ),
+    ];
     return ok({
       companyId,
       search,

@@ -13,7 +13,10 @@ export const invalidPhone = () => badRequest("phone must be in E.164 format (e.g
  */
 export function normalizePhone(raw: string | null, country: string | null | undefined): Result<string | null> {
   if (raw === null || raw.trim() === "") return ok(null);
-  const compact = raw.trim().replace(/[\s().\-/]/g, "").replace(/^00/, "+");
+  const compact = raw
+    .trim()
+    .replace(/[\s().\-/]/g, "")
+    .replace(/^00/, "+");
   if (/^\+[1-9]\d{7,14}$/.test(compact)) return ok(compact);
   if (!/^\d+$/.test(compact)) return fail(invalidPhone());
   const region = (country ?? "US").toUpperCase();

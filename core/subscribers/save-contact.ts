@@ -70,13 +70,18 @@ export class SaveContact {
 
     if (!resolution) {
       if (!input.email) return fail(badRequest("email is required to create a subscriber"));
-      const created = await this.subscribers.insert(newContact(companyId, this.ids.next("sub"), input.email, input, now), { addTags: tags.right, addLists: lists.ids });
+      const created = await this.subscribers.insert(newContact(companyId, this.ids.next("sub"), input.email, input, now), {
+        addTags: tags.right,
+        addLists: lists.ids,
+      });
       if (created) return ok({ subscriber: created, created: true, updated: false, skipped: false });
       // Someone created it meanwhile: it is an existing contact after all.
       return this.execute(companyId, input, strategy);
     }
 
-    const changes: ContactChanges = resolution.replaceTags ? { replaceTags: resolution.tags, addLists: lists.ids } : { addTags: resolution.tags, addLists: lists.ids };
+    const changes: ContactChanges = resolution.replaceTags
+      ? { replaceTags: resolution.tags, addLists: lists.ids }
+      : { addTags: resolution.tags, addLists: lists.ids };
     const updated = await this.subscribers.update(resolution.subscriber, changes);
     return ok({ subscriber: updated, created: false, updated: true, skipped: false });
   };

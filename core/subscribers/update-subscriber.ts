@@ -62,7 +62,11 @@ export class UpdateSubscriber {
   };
 
   /** A new email or externalId, refused (409) when another contact of the company holds it. */
-  private async identityChanges(companyId: string, contact: TaggedSubscriber, input: UpdateSubscriberCommand): Promise<Result<Pick<Subscriber, "email" | "emailProvider" | "externalId">>> {
+  private async identityChanges(
+    companyId: string,
+    contact: TaggedSubscriber,
+    input: UpdateSubscriberCommand,
+  ): Promise<Result<Pick<Subscriber, "email" | "emailProvider" | "externalId">>> {
     const email = input.email ?? contact.email;
     if (email !== contact.email) {
       const holder = await this.subscribers.findByEmail(companyId, email);

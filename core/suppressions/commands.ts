@@ -2,8 +2,6 @@ import * as t from "io-ts";
 import { Email, integerBetween, oneOf, optional } from "../shared/codecs.js";
 import { SUPPRESSION_SORTS, type SuppressionSort } from "./suppression-queries.js";
 
-
-
 export const DEFAULT_SUPPRESSION_PAGE_SIZE = 25;
 
 /** GET /suppressions. */

@@ -20,6 +20,12 @@ export class RemoveSuppression {
     const address = email.toLowerCase();
     const existing = await this.suppressions.find(actor.companyId, address);
     const removed = existing ? await this.suppressions.remove(actor.companyId, address) : false;
-    return ok({ email: address, removed, removedLocalBounce: removed && existing?.reason === "hard_bounce", removedSesRegions: [], remainingSuppression: null });
+    return ok({
+      email: address,
+      removed,
+      removedLocalBounce: removed && existing?.reason === "hard_bounce",
+      removedSesRegions: [],
+      remainingSuppression: null,
+    });
   };
 }

@@ -16,10 +16,7 @@ export const TagColorCodec = oneOf(TAG_COLORS, "TagColor");
 const TagName = required(TagNameInput);
 
 /** POST /tags. */
-export const CreateTagCommand = t.exact(
-  t.intersection([t.type({ name: TagName }), t.partial({ color: optional(TagColorCodec) })]),
-  "CreateTagCommand",
-);
+export const CreateTagCommand = t.exact(t.intersection([t.type({ name: TagName }), t.partial({ color: optional(TagColorCodec) })]), "CreateTagCommand");
 export type CreateTagCommand = t.TypeOf<typeof CreateTagCommand>;
 
 /** PATCH /tags/{tagId}: the colour is the only editable field (a name is ignored). */

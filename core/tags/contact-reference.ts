@@ -14,7 +14,11 @@ export const requireReference = (reference: ContactReference): Result<ContactRef
   reference.email || reference.externalId ? ok(reference) : fail(badRequest("Provide email or externalId"));
 
 /** The contact the reference names, matched the way SaveContact matches (email first). */
-export async function findReferencedContact(subscribers: SubscriberRepository, companyId: string, reference: ContactReference): Promise<TaggedSubscriber | null> {
+export async function findReferencedContact(
+  subscribers: SubscriberRepository,
+  companyId: string,
+  reference: ContactReference,
+): Promise<TaggedSubscriber | null> {
   const byEmail = reference.email ? await subscribers.findByEmail(companyId, reference.email) : null;
   if (byEmail) return byEmail;
   return reference.externalId ? subscribers.findByExternalId(companyId, reference.externalId) : null;

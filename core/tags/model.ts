@@ -2,8 +2,24 @@ import { notFound } from "../shared/errors.js";
 
 /** Tag colours the product offers (compat-reference, Tags). */
 export const TAG_COLORS = [
-  "gray", "red", "orange", "amber", "yellow", "lime", "green", "emerald", "teal",
-  "cyan", "sky", "blue", "indigo", "violet", "purple", "fuchsia", "pink", "rose",
+  "gray",
+  "red",
+  "orange",
+  "amber",
+  "yellow",
+  "lime",
+  "green",
+  "emerald",
+  "teal",
+  "cyan",
+  "sky",
+  "blue",
+  "indigo",
+  "violet",
+  "purple",
+  "fuchsia",
+  "pink",
+  "rose",
 ] as const;
 export type TagColor = (typeof TAG_COLORS)[number];
 

@@ -14,7 +14,15 @@ export interface TrackingRequest {
 
 /** The classified event one request to a tracking URL records on its send. */
 export function engagementOf(send: TrackedSend, kind: EngagementKind, url: string | null, request: TrackingRequest, at: Date, ids: IdGenerator): Engagement {
-  const verdict = classifyEngagement({ kind, method: request.method, userAgent: request.userAgent, fromScannerNetwork: request.fromScannerNetwork, at, sentAt: send.sentAt, deliveredAt: send.deliveredAt });
+  const verdict = classifyEngagement({
+    kind,
+    method: request.method,
+    userAgent: request.userAgent,
+    fromScannerNetwork: request.fromScannerNetwork,
+    at,
+    sentAt: send.sentAt,
+    deliveredAt: send.deliveredAt,
+  });
   return {
     id: ids.next("eev"),
     companyId: send.companyId,

@@ -53,10 +53,14 @@ export const AGENT_RULES: readonly AgentRule[] = [
   { pattern: /Proofpoint|ppops/i, reason: "security_scanner" },
   { pattern: /Symantec|MessageLabs|Broadcom/i, reason: "security_scanner" },
   { pattern: /SafeLinks|Microsoft Defender|Microsoft Office Protection|MSOffice Protection/i, reason: "security_scanner" },
-  { pattern: /Trend ?Micro|IronPort|Forcepoint|Websense|Sophos|FireEye|Trellix|Zscaler|Cloudmark|Fortinet|FortiMail|Hornetsecurity|SpamTitan/i, reason: "security_scanner" },
+  {
+    pattern: /Trend ?Micro|IronPort|Forcepoint|Websense|Sophos|FireEye|Trellix|Zscaler|Cloudmark|Fortinet|FortiMail|Hornetsecurity|SpamTitan/i,
+    reason: "security_scanner",
+  },
   // Crawlers, link previewers, headless browsers and HTTP libraries ("Cubot" is a phone brand).
   {
-    pattern: /(?<!cu)bot\b|crawler|spider|slurp|headless|phantomjs|puppeteer|playwright|selenium|preview|facebookexternalhit|whatsapp|python-|aiohttp|curl\/|wget\/|go-http-client|java\/|okhttp|axios|node-fetch|undici|libwww|scrapy|httpclient/i,
+    pattern:
+      /(?<!cu)bot\b|crawler|spider|slurp|headless|phantomjs|puppeteer|playwright|selenium|preview|facebookexternalhit|whatsapp|python-|aiohttp|curl\/|wget\/|go-http-client|java\/|okhttp|axios|node-fetch|undici|libwww|scrapy|httpclient/i,
     reason: "bot",
   },
 ];

@@ -69,7 +69,10 @@ export const SentTransactionalView = viewWithOptional(
 export type SentTransactionalView = t.TypeOf<typeof SentTransactionalView>;
 
 /** DELETE /transactional/{idOrSlug}. */
-export const DeletedTransactionalView = view({ message: t.string, deleted: view({ id: Id, slug: t.string, name: t.string, emailId: Id }) }, "DeletedTransactional");
+export const DeletedTransactionalView = view(
+  { message: t.string, deleted: view({ id: Id, slug: t.string, name: t.string, emailId: Id }) },
+  "DeletedTransactional",
+);
 
 export const toTransactionalEmailView = (email: TransactionalEmail, content: Template): TransactionalEmailView => ({
   id: email.id,

@@ -2,13 +2,7 @@ import * as t from "io-ts";
 import { boundedText, integerBetween, oneOf, optional, required, TrimmedNonEmpty } from "../shared/codecs.js";
 import { cursorPageFields } from "../shared/pagination.js";
 import { OPT_IN_MODES } from "../subscribers/model.js";
-import {
-  CONNECTION_KINDS,
-  FREQUENCY_NAMES,
-  MAX_ROWS_PER_RUN,
-  MAX_STATEMENT_TIMEOUT_SECONDS,
-  SYNC_KINDS,
-} from "./model.js";
+import { CONNECTION_KINDS, FREQUENCY_NAMES, MAX_ROWS_PER_RUN, MAX_STATEMENT_TIMEOUT_SECONDS, SYNC_KINDS } from "./model.js";
 
 /** Inputs of the warehouse routes (decisions.md, Warehouse syncs). Types and enumerations are checked here (422). */
 

@@ -69,7 +69,8 @@ export function parseWarehouseUrl(kind: ConnectionKind, url: string): ParsedUrl 
   const database = decodePart(parsed.pathname.replace(/^\//, ""));
   if (!database) return refuse("The connection URL needs a database name (postgres://user:password@host/database)");
   for (const key of parsed.searchParams.keys()) {
-    if (!POSTGRES_PARAMETERS.has(key)) return refuse(`The connection URL parameter '${key}' is not supported (allowed: ${[...POSTGRES_PARAMETERS].join(", ")})`);
+    if (!POSTGRES_PARAMETERS.has(key))
+      return refuse(`The connection URL parameter '${key}' is not supported (allowed: ${[...POSTGRES_PARAMETERS].join(", ")})`);
   }
   const sslMode = parsed.searchParams.get("sslmode");
   if (sslMode !== null && !(SSL_MODES as readonly string[]).includes(sslMode)) return refuse(`sslmode must be one of: ${SSL_MODES.join(", ")}`);

@@ -32,7 +32,11 @@ function checkMapping(mapping: MappingCommand): Result<SyncMapping> {
     if (names.has(attribute)) return fail(invalidInput(`The attribute '${attribute}' is mapped twice`));
     names.add(attribute);
   }
-  return ok({ emailColumn: mapping.emailColumn, firstNameColumn: mapping.firstNameColumn ?? null, attributes: attributes.map(({ column, attribute }) => ({ column, attribute })) });
+  return ok({
+    emailColumn: mapping.emailColumn,
+    firstNameColumn: mapping.firstNameColumn ?? null,
+    attributes: attributes.map(({ column, attribute }) => ({ column, attribute })),
+  });
 }
 
 /** The query's column a name means: the same name, else the same name in another case (Postgres folds unquoted names). */
@@ -43,7 +47,11 @@ const columnNamed = (columns: readonly string[], name: string): string | undefin
  * The mapping and cursor with the query's own column names, or the names the query does not
  * return: every column the sync reads must be one of them.
  */
-function resolveColumns(columns: readonly string[], mapping: SyncMapping, cursorColumn: string | null): Result<{ mapping: SyncMapping; cursorColumn: string | null }> {
+function resolveColumns(
+  columns: readonly string[],
+  mapping: SyncMapping,
+  cursorColumn: string | null,
+): Result<{ mapping: SyncMapping; cursorColumn: string | null }> {
   const missing: string[] = [];
   const resolve = (name: string): string => {
     const found = columnNamed(columns, name);
@@ -93,7 +101,11 @@ export class CreateWarehouseSync {
     if (mapping._tag === "Left") return mapping;
 
     const statementTimeoutSeconds = command.statementTimeoutSeconds ?? DEFAULT_STATEMENT_TIMEOUT_SECONDS;
-    const described = await this.describe({ kind: connection.kind, url: this.secrets.open(connection.sealedUrl) }, command.query, Math.min(DESCRIBE_TIMEOUT_MS, statementTimeoutSeconds * 1000));
+    const described = await this.describe(
+      { kind: connection.kind, url: this.secrets.open(connection.sealedUrl) },
+      command.query,
+      Math.min(DESCRIBE_TIMEOUT_MS, statementTimeoutSeconds * 1000),
+    );
     if (described._tag === "Left") return described;
     const columns = resolveColumns(described.right, mapping.right, command.cursorColumn ?? null);
     if (columns._tag === "Left") return columns;
@@ -143,7 +155,9 @@ export class CreateWarehouseSync {
     } catch (error) {
       if (!(error instanceof WarehouseError)) throw error;
       const refusal: DomainError =
-        error.kind === "connection" ? connectionFailed(`Could not connect to the warehouse: ${error.message}`) : invalidInput(`The query could not be run: ${error.message}`);
+        error.kind === "connection"
+          ? connectionFailed(`Could not connect to the warehouse: ${error.message}`)
+          : invalidInput(`The query could not be run: ${error.message}`);
       return fail(refusal);
     }
   }

@@ -8,7 +8,12 @@ import { describeRuns } from "./run-views.js";
 import { toSyncView, type SyncView } from "./view.js";
 
 /** Syncs as the API shows them, each with its latest run and that run's imports. */
-export async function describeSyncs(syncs: WarehouseSyncRepository, imports: SubscriberImportRepository, companyId: string, found: readonly WarehouseSync[]): Promise<SyncView[]> {
+export async function describeSyncs(
+  syncs: WarehouseSyncRepository,
+  imports: SubscriberImportRepository,
+  companyId: string,
+  found: readonly WarehouseSync[],
+): Promise<SyncView[]> {
   const runIds = found.flatMap((sync) => (sync.latestRunId ? [sync.latestRunId] : []));
   const runs = runIds.length > 0 ? await describeRuns(imports, companyId, await syncs.findRuns(companyId, runIds)) : [];
   return found.map((sync) => toSyncView(sync, runs.find((run) => run.id === sync.latestRunId) ?? null));

@@ -241,7 +241,8 @@ export type RunEvent =
   | { readonly type: "succeed"; readonly cursorTo: string | null; readonly rowLimitReached: boolean }
   | { readonly type: "fail"; readonly error: string };
 
-const refuseRun = (run: WarehouseSyncRun, event: RunEvent) => fail<WarehouseSyncRun>(invalidState(`Warehouse sync run is ${run.status}: cannot apply ${event.type}`));
+const refuseRun = (run: WarehouseSyncRun, event: RunEvent) =>
+  fail<WarehouseSyncRun>(invalidState(`Warehouse sync run is ${run.status}: cannot apply ${event.type}`));
 
 /**
  * The pure state machine of a run. `start` also restarts a run whose worker died: its counts
@@ -254,7 +255,9 @@ export function runTransition(run: WarehouseSyncRun, event: RunEvent, now: Date)
       if (!active) return refuseRun(run, event);
       return ok({ ...run, ...NO_ROWS, status: "running", errorSamples: [], attempts: run.attempts + 1, startedAt: run.startedAt ?? now });
     case "progress":
-      return run.status === "running" ? ok({ ...run, ...event.counts, errorSamples: event.errorSamples, subscriberImportIds: event.subscriberImportIds }) : refuseRun(run, event);
+      return run.status === "running"
+        ? ok({ ...run, ...event.counts, errorSamples: event.errorSamples, subscriberImportIds: event.subscriberImportIds })
+        : refuseRun(run, event);
     case "succeed":
       return run.status === "running"
         ? ok({ ...run, status: "succeeded", cursorTo: event.cursorTo, rowLimitReached: event.rowLimitReached, finishedAt: now })
@@ -263,4 +266,3 @@ export function runTransition(run: WarehouseSyncRun, event: RunEvent, now: Date)
       return active ? ok({ ...run, status: "failed", error: event.error, finishedAt: now }) : refuseRun(run, event);
   }
 }
-

@@ -46,7 +46,8 @@ export class QueueWarehouseSyncRun {
       const now = this.clock.now();
       const active = await tx.activeRun();
       if (active) {
-        if (options.fullResync && !sync.fullResyncRequested && sync.cursorColumn !== null) await tx.save({ ...sync, fullResyncRequested: true, updatedAt: now });
+        if (options.fullResync && !sync.fullResyncRequested && sync.cursorColumn !== null)
+          await tx.save({ ...sync, fullResyncRequested: true, updatedAt: now });
         return { run: active, created: false };
       }
       const run = newRun(this.ids.next("whr"), settled(sync), options, now);

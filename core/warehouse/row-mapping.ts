@@ -47,7 +47,8 @@ export function mapRow(values: WarehouseValues, mapping: SyncMapping): MappedRow
     const value = columnValue(values, mapping.firstNameColumn);
     const text = asText(value ?? null);
     if (value !== undefined && value !== null && text === null) return { kind: "failed", reason: `first name (column ${mapping.firstNameColumn}) is not text` };
-    if (text !== null && text.length > MAX_FIRST_NAME) return { kind: "failed", reason: `first name (column ${mapping.firstNameColumn}) is longer than ${MAX_FIRST_NAME} characters` };
+    if (text !== null && text.length > MAX_FIRST_NAME)
+      return { kind: "failed", reason: `first name (column ${mapping.firstNameColumn}) is longer than ${MAX_FIRST_NAME} characters` };
     firstName = text === "" ? null : text;
   }
 
@@ -69,7 +70,9 @@ function canonical(value: AttributeValue | undefined): string {
   if (value === undefined || value === null) return "null";
   if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
   if (typeof value === "object") {
-    const entries = Object.keys(value).sort().map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, AttributeValue>)[key])}`);
+    const entries = Object.keys(value)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, AttributeValue>)[key])}`);
     return `{${entries.join(",")}}`;
   }
   return JSON.stringify(value);

@@ -72,12 +72,16 @@ export class RunWarehouseSync {
 
   /** The job handler: on the run's last attempt, an unexpected error also fails the run (and its imports). */
   runJob = ({ companyId, payload: { runId } }: WorkOf<typeof RunWarehouseSyncJob>, job: Job): Promise<void> =>
-    onLastAttempt(job, () => this.execute(companyId, runId), async (error) => {
-      const run = await this.syncs.findRun(companyId, runId);
-      if (!run) return;
-      await this.end(run, null, `The run could not finish: ${chunkFailureReason(error)}`);
-      await this.abortEarlierImports(run);
-    });
+    onLastAttempt(
+      job,
+      () => this.execute(companyId, runId),
+      async (error) => {
+        const run = await this.syncs.findRun(companyId, runId);
+        if (!run) return;
+        await this.end(run, null, `The run could not finish: ${chunkFailureReason(error)}`);
+        await this.abortEarlierImports(run);
+      },
+    );
 
   /** Runs the run to its end; resolves to it (null when it does not exist). */
   execute = async (companyId: string, runId: string): Promise<WarehouseSyncRun | null> => {
@@ -99,7 +103,12 @@ export class RunWarehouseSync {
     await this.abortEarlierImports(run);
 
     const state: RunState = { tally: new RunTally(), importIds: [...run.subscriberImportIds], subscriberImport: null };
-    const progress = (): WarehouseSyncRun => ({ ...run, ...state.tally.snapshot.counts, errorSamples: state.tally.snapshot.errorSamples, subscriberImportIds: state.importIds });
+    const progress = (): WarehouseSyncRun => ({
+      ...run,
+      ...state.tally.snapshot.counts,
+      errorSamples: state.tally.snapshot.errorSamples,
+      subscriberImportIds: state.importIds,
+    });
     try {
       const result = await this.readAndImport(sync, run, state, () => this.syncs.saveRun(progress()));
       if (state.subscriberImport) state.subscriberImport = await this.directImport.finish(state.subscriberImport);
@@ -113,17 +122,25 @@ export class RunWarehouseSync {
   };
 
   /** Saves the end of the run and of its turn on the sync, together. */
-  private async end(run: WarehouseSyncRun, result: { cursorTo: string | null; rowLimitReached: boolean } | null, error: string | null): Promise<WarehouseSyncRun | null> {
+  private async end(
+    run: WarehouseSyncRun,
+    result: { cursorTo: string | null; rowLimitReached: boolean } | null,
+    error: string | null,
+  ): Promise<WarehouseSyncRun | null> {
     return this.syncs.update(run.companyId, run.syncId, async (sync, tx) => {
       const current = await tx.findRun(run.id);
       if (!current || !isActiveRun(current.status)) return current;
       const now = this.clock.now();
       // The counts come from this attempt; the stored run may be a step behind them.
       const counted = { ...current, ...pickProgress(run) };
-      const ended = error === null && result
-        ? must(runTransition(counted, { type: "succeed", ...result }, now))
-        : must(runTransition(counted, { type: "fail", error: error ?? "The run failed" }, now));
-      const next = ended.status === "succeeded" ? transition(sync, { type: "runSucceeded", run: ended }, now) : transition(sync, { type: "runFailed", error: ended.error ?? "The run failed" }, now);
+      const ended =
+        error === null && result
+          ? must(runTransition(counted, { type: "succeed", ...result }, now))
+          : must(runTransition(counted, { type: "fail", error: error ?? "The run failed" }, now));
+      const next =
+        ended.status === "succeeded"
+          ? transition(sync, { type: "runSucceeded", run: ended }, now)
+          : transition(sync, { type: "runFailed", error: ended.error ?? "The run failed" }, now);
       await tx.saveRun(ended);
       // A sync whose status no longer says a run is under way keeps its state (nothing to move).
       if (next._tag === "Right") await tx.save(next.right);
@@ -219,7 +236,11 @@ export class RunWarehouseSync {
     }
     if (contacts.length === 0) return current;
 
-    const stored = await this.syncs.findContacts(sync.companyId, contacts.map((c) => c.contact.email), sync.listIds);
+    const stored = await this.syncs.findContacts(
+      sync.companyId,
+      contacts.map((c) => c.contact.email),
+      sync.listIds,
+    );
     const changed: Array<{ number: number; data: Record<string, unknown> }> = [];
     for (const { number, contact } of contacts) {
       if (isUnchanged(contact, stored.get(contact.email), sync.listIds)) {
@@ -237,13 +258,23 @@ export class RunWarehouseSync {
     if (changed.length === 0) return current;
 
     const before = current ?? (await this.startImport(sync, run));
-    const after = await this.directImport.addChunk(before, changed.map((c) => c.data), importSeen);
+    const after = await this.directImport.addChunk(
+      before,
+      changed.map((c) => c.data),
+      importSeen,
+    );
     const first = changed[0]!.number;
     tally.synced(after.addedCount - before.addedCount + (after.updatedCount - before.updatedCount));
     tally.skippedByImport(after.skippedCount - before.skippedCount, first, "skipped by the import");
     const failed = after.failedCount - before.failedCount;
-    const reasons = Object.keys(after.failedChunkReasons).filter((reason) => (after.failedChunkReasons[reason] ?? 0) > (before.failedChunkReasons[reason] ?? 0));
-    tally.failedByImport(failed, first, `${failed} of the ${changed.length} changed rows from row ${first} could not be written${reasons.length ? `: ${reasons.join("; ")}` : ""}`);
+    const reasons = Object.keys(after.failedChunkReasons).filter(
+      (reason) => (after.failedChunkReasons[reason] ?? 0) > (before.failedChunkReasons[reason] ?? 0),
+    );
+    tally.failedByImport(
+      failed,
+      first,
+      `${failed} of the ${changed.length} changed rows from row ${first} could not be written${reasons.length ? `: ${reasons.join("; ")}` : ""}`,
+    );
     return after;
   }
 
@@ -251,7 +282,14 @@ export class RunWarehouseSync {
   private async startImport(sync: WarehouseSync, run: WarehouseSyncRun): Promise<SubscriberImport> {
     const now = this.clock.now();
     const options = { duplicateStrategy: "merge" as const, listIds: sync.listIds, enrollInSequences: sync.triggerAutomations, optInMode: sync.optInMode };
-    const created = newImport(this.ids.next("imp"), sync.companyId, `Warehouse sync: ${sync.name}`.slice(0, 255), `warehouse_sync_run:${run.id}:${run.attempts}`, options, now);
+    const created = newImport(
+      this.ids.next("imp"),
+      sync.companyId,
+      `Warehouse sync: ${sync.name}`.slice(0, 255),
+      `warehouse_sync_run:${run.id}:${run.attempts}`,
+      options,
+      now,
+    );
     const { subscriberImport } = await this.imports.insertOrFind(must(importTransition(created, { type: "start" }, now)), []);
     return subscriberImport;
   }

@@ -44,7 +44,8 @@ export class UpdateWarehouseSync {
         statementTimeoutSeconds: command.statementTimeoutSeconds ?? sync.statementTimeoutSeconds,
         updatedAt: now,
       };
-      if (command.isEnabled !== undefined && command.isEnabled !== sync.isEnabled) next = must(transition(next, { type: "enabled", isEnabled: command.isEnabled }, now));
+      if (command.isEnabled !== undefined && command.isEnabled !== sync.isEnabled)
+        next = must(transition(next, { type: "enabled", isEnabled: command.isEnabled }, now));
       await tx.save(next);
       return next;
     });

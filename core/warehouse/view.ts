@@ -3,7 +3,16 @@ import { oneOf } from "../shared/codecs.js";
 import { Id, NullableString, NullableTimestamp, Timestamp, view } from "../shared/view-fields.js";
 import { IMPORT_STATUSES, type SubscriberImport } from "../subscriber-imports/model.js";
 import { OPT_IN_MODES } from "../subscribers/model.js";
-import { CONNECTION_KINDS, FREQUENCY_NAMES, RUN_STATUSES, SYNC_KINDS, SYNC_STATUSES, type WarehouseConnection, type WarehouseSync, type WarehouseSyncRun } from "./model.js";
+import {
+  CONNECTION_KINDS,
+  FREQUENCY_NAMES,
+  RUN_STATUSES,
+  SYNC_KINDS,
+  SYNC_STATUSES,
+  type WarehouseConnection,
+  type WarehouseSync,
+  type WarehouseSyncRun,
+} from "./model.js";
 
 const iso = (date: Date | null): string | null => date?.toISOString() ?? null;
 

@@ -1,9 +1,5 @@
 import { ContainerModule, type ResolutionContext } from "inversify";
-import {
-  KnexAccountEventRepository,
-  KnexAccountRepository,
-  KnexAccountSuggestionRepository,
-} from "../../adapters/knex/repositories/account-repository.js";
+import { KnexAccountEventRepository, KnexAccountRepository, KnexAccountSuggestionRepository } from "../../adapters/knex/repositories/account-repository.js";
 import { AddAccountMember } from "../../core/accounts/add-account-member.js";
 import { GetAccount } from "../../core/accounts/get-account.js";
 import { GetSuggestionJob } from "../../core/accounts/get-suggestion-job.js";

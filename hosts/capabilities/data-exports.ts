@@ -31,14 +31,18 @@ export const dataExportsModule = new ContainerModule((container) => {
   container.bind<DataExportRepository>(DataExportRepository).toService(KnexDataExportRepository);
   bindClass(container, KnexExportSource, [Database]);
   container.bind<ExportSource>(ExportSource).toService(KnexExportSource);
-  container.bind<BucketWriter>(BucketWriter).toResolvedValue((allowPrivateDestinations: boolean) => new S3BucketWriter({ allowPrivateDestinations }), [AllowPrivateDestinations]);
+  container
+    .bind<BucketWriter>(BucketWriter)
+    .toResolvedValue((allowPrivateDestinations: boolean) => new S3BucketWriter({ allowPrivateDestinations }), [AllowPrivateDestinations]);
   container.bind<Gzip>(Gzip).toConstantValue(new NodeGzip());
 
-  container.bind(CreateDataExport).toResolvedValue(
-    (exports: DataExportRepository, buckets: BucketWriter, box: SecretBox, jobs: JobQueue, ids: IdGenerator, clock: Clock, allowPrivate: boolean) =>
-      new CreateDataExport(exports, buckets, box, jobs, ids, clock, allowPrivate),
-    [DataExportRepository, BucketWriter, SecretBox, JobQueue, IdGenerator, Clock, AllowPrivateDestinations],
-  );
+  container
+    .bind(CreateDataExport)
+    .toResolvedValue(
+      (exports: DataExportRepository, buckets: BucketWriter, box: SecretBox, jobs: JobQueue, ids: IdGenerator, clock: Clock, allowPrivate: boolean) =>
+        new CreateDataExport(exports, buckets, box, jobs, ids, clock, allowPrivate),
+      [DataExportRepository, BucketWriter, SecretBox, JobQueue, IdGenerator, Clock, AllowPrivateDestinations],
+    );
   bindClass(container, ListDataExports, [DataExportRepository]);
   bindClass(container, GetDataExport, [DataExportRepository]);
   bindClass(container, UpdateDataExport, [DataExportRepository, BucketWriter, SecretBox, JobQueue, IdGenerator, Clock]);

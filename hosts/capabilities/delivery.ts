@@ -57,16 +57,21 @@ export const deliveryModule = new ContainerModule((container) => {
 
   // The suppression list's repository: bound here unless a capability before this one did.
   if (!container.isBound(SuppressionRepository)) {
-    container.bind<SuppressionRepository>(SuppressionRepository).toResolvedValue((knex: Knex, ids: IdGenerator) => new KnexSuppressionRepository(knex, ids), [Database, IdGenerator]);
+    container
+      .bind<SuppressionRepository>(SuppressionRepository)
+      .toResolvedValue((knex: Knex, ids: IdGenerator) => new KnexSuppressionRepository(knex, ids), [Database, IdGenerator]);
   }
 
   bindClass(container, QueueEmailSend, [EmailSendRepository, IdGenerator, Clock]);
   bindClass(container, DeliverEmail, [EmailSendRepository, SuppressionRepository, DkimKeys, MailTransport, IdGenerator, Clock]);
   bindClass(container, RecordDeliveryEvent, [EmailSendRepository, SuppressionRepository, TenancyRepository, IdGenerator, Clock]);
-  container.bind(CreateDeliveryWebhookSecret).toResolvedValue(
-    (secrets: DeliveryWebhookSecrets, box: SecretBox, clock: Clock, baseUrl: string) => new CreateDeliveryWebhookSecret(secrets, box, clock, baseUrl, newWebhookSecret),
-    [DeliveryWebhookSecrets, SecretBox, Clock, BaseUrl],
-  );
+  container
+    .bind(CreateDeliveryWebhookSecret)
+    .toResolvedValue(
+      (secrets: DeliveryWebhookSecrets, box: SecretBox, clock: Clock, baseUrl: string) =>
+        new CreateDeliveryWebhookSecret(secrets, box, clock, baseUrl, newWebhookSecret),
+      [DeliveryWebhookSecrets, SecretBox, Clock, BaseUrl],
+    );
   bindClass(container, OpenDeliveryWebhookSecret, [DeliveryWebhookSecrets, SecretBox]);
   bindClass(container, ReceiveSesNotification, [SnsVerifier, SnsSubscriptions, SesTopicPins, RecordDeliveryEvent, Clock]);
   bindClass(container, UnpinSesTopic, [SesTopicPins]);

@@ -22,20 +22,27 @@ export const segmentsModule = new ContainerModule((container) => {
   bindClass(container, KnexSegmentEvaluator, [Database]);
   container.bind<SegmentEvaluator>(SegmentEvaluator).toService(KnexSegmentEvaluator);
 
-  container.bind(CreateSegment).toResolvedValue(
-    (segments: SegmentRepository, evaluator: SegmentEvaluator, ids: IdGenerator, clock: Clock, baseUrl: string) =>
-      new CreateSegment(segments, evaluator, ids, clock, segmentDocsUrl(baseUrl)),
-    [SegmentRepository, SegmentEvaluator, IdGenerator, Clock, BaseUrl],
-  );
-  container.bind(UpdateSegment).toResolvedValue(
-    (segments: SegmentRepository, evaluator: SegmentEvaluator, ids: IdGenerator, clock: Clock, baseUrl: string) =>
-      new UpdateSegment(segments, evaluator, ids, clock, segmentDocsUrl(baseUrl)),
-    [SegmentRepository, SegmentEvaluator, IdGenerator, Clock, BaseUrl],
-  );
-  container.bind(CountSegment).toResolvedValue(
-    (segments: SegmentRepository, evaluator: SegmentEvaluator, clock: Clock, baseUrl: string) => new CountSegment(segments, evaluator, clock, segmentDocsUrl(baseUrl)),
-    [SegmentRepository, SegmentEvaluator, Clock, BaseUrl],
-  );
+  container
+    .bind(CreateSegment)
+    .toResolvedValue(
+      (segments: SegmentRepository, evaluator: SegmentEvaluator, ids: IdGenerator, clock: Clock, baseUrl: string) =>
+        new CreateSegment(segments, evaluator, ids, clock, segmentDocsUrl(baseUrl)),
+      [SegmentRepository, SegmentEvaluator, IdGenerator, Clock, BaseUrl],
+    );
+  container
+    .bind(UpdateSegment)
+    .toResolvedValue(
+      (segments: SegmentRepository, evaluator: SegmentEvaluator, ids: IdGenerator, clock: Clock, baseUrl: string) =>
+        new UpdateSegment(segments, evaluator, ids, clock, segmentDocsUrl(baseUrl)),
+      [SegmentRepository, SegmentEvaluator, IdGenerator, Clock, BaseUrl],
+    );
+  container
+    .bind(CountSegment)
+    .toResolvedValue(
+      (segments: SegmentRepository, evaluator: SegmentEvaluator, clock: Clock, baseUrl: string) =>
+        new CountSegment(segments, evaluator, clock, segmentDocsUrl(baseUrl)),
+      [SegmentRepository, SegmentEvaluator, Clock, BaseUrl],
+    );
   bindClass(container, ListSegments, [SegmentRepository, SegmentEvaluator, Clock]);
   bindClass(container, DeleteSegment, [SegmentRepository]);
 });

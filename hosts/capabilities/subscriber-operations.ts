@@ -26,11 +26,13 @@ export const subscriberOperationsModule = new ContainerModule((container) => {
   container.bind<BulkTagStore>(BulkTagStore).toService(KnexBulkTagStore);
 
   bindClass(container, BulkTag, [BulkTagStore, Clock]);
-  container.bind(StartOperation).toResolvedValue(
-    (operations: SubscriberOperationRepository, segments: SegmentRepository, jobs: JobQueue, ids: IdGenerator, clock: Clock, baseUrl: string) =>
-      new StartOperation(operations, segments, jobs, ids, clock, segmentDocsUrl(baseUrl)),
-    [SubscriberOperationRepository, SegmentRepository, JobQueue, IdGenerator, Clock, BaseUrl],
-  );
+  container
+    .bind(StartOperation)
+    .toResolvedValue(
+      (operations: SubscriberOperationRepository, segments: SegmentRepository, jobs: JobQueue, ids: IdGenerator, clock: Clock, baseUrl: string) =>
+        new StartOperation(operations, segments, jobs, ids, clock, segmentDocsUrl(baseUrl)),
+      [SubscriberOperationRepository, SegmentRepository, JobQueue, IdGenerator, Clock, BaseUrl],
+    );
   bindClass(container, GetOperation, [SubscriberOperationRepository]);
   bindClass(container, ListOperations, [SubscriberOperationRepository]);
   bindClass(container, CancelOperation, [SubscriberOperationRepository, Clock]);

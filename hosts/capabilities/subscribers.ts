@@ -44,10 +44,13 @@ function bindSubscriberRoutes(container: ContainerModuleLoadOptions): void {
   bindClass(container, GetSubscriber, [SubscriberRepository, SubscriberQueries, NoteRepository]);
   bindClass(container, UpdateSubscriber, [SubscriberRepository, SubscriberQueries, Clock]);
   bindClass(container, DeleteSubscriber, [SubscriberRepository]);
-  container.bind(ListSubscribers).toResolvedValue(
-    (queries: SubscriberQueries, segments: SegmentRepository, clock: Clock, baseUrl: string) => new ListSubscribers(queries, segments, clock, segmentDocsUrl(baseUrl)),
-    [SubscriberQueries, SegmentRepository, Clock, BaseUrl],
-  );
+  container
+    .bind(ListSubscribers)
+    .toResolvedValue(
+      (queries: SubscriberQueries, segments: SegmentRepository, clock: Clock, baseUrl: string) =>
+        new ListSubscribers(queries, segments, clock, segmentDocsUrl(baseUrl)),
+      [SubscriberQueries, SegmentRepository, Clock, BaseUrl],
+    );
 
   bindClass(container, AddNote, [SubscriberRepository, NoteRepository, IdGenerator, Clock]);
   bindClass(container, ListNotes, [SubscriberRepository, NoteRepository]);

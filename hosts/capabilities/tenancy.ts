@@ -28,10 +28,12 @@ export const tenancyModule = new ContainerModule((container) => {
   container.bind(KnexApiKeyRepository).toResolvedValue((knex: Knex) => new KnexApiKeyRepository(knex), [Database]);
   container.bind<ApiKeyRepository>(ApiKeyRepository).toService(KnexApiKeyRepository);
   container.bind<TenancyRepository>(TenancyRepository).toResolvedValue((knex: Knex) => new KnexTenancyRepository(knex), [Database]);
-  container.bind<ApiKeyUsage>(ApiKeyUsage).toResolvedValue(
-    (keys: KnexApiKeyRepository, logger: Logger) => new ThrottledApiKeyUsage(keys, (error) => logger.warn({ err: error }, "could not record API key use")),
-    [KnexApiKeyRepository, AppLogger],
-  );
+  container
+    .bind<ApiKeyUsage>(ApiKeyUsage)
+    .toResolvedValue(
+      (keys: KnexApiKeyRepository, logger: Logger) => new ThrottledApiKeyUsage(keys, (error) => logger.warn({ err: error }, "could not record API key use")),
+      [KnexApiKeyRepository, AppLogger],
+    );
 
   bindClass(container, IssueApiKey, [ApiKeyRepository, ApiKeySecrets, IdGenerator, Clock]);
   bindClass(container, AuthenticateApiKey, [ApiKeyRepository, TenancyRepository, ApiKeySecrets, ApiKeyUsage, Clock]);

@@ -23,7 +23,9 @@ import { BaseUrl, Database } from "../tokens.js";
 export const trackingModule = new ContainerModule((container) => {
   // Delivery binds the same repository when it comes first: one binding either way.
   if (!container.isBound(SuppressionRepository)) {
-    container.bind<SuppressionRepository>(SuppressionRepository).toResolvedValue((knex: Knex, ids: IdGenerator) => new KnexSuppressionRepository(knex, ids), [Database, IdGenerator]);
+    container
+      .bind<SuppressionRepository>(SuppressionRepository)
+      .toResolvedValue((knex: Knex, ids: IdGenerator) => new KnexSuppressionRepository(knex, ids), [Database, IdGenerator]);
   }
   bindClass(container, KnexEngagementRepository, [Database]);
   container.bind<EngagementRepository>(EngagementRepository).toService(KnexEngagementRepository);
@@ -33,5 +35,14 @@ export const trackingModule = new ContainerModule((container) => {
   bindClass(container, RecordOpen, [TrackingTokens, EngagementRepository, IdGenerator, Clock]);
   bindClass(container, RecordClick, [TrackingTokens, EngagementRepository, IdGenerator, Clock]);
   bindClass(container, ShowUnsubscribePage, [TrackingTokens, EngagementRepository, TenancyRepository, Clock]);
-  bindClass(container, UnsubscribeRecipient, [TrackingTokens, EngagementRepository, TenancyRepository, SuppressionRepository, SubscriberRepository, UpdateSubscriber, IdGenerator, Clock]);
+  bindClass(container, UnsubscribeRecipient, [
+    TrackingTokens,
+    EngagementRepository,
+    TenancyRepository,
+    SuppressionRepository,
+    SubscriberRepository,
+    UpdateSubscriber,
+    IdGenerator,
+    Clock,
+  ]);
 });

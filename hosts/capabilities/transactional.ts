@@ -29,5 +29,13 @@ export const transactionalModule = new ContainerModule((container) => {
   bindClass(container, ListTransactionalEmails, [TransactionalEmailRepository, TemplateRepository, GetTransactionalMetrics]);
   bindClass(container, UpdateTransactionalEmail, [TransactionalEmailRepository, TemplateRepository, Clock]);
   bindClass(container, DeleteTransactionalEmail, [TransactionalEmailRepository, Clock]);
-  bindClass(container, SendTransactional, [TransactionalEmailRepository, TemplateRepository, SubscriberRepository, ResolveSender, RenderEmail, TrackingLinks, QueueEmailSend]);
+  bindClass(container, SendTransactional, [
+    TransactionalEmailRepository,
+    TemplateRepository,
+    SubscriberRepository,
+    ResolveSender,
+    RenderEmail,
+    TrackingLinks,
+    QueueEmailSend,
+  ]);
 });

@@ -29,13 +29,17 @@ export const warehouseSyncsModule = new ContainerModule((container) => {
   container.bind<WarehouseConnectionRepository>(WarehouseConnectionRepository).toService(KnexWarehouseConnectionRepository);
   bindClass(container, KnexWarehouseSyncRepository, [Database]);
   container.bind<WarehouseSyncRepository>(WarehouseSyncRepository).toService(KnexWarehouseSyncRepository);
-  container.bind<WarehouseReader>(WarehouseReader).toResolvedValue((allowPrivate: boolean) => new KindWarehouseReader(allowPrivate), [AllowPrivateDestinations]);
+  container
+    .bind<WarehouseReader>(WarehouseReader)
+    .toResolvedValue((allowPrivate: boolean) => new KindWarehouseReader(allowPrivate), [AllowPrivateDestinations]);
 
-  container.bind(CreateWarehouseConnection).toResolvedValue(
-    (connections: WarehouseConnectionRepository, reader: WarehouseReader, secrets: SecretBox, ids: IdGenerator, clock: Clock, allowPrivate: boolean) =>
-      new CreateWarehouseConnection(connections, reader, secrets, ids, clock, allowPrivate),
-    [WarehouseConnectionRepository, WarehouseReader, SecretBox, IdGenerator, Clock, AllowPrivateDestinations],
-  );
+  container
+    .bind(CreateWarehouseConnection)
+    .toResolvedValue(
+      (connections: WarehouseConnectionRepository, reader: WarehouseReader, secrets: SecretBox, ids: IdGenerator, clock: Clock, allowPrivate: boolean) =>
+        new CreateWarehouseConnection(connections, reader, secrets, ids, clock, allowPrivate),
+      [WarehouseConnectionRepository, WarehouseReader, SecretBox, IdGenerator, Clock, AllowPrivateDestinations],
+    );
   bindClass(container, ListWarehouseConnections, [WarehouseConnectionRepository]);
   bindClass(container, QueueWarehouseSyncRun, [WarehouseSyncRepository, SubscriberImportRepository, JobQueue, IdGenerator, Clock]);
   bindClass(container, CreateWarehouseSync, [

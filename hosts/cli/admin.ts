@@ -30,7 +30,8 @@ async function withRuntime<T>(database: string | undefined, work: (runtime: Runt
 
 const orFail = <A>(result: Result<A>): A => {
   if (isLeft(result)) {
-    const detail = result.left._tag === "Invalid" && result.left.errors?.length ? result.left.errors.map((e) => `${e.path} ${e.message}`).join("; ") : result.left.message;
+    const detail =
+      result.left._tag === "Invalid" && result.left.errors?.length ? result.left.errors.map((e) => `${e.path} ${e.message}`).join("; ") : result.left.message;
     throw new CliError(detail);
   }
   return result.right;
@@ -45,8 +46,7 @@ const keyOutput = (record: ApiKeyRecord, plain: string) => ({
 
 const memberOutput = (record: ApiKeyRecord) => ({ id: record.member.id, email: record.member.email, role: record.member.role });
 
-const print = (json: boolean, object: unknown, lines: string[]) =>
-  process.stdout.write(json ? `${JSON.stringify(object)}\n` : `${lines.join("\n")}\n`);
+const print = (json: boolean, object: unknown, lines: string[]) => process.stdout.write(json ? `${JSON.stringify(object)}\n` : `${lines.join("\n")}\n`);
 
 interface CreateCompanyFlags {
   name: string;
@@ -115,8 +115,12 @@ export function registerAdminCommands(program: Command): void {
     .requiredOption("--domain <domain>", "sending domain, e.g. mail.example.com")
     .option("--database <url>", "database URL (overrides DATABASE_URL)")
     .action(async (flags: VerifyDomainFlags) => {
-      const { company: companyId, domain: name } = orFail(decode(t.type({ company: TrimmedNonEmpty, domain: DomainName }), { company: flags.company, domain: flags.domain }));
-      const domain = await withRuntime(flags.database, async ({ container }) => orFail(await container.get(OperatorVerifyDomain).execute(OPERATOR, companyId, name)));
+      const { company: companyId, domain: name } = orFail(
+        decode(t.type({ company: TrimmedNonEmpty, domain: DomainName }), { company: flags.company, domain: flags.domain }),
+      );
+      const domain = await withRuntime(flags.database, async ({ container }) =>
+        orFail(await container.get(OperatorVerifyDomain).execute(OPERATOR, companyId, name)),
+      );
       process.stdout.write(`sending domain ${domain.id} ${domain.domain} verified by the operator\n`);
     });
 
@@ -136,7 +140,10 @@ export function registerAdminCommands(program: Command): void {
           companyId: flags.company,
           role: flags.role,
           email: flags.email,
-          scopes: flags.scopes?.split(",").map((scope) => scope.trim()).filter(Boolean),
+          scopes: flags.scopes
+            ?.split(",")
+            .map((scope) => scope.trim())
+            .filter(Boolean),
           name: flags.name,
         }),
       );

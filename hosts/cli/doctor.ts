@@ -54,7 +54,10 @@ async function checkDatabase(databaseUrl: string): Promise<Finding> {
     await knex.raw("select 1");
     const pending = await pendingMigrations(knex);
     if (pending.length > 0) {
-      return wrong(subject, `${shown} answers but ${pending.length} migration(s) are pending (${pending.join(", ")}): run \`lifecycle migrate\` (every command also does it)`);
+      return wrong(
+        subject,
+        `${shown} answers but ${pending.length} migration(s) are pending (${pending.join(", ")}): run \`lifecycle migrate\` (every command also does it)`,
+      );
     }
     return ok(subject, `${shown} answers and its schema is current`);
   } catch (error) {
@@ -112,7 +115,10 @@ async function checkMailUrl(mailUrl: string): Promise<Finding> {
       await verifySmtpRelay(mailUrl);
       return ok(subject, `${relay} answered EHLO${url.username ? " and accepted the login" : ""}`);
     } catch (error) {
-      return wrong(subject, `${relay} did not accept a connection (${reason(error)}): check the relay's host, port, TLS (smtps:// for port 465) and credentials`);
+      return wrong(
+        subject,
+        `${relay} did not accept a connection (${reason(error)}): check the relay's host, port, TLS (smtps:// for port 465) and credentials`,
+      );
     }
   }
   return wrong(subject, `${mailUrl.split(":")[0]}: is not a mail URL: use smtp://[user:pass@]host:port, smtps://..., file:<dir> or memory:`);
@@ -129,7 +135,8 @@ function checkBaseUrl(baseUrl: string): Finding {
     return wrong(subject, `${baseUrl} is not an absolute URL: ${fix}`);
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") return wrong(subject, `${baseUrl} is not http or https: ${fix}`);
-  if (url.pathname !== "/" || url.search || url.hash || url.username || url.password) return wrong(subject, `${baseUrl} is not an origin (it has a path, query or credentials): ${fix}`);
+  if (url.pathname !== "/" || url.search || url.hash || url.username || url.password)
+    return wrong(subject, `${baseUrl} is not an origin (it has a path, query or credentials): ${fix}`);
   return ok(subject, `${url.origin} is an absolute origin`);
 }
 

@@ -50,7 +50,11 @@ export interface CsvImportOptions {
  */
 export async function importCsvFile(container: Container, options: CsvImportOptions): Promise<SubscriberImport> {
   const direct = container.get(DirectImport);
-  const started = await direct.start(options.companyId, { fileName: basename(options.file), duplicateStrategy: options.duplicateStrategy, lists: options.lists });
+  const started = await direct.start(options.companyId, {
+    fileName: basename(options.file),
+    duplicateStrategy: options.duplicateStrategy,
+    lists: options.lists,
+  });
   if (isLeft(started)) throw new CliError(started.left.message);
   let current = started.right;
   await options.onStarted?.(current);
@@ -107,7 +111,12 @@ export function registerImportSubscribersCommand(program: Command): void {
     .requiredOption("--company <id>", "company ID")
     .option("--database <url>", "database URL (overrides DATABASE_URL)")
     .option("--duplicate-strategy <strategy>", "existing contacts: skip, merge or overwrite", "skip")
-    .option("--list <id>", "list every added or updated contact joins (repeatable)", (value: string, previous: string[]) => [...previous, value], [] as string[])
+    .option(
+      "--list <id>",
+      "list every added or updated contact joins (repeatable)",
+      (value: string, previous: string[]) => [...previous, value],
+      [] as string[],
+    )
     .option("--json", "print the import as one JSON object")
     .action(async (file: string, flags: ImportFlags) => {
       const strategy = decode(DuplicateStrategyCodec, flags.duplicateStrategy);
@@ -120,7 +129,10 @@ export function registerImportSubscribersCommand(program: Command): void {
 
       const config = loadConfig(process.env, { databaseUrl: flags.database });
       const runtime = await startRuntime(runtimeOptions(config, createLogger(config.logLevel)));
-      const bar = new SingleBar({ format: "importing |{bar}| {value}/{total} rows | {percentage}% | ETA {eta_formatted}", stream: process.stderr, hideCursor: true }, Presets.shades_classic);
+      const bar = new SingleBar(
+        { format: "importing |{bar}| {value}/{total} rows | {percentage}% | ETA {eta_formatted}", stream: process.stderr, hideCursor: true },
+        Presets.shades_classic,
+      );
       let stop = false;
       const interrupt = () => (stop = true);
       process.once("SIGINT", interrupt);

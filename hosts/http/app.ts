@@ -63,9 +63,12 @@ export function createHttpApp(container: Container, options: HttpAppOptions = {}
 
   const apiRoutes = apiRouteModules.flatMap((module) => module.mount(container));
   const openApi = buildOpenApi(apiRoutes, container.get<string>(BaseUrl));
-  app.get(API_PREFIXES.map((prefix) => `${prefix}/openapi.json`), (_req, res) => {
-    res.json(openApi);
-  });
+  app.get(
+    API_PREFIXES.map((prefix) => `${prefix}/openapi.json`),
+    (_req, res) => {
+      res.json(openApi);
+    },
+  );
 
   for (const surface of publicSurfaces) app.use(surface.mount(container));
 
@@ -82,9 +85,17 @@ export function createHttpApp(container: Container, options: HttpAppOptions = {}
   );
   api.use(authenticate(container.get(AuthenticateApiKey), limiter));
   // Routes with a budget of their own come before the standard limiter, so they skip it.
-  mountRoutes(api, apiRoutes.filter((route) => route.rateLimit), container);
+  mountRoutes(
+    api,
+    apiRoutes.filter((route) => route.rateLimit),
+    container,
+  );
   api.use(rateLimit(limiter, "standard", undefined, container.get(InFlightGate)));
-  mountRoutes(api, apiRoutes.filter((route) => !route.rateLimit), container);
+  mountRoutes(
+    api,
+    apiRoutes.filter((route) => !route.rateLimit),
+    container,
+  );
   api.use(notFoundHandler);
 
   app.use([...API_PREFIXES], api);

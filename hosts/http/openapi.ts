@@ -25,7 +25,9 @@ const operationId = (route: Route): string =>
   route.path
     .split("/")
     .filter(Boolean)
-    .map((part) => (part.startsWith(":") ? `By${part[1]!.toUpperCase()}${part.slice(2)}` : part.replace(/(^|[-_])(\w)/g, (_, __, c: string) => c.toUpperCase())))
+    .map((part) =>
+      part.startsWith(":") ? `By${part[1]!.toUpperCase()}${part.slice(2)}` : part.replace(/(^|[-_])(\w)/g, (_, __, c: string) => c.toUpperCase()),
+    )
     .join("");
 
 function parameters(route: Route): JsonSchema[] {
@@ -86,8 +88,14 @@ export function buildOpenApi(routes: readonly Route[], baseUrl: string): JsonSch
       tags: ["Platform"],
       security: [],
       responses: {
-        "200": { description: "Healthy", content: { "application/json": { schema: { type: "object", properties: { ok: { const: true } }, required: ["ok"] } } } },
-        "503": { description: "The database does not answer", content: { "application/json": { schema: { type: "object", properties: { ok: { const: false } }, required: ["ok"] } } } },
+        "200": {
+          description: "Healthy",
+          content: { "application/json": { schema: { type: "object", properties: { ok: { const: true } }, required: ["ok"] } } },
+        },
+        "503": {
+          description: "The database does not answer",
+          content: { "application/json": { schema: { type: "object", properties: { ok: { const: false } }, required: ["ok"] } } },
+        },
       },
     },
   };
@@ -101,10 +109,7 @@ export function buildOpenApi(routes: readonly Route[], baseUrl: string): JsonSch
         `(one shared rate budget per key: ${RATE_BUDGETS.standard.map((w) => `${w.points} per ${w.seconds} s`).join(" and ")}). ` +
         "Keys carry scopes from the catalog in x-scopes.",
     },
-    servers: [
-      { url: `${baseUrl}/api/v1` },
-      { url: `${baseUrl}/v1`, description: "Legacy alias with the same behaviour" },
-    ],
+    servers: [{ url: `${baseUrl}/api/v1` }, { url: `${baseUrl}/v1`, description: "Legacy alias with the same behaviour" }],
     tags: [...new Set([...routes.map((route) => route.tag), "Platform"])].map((name) => ({ name })),
     paths,
     components: {
@@ -135,7 +140,10 @@ export function buildOpenApi(routes: readonly Route[], baseUrl: string): JsonSch
             success: { const: false },
             error: { type: "string" },
             code: { type: "string" },
-            errors: { type: "array", items: { type: "object", properties: { path: { type: "string" }, message: { type: "string" } }, required: ["path", "message"] } },
+            errors: {
+              type: "array",
+              items: { type: "object", properties: { path: { type: "string" }, message: { type: "string" } }, required: ["path", "message"] },
+            },
           },
           required: ["error"],
         },

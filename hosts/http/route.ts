@@ -65,8 +65,7 @@ export interface Route<B = unknown, Q = unknown, P = unknown, R extends t.Any = 
 }
 
 /** Checks a route's handler against its codecs (its output against `response`), then erases the types for the registry. */
-export const defineRoute = <B = undefined, Q = undefined, P = undefined, R extends t.Any = t.Any>(route: Route<B, Q, P, R>): Route =>
-  route as unknown as Route;
+export const defineRoute = <B = undefined, Q = undefined, P = undefined, R extends t.Any = t.Any>(route: Route<B, Q, P, R>): Route => route as unknown as Route;
 
 /** Puts a use case's output under its key in the payload: `under("list")(result)` answers `{list}`. */
 export const under =
@@ -85,7 +84,11 @@ export function sendResult(res: Response, result: Result<unknown>, successStatus
 
 /** The bounds every route's input keeps before its own codec looks at it (422 naming the field). */
 function checkBounds(req: Request): Result<void> {
-  for (const [where, value] of [["body", req.body], ["query", req.query], ["path", req.params]] as const) {
+  for (const [where, value] of [
+    ["body", req.body],
+    ["query", req.query],
+    ["path", req.params],
+  ] as const) {
     const violation = inputBoundsViolation(value, where === "body" ? "" : where);
     if (violation) return fail(invalid(`Invalid request: ${violation.path} ${violation.message}`, [violation]));
   }

@@ -173,9 +173,14 @@ export class Worker {
 
   private async execute(job: Job): Promise<void> {
     const { store, handlers, clock, logger } = this.ports;
-    const heartbeat = setInterval(() => {
-      store.heartbeat(job.id, this.owner, clock.now(), this.leaseMs).catch((error: unknown) => logger.warn({ err: error, jobId: job.id }, "heartbeat failed"));
-    }, Math.max(10, Math.floor(this.leaseMs / 3)));
+    const heartbeat = setInterval(
+      () => {
+        store
+          .heartbeat(job.id, this.owner, clock.now(), this.leaseMs)
+          .catch((error: unknown) => logger.warn({ err: error, jobId: job.id }, "heartbeat failed"));
+      },
+      Math.max(10, Math.floor(this.leaseMs / 3)),
+    );
     const started = Date.now();
     try {
       const handler = handlers.get(job.type);

@@ -253,7 +253,14 @@ test("memory: injected failures make the next writes fail and leave nothing behi
 test("s3: content type and encoding are stored with the object", async (t) => {
   const server = await startS3Server(t, [BUCKET]);
   const writer = new S3BucketWriter({ allowPrivateDestinations: true });
-  const bucket = writer.open({ provider: "s3", bucket: BUCKET, region: server.region, endpoint: server.endpoint, accessKeyId: server.accessKeyId, secretAccessKey: server.secretAccessKey });
+  const bucket = writer.open({
+    provider: "s3",
+    bucket: BUCKET,
+    region: server.region,
+    endpoint: server.endpoint,
+    accessKeyId: server.accessKeyId,
+    secretAccessKey: server.secretAccessKey,
+  });
   t.teardown(() => bucket.close());
   await bucket.upload("a/file.jsonl.gz", gzippedRows(10), JSONL_GZ);
   await bucket.put("a/manifest.json", "{}", { contentType: "application/json" });
@@ -276,7 +283,14 @@ test("s3: a destination that accepts the connection and never answers times out 
   });
   const { port } = silent.address() as { port: number };
   const writer = new S3BucketWriter({ allowPrivateDestinations: true, requestTimeoutMs: 500 });
-  const bucket = writer.open({ provider: "s3", bucket: BUCKET, region: "auto", endpoint: `http://127.0.0.1:${port}`, accessKeyId: "AK", secretAccessKey: "SECRET-never-shown" });
+  const bucket = writer.open({
+    provider: "s3",
+    bucket: BUCKET,
+    region: "auto",
+    endpoint: `http://127.0.0.1:${port}`,
+    accessKeyId: "AK",
+    secretAccessKey: "SECRET-never-shown",
+  });
   t.teardown(() => bucket.close());
   const started = Date.now();
   const error = await t.throwsAsync(bucket.put("a/_service/connection-test.json", "{}", { contentType: "application/json" }), { instanceOf: BucketWriteError });
@@ -311,7 +325,14 @@ test.serial("gcs with HMAC keys: path-style requests to storage.googleapis.com s
       return [200, "", { ETag: '"1b2cf535f27731c974343645a3985328"' }];
     });
   const writer = new S3BucketWriter({ allowPrivateDestinations: false });
-  const bucket = writer.open({ provider: "gcs", bucket: "acme-exports", region: "auto", endpoint: null, accessKeyId: "GOOG1EXAMPLE", secretAccessKey: "gcs-hmac-secret" });
+  const bucket = writer.open({
+    provider: "gcs",
+    bucket: "acme-exports",
+    region: "auto",
+    endpoint: null,
+    accessKeyId: "GOOG1EXAMPLE",
+    secretAccessKey: "gcs-hmac-secret",
+  });
   t.teardown(() => bucket.close());
   await bucket.put("exports/_service/connection-test.json", "{}", { contentType: "application/json" });
   t.true(await bucket.exists("exports/_service/connection-test.json"));
@@ -350,7 +371,14 @@ test.serial("amazon s3: virtual-hosted requests to the bucket's regional endpoin
       { "Content-Type": "application/xml" },
     );
   const writer = new S3BucketWriter({ allowPrivateDestinations: false });
-  const destination: BucketDestination = { provider: "s3", bucket: "acme-exports", region: "eu-west-1", endpoint: null, accessKeyId: "AKIAEXAMPLE", secretAccessKey: "aws-secret-key" };
+  const destination: BucketDestination = {
+    provider: "s3",
+    bucket: "acme-exports",
+    region: "eu-west-1",
+    endpoint: null,
+    accessKeyId: "AKIAEXAMPLE",
+    secretAccessKey: "aws-secret-key",
+  };
   const bucket = writer.open(destination);
   t.teardown(() => bucket.close());
   await bucket.put("exports/_service/connection-test.json", "{}", { contentType: "application/json" });
@@ -370,7 +398,14 @@ test.serial("amazon s3: virtual-hosted requests to the bucket's regional endpoin
 test("a digest of what was uploaded matches what was produced (no byte lost or duplicated across parts)", async (t) => {
   const server = await startS3Server(t, [BUCKET]);
   const writer = new S3BucketWriter({ allowPrivateDestinations: true });
-  const bucket = writer.open({ provider: "s3", bucket: BUCKET, region: server.region, endpoint: server.endpoint, accessKeyId: server.accessKeyId, secretAccessKey: server.secretAccessKey });
+  const bucket = writer.open({
+    provider: "s3",
+    bucket: BUCKET,
+    region: server.region,
+    endpoint: server.endpoint,
+    accessKeyId: server.accessKeyId,
+    secretAccessKey: server.secretAccessKey,
+  });
   t.teardown(() => bucket.close());
   const produced = createHash("sha256");
   async function* body() {
@@ -388,7 +423,14 @@ test("a digest of what was uploaded matches what was produced (no byte lost or d
 test.serial("s3: memory stays flat while a 512 MiB stream is uploaded (streamed in parts, never buffered whole)", async (t) => {
   const server = await startS3Server(t, [BUCKET]);
   const writer = new S3BucketWriter({ allowPrivateDestinations: true });
-  const bucket = writer.open({ provider: "s3", bucket: BUCKET, region: server.region, endpoint: server.endpoint, accessKeyId: server.accessKeyId, secretAccessKey: server.secretAccessKey });
+  const bucket = writer.open({
+    provider: "s3",
+    bucket: BUCKET,
+    region: server.region,
+    endpoint: server.endpoint,
+    accessKeyId: server.accessKeyId,
+    secretAccessKey: server.secretAccessKey,
+  });
   t.teardown(() => bucket.close());
   const size = 512 * 1024 * 1024;
   async function* body() {

@@ -68,7 +68,10 @@ for (const dialect of dialects()) {
     t.false(second.definitionCreated);
     t.false(second.historical);
     t.true(old.historical);
-    t.deepEqual(published.map((event) => event.customEventId), [first.id, second.id]);
+    t.deepEqual(
+      published.map((event) => event.customEventId),
+      [first.id, second.id],
+    );
     const [definition] = await repository.listDefinitions(contact.companyId, null);
     t.like(definition, { name: "saas.purchase", eventCount: 3 });
   });
@@ -106,10 +109,13 @@ for (const dialect of dialects()) {
     t.is(bad.status, "rejected");
     t.is(other.status, "fulfilled");
     const rows = await knex("custom_events").where({ company_id: contact.companyId }).orderBy("name");
-    t.deepEqual(rows.map((row) => [row.subscriber_id, row.name]), [
-      [contact.id, "saas.purchase"],
-      [contact.id, "saas.trial_started"],
-    ]);
+    t.deepEqual(
+      rows.map((row) => [row.subscriber_id, row.name]),
+      [
+        [contact.id, "saas.purchase"],
+        [contact.id, "saas.trial_started"],
+      ],
+    );
     t.is(published.length, 2);
   });
 }

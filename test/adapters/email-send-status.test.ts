@@ -27,7 +27,9 @@ for (const dialect of dialects()) {
 
     for (const { event, id } of pairs) {
       const bounce = event === "bounced" ? { bounceType: "Permanent" as const, bounceSubType: "General" } : {};
-      t.true(await sends.recordDeliveryEvent("co_a", id, ids.next("eev"), { type: event, providerEventId: `p_${id}`, occurredAt: EVENT_AT, ...bounce }, EVENT_AT));
+      t.true(
+        await sends.recordDeliveryEvent("co_a", id, ids.next("eev"), { type: event, providerEventId: `p_${id}`, occurredAt: EVENT_AT, ...bounce }, EVENT_AT),
+      );
     }
 
     for (const { status, event, id } of pairs) {

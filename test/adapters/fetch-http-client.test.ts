@@ -48,7 +48,9 @@ test("a call past its time limit, a body over the cap and an unreachable host fa
   const big = await t.throwsAsync(client.send({ method: "GET", url: `${peer.url}/big`, maxResponseBytes: 1024 * 1024 }), { instanceOf: HttpRequestError });
   t.regex(big.message, /is larger than 1048576 bytes/);
   t.is((await client.send({ method: "GET", url: `${peer.url}/big`, maxResponseBytes: 4 * 1024 * 1024 })).body.length, 2 * 1024 * 1024);
-  const closed = await t.throwsAsync(client.send({ method: "GET", url: "http://127.0.0.1:1/?apiKey=secret", timeoutMs: 2000 }), { instanceOf: HttpRequestError });
+  const closed = await t.throwsAsync(client.send({ method: "GET", url: "http://127.0.0.1:1/?apiKey=secret", timeoutMs: 2000 }), {
+    instanceOf: HttpRequestError,
+  });
   t.regex(closed.message, /^Could not reach http:\/\/127\.0\.0\.1:1/);
   t.false(closed.message.includes("secret"), "the query (which may hold credentials) is not in the message");
 });
@@ -60,5 +62,8 @@ test("redirects are handed back, not followed", async (t) => {
   const response = await new FetchHttpClient().send({ method: "GET", url: `${peer.url}/redirect` });
   t.is(response.status, 302);
   t.is(response.headers.location, "/json?followed=1");
-  t.deepEqual(peer.hits.map((hit) => hit.trim()), ["GET /redirect"]);
+  t.deepEqual(
+    peer.hits.map((hit) => hit.trim()),
+    ["GET /redirect"],
+  );
 });

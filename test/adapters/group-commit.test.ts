@@ -60,7 +60,10 @@ test("a group never exceeds maxItems, and submissions are never split", async (t
   const commit = new GroupCommit(write, 1, 3);
   const results = await Promise.all([commit.submit([1, 2]), commit.submit([3, 4]), commit.submit([5])]);
   t.deepEqual(results, [[2, 4], [6, 8], [10]]);
-  t.deepEqual(groups, [[1, 2], [3, 4, 5]]);
+  t.deepEqual(groups, [
+    [1, 2],
+    [3, 4, 5],
+  ]);
 });
 
 test("an empty submission writes nothing", async (t) => {

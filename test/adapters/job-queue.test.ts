@@ -29,7 +29,10 @@ for (const dialect of dialects()) {
     const later = await jobs.enqueue({ type: "c", runAt: new Date(clock.now().getTime() + 60_000) });
 
     const claimed = await jobs.claim("w1", 10, clock.now(), LEASE);
-    t.deepEqual(claimed.map((job) => job.id), [high, low]);
+    t.deepEqual(
+      claimed.map((job) => job.id),
+      [high, low],
+    );
     t.deepEqual(claimed[1]!.payload, { n: 1 });
     t.is(claimed[0]!.status, "running");
     t.is(claimed[0]!.attempts, 1);
@@ -38,7 +41,10 @@ for (const dialect of dialects()) {
 
     for (const job of claimed) t.true(await jobs.complete(job.id, "w1", clock.now()));
     clock.advance(60_000);
-    t.deepEqual((await jobs.claim("w2", 10, clock.now(), LEASE)).map((job) => job.id), [later]);
+    t.deepEqual(
+      (await jobs.claim("w2", 10, clock.now(), LEASE)).map((job) => job.id),
+      [later],
+    );
   });
 
   test(name("a singleton key holds one queued or running job at a time"), async (t) => {
@@ -129,14 +135,17 @@ for (const dialect of dialects()) {
     // Separate pools, as separate worker processes would have.
     const others = await Promise.all(
       Array.from({ length: 3 }, async () => {
-        const own = createKnex(String((knex.client.config.connection as { connectionString?: string; filename?: string }).connectionString ?? `sqlite:${(knex.client.config.connection as { filename: string }).filename}`));
+        const own = createKnex(
+          String(
+            (knex.client.config.connection as { connectionString?: string; filename?: string }).connectionString ??
+              `sqlite:${(knex.client.config.connection as { filename: string }).filename}`,
+          ),
+        );
         t.teardown(() => own.destroy());
         return new KnexJobQueue(own, ids, clock);
       }),
     );
-    const claims = await Promise.all(
-      [jobs, ...others].flatMap((claimer, w) => Array.from({ length: 3 }, () => claimer.claim(`w${w}`, 7, clock.now(), LEASE))),
-    );
+    const claims = await Promise.all([jobs, ...others].flatMap((claimer, w) => Array.from({ length: 3 }, () => claimer.claim(`w${w}`, 7, clock.now(), LEASE))));
     const claimed = claims.flat().map((job) => job.id);
     t.is(new Set(claimed).size, claimed.length, "no job claimed twice");
     t.is(claimed.length, 60);

@@ -251,7 +251,9 @@ function matchesLeaf(l: FilterLeaf, c: Contact, index: number, world: World): bo
 
 function matchesNode(node: FilterNode, c: Contact, index: number, world: World): boolean {
   if (node.kind === "filter") return matchesLeaf(node, c, index, world);
-  return node.joinOperator === "and" ? node.children.every((child) => matchesNode(child, c, index, world)) : node.children.some((child) => matchesNode(child, c, index, world));
+  return node.joinOperator === "and"
+    ? node.children.every((child) => matchesNode(child, c, index, world))
+    : node.children.some((child) => matchesNode(child, c, index, world));
 }
 
 /** List placeholders become the company's list IDs. */
@@ -288,7 +290,11 @@ for (const dialect of dialects()) {
         await insertCompanyRow(knex, companyId);
         await insertListRow(knex, companyId, listIds.a, "A");
         await insertListRow(knex, companyId, listIds.b, "B");
-        await insertContactRows(knex, companyId, scenario.contacts.map((c, i) => toRow(c, i, run, listIds)));
+        await insertContactRows(
+          knex,
+          companyId,
+          scenario.contacts.map((c, i) => toRow(c, i, run, listIds)),
+        );
 
         const segments = new Map<string, FilterGroup>([
           ["seg_a", bindLists(scenario.segA, listIds)],
@@ -345,7 +351,9 @@ for (const dialect of dialects()) {
 
     // Distinct leaves (or-ed with a condition each), so nothing is deduplicated away.
     const wide = group(
-      Array.from({ length: 1000 }, (_, i) => group([ref(`seg_${i % 16}`), { kind: "filter", id: `n${i}`, field: "attribute", operator: "is_not", value: `k${i}:v` }], "and")),
+      Array.from({ length: 1000 }, (_, i) =>
+        group([ref(`seg_${i % 16}`), { kind: "filter", id: `n${i}`, field: "attribute", operator: "is_not", value: `k${i}:v` }], "and"),
+      ),
       "or",
     );
     t.deepEqual(await evaluator.count({ companyId: "cmp_1", root: wide, referenced, now: NOW }), { total: 1, active: 1 });
@@ -371,4 +379,3 @@ function toRow(c: Contact, index: number, run: number, listIds: { a: string; b: 
     events: c.events.map((e) => ({ name: e.name, occurredAt: ago(e.ageDays) })),
   };
 }
-

@@ -10,7 +10,6 @@ import { MemoryMailTransport } from "../../adapters/memory/memory-mail-transport
 import type { OutgoingMessage } from "../../core/delivery/mail-transport.js";
 import { smtpSink } from "../helpers/smtp-sink.js";
 
-
 const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
 const DKIM = { domainName: "brand.example", keySelector: "lc1", privateKey: privateKey.export({ type: "pkcs8", format: "pem" }).toString() };
 const DKIM_TXT = `v=DKIM1; k=rsa; p=${publicKey.export({ type: "spki", format: "der" }).toString("base64")}`;

@@ -88,18 +88,26 @@ function bruteForce(sends: readonly SendHistory[], query: Query) {
       (query.emailType === undefined || send.emailType === query.emailType) &&
       (query.mailboxProvider === undefined || send.mailboxProvider === query.mailboxProvider),
   );
-  const has = (send: SendHistory, type: HistoryEventType, human = false) => (send.events ?? []).some((event) => event.type === type && (!human || !event.machine));
+  const has = (send: SendHistory, type: HistoryEventType, human = false) =>
+    (send.events ?? []).some((event) => event.type === type && (!human || !event.machine));
   const countOf = (predicate: (send: SendHistory) => boolean) => selected.filter(predicate).length;
   const human = !query.includeMachineEngagement;
   const sent = selected.length;
   const deliveryEvents = countOf((send) => has(send, "delivery"));
   const delivered = countOf((send) => (["delivery", "open", "click", "reply", "complaint", "unsubscribe"] as const).some((type) => has(send, type)));
-  const latestBounce = (send: SendHistory) => [...(send.events ?? [])].filter((event) => event.type === "bounce").sort((a, b) => a.at.getTime() - b.at.getTime()).pop();
+  const latestBounce = (send: SendHistory) =>
+    [...(send.events ?? [])]
+      .filter((event) => event.type === "bounce")
+      .sort((a, b) => a.at.getTime() - b.at.getTime())
+      .pop();
   const opened = countOf((send) => has(send, "open", human));
   const clicked = countOf((send) => has(send, "click", human));
   const replies = query.mailboxProvider ? 0 : countOf((send) => has(send, "reply"));
   const denominator = deliveryEvents > 0 ? delivered : sent;
-  const links = URLS.map((url) => ({ url, clicks: countOf((send) => (send.events ?? []).some((e) => e.type === "click" && e.url === url && (!human || !e.machine))) }))
+  const links = URLS.map((url) => ({
+    url,
+    clicks: countOf((send) => (send.events ?? []).some((e) => e.type === "click" && e.url === url && (!human || !e.machine))),
+  }))
     .filter((link) => link.clicks > 0)
     .sort((a, b) => b.clicks - a.clicks || (a.url < b.url ? -1 : 1));
   const machine = (send: SendHistory, type: HistoryEventType) => (send.events ?? []).some((event) => event.type === type && event.machine);
@@ -155,14 +163,18 @@ for (const dialect of dialects()) {
           if (expected.stats.sent > 0) nonEmpty += 1;
           const { stats } = actual;
           // The invariants, whatever the reference says.
-          if (!(stats.opened <= stats.delivered && stats.clicked <= stats.delivered && stats.delivered <= stats.sent)) throw new Error(`funnel out of order: ${JSON.stringify(stats)}`);
+          if (!(stats.opened <= stats.delivered && stats.clicked <= stats.delivered && stats.delivered <= stats.sent))
+            throw new Error(`funnel out of order: ${JSON.stringify(stats)}`);
           for (const [key, value] of Object.entries(stats)) {
             if (key.endsWith("Rate") && (typeof value !== "number" || value < 0 || value > 100)) throw new Error(`${key} = ${String(value)}`);
           }
           t.like(stats, expected.stats, JSON.stringify({ query, sends }));
           t.like(actual.bounceBreakdown, expected.bounces);
           t.is(actual.bounceBreakdown.permanent + actual.bounceBreakdown.transient + actual.bounceBreakdown.undetermined, stats.bounced);
-          t.is(actual.bounceBreakdown.subtypes.reduce((sum, entry) => sum + entry.count, 0), stats.bounced);
+          t.is(
+            actual.bounceBreakdown.subtypes.reduce((sum, entry) => sum + entry.count, 0),
+            stats.bounced,
+          );
           t.deepEqual(actual.engagementBreakdown, expected.engagementBreakdown);
           t.deepEqual(actual.clickedLinks, expected.clickedLinks);
         }

@@ -84,16 +84,29 @@ for (const dialect of dialects()) {
     t.deepEqual(await keys.findActiveByHash(custom.keyHash), { key: custom, member: a });
     t.deepEqual((await keys.findActive("co_a", "key_2"))?.key, full);
     t.is(await keys.findActive("co_b", "key_1"), null);
-    t.deepEqual((await keys.listActive("co_a")).map((r) => r.key.id), ["key_1", "key_2"]);
+    t.deepEqual(
+      (await keys.listActive("co_a")).map((r) => r.key.id),
+      ["key_1", "key_2"],
+    );
 
     t.false(await keys.revoke("co_b", "key_1", at("2026-02-01T00:00:00.000Z")), "another company cannot revoke it");
     t.false(await keys.update("co_b", "key_1", { name: "stolen" }, at("2026-02-01T00:00:00.000Z")));
     t.true(await keys.revoke("co_a", "key_1", at("2026-02-01T00:00:00.000Z")));
     t.false(await keys.revoke("co_a", "key_1", at("2026-02-02T00:00:00.000Z")), "only once");
     t.is(await keys.findActiveByHash(custom.keyHash), null);
-    t.deepEqual((await keys.listActive("co_a")).map((r) => r.key.id), ["key_2"]);
+    t.deepEqual(
+      (await keys.listActive("co_a")).map((r) => r.key.id),
+      ["key_2"],
+    );
 
-    t.true(await keys.update("co_a", "key_2", { name: "renamed", selection: { preset: "read_only", selectedScopes: ["tags:read"] } }, at("2026-03-01T00:00:00.000Z")));
+    t.true(
+      await keys.update(
+        "co_a",
+        "key_2",
+        { name: "renamed", selection: { preset: "read_only", selectedScopes: ["tags:read"] } },
+        at("2026-03-01T00:00:00.000Z"),
+      ),
+    );
     const updated = (await keys.findActive("co_a", "key_2"))!.key;
     t.is(updated.name, "renamed");
     t.deepEqual(updated.selectedScopes, ["tags:read"]);

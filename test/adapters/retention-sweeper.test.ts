@@ -72,12 +72,22 @@ for (const dialect of dialects()) {
       // Queued long ago and not yet due: never swept, whatever its age.
       { ...job("job_waiting", "queued", daysAgo(100), false), run_at: toDbDate(new Date(NOW.getTime() + DAY)) },
     ]);
-    await knex("idempotency_keys").insert([idempotencyRecord("co_a", "old", daysAgo(1 / 24)), idempotencyRecord("co_a", "live", new Date(NOW.getTime() + DAY))]);
+    await knex("idempotency_keys").insert([
+      idempotencyRecord("co_a", "old", daysAgo(1 / 24)),
+      idempotencyRecord("co_a", "live", new Date(NOW.getTime() + DAY)),
+    ]);
     await insertSend(knex, "co_a", "snd_old", daysAgo(40), daysAgo(40), [daysAgo(39)]);
     await insertSend(knex, "co_a", "snd_stuck", null, daysAgo(40));
     await insertSend(knex, "co_a", "snd_recent", daysAgo(29), daysAgo(29));
     await insertSend(knex, "co_a", "snd_ancient", daysAgo(500), daysAgo(500), [daysAgo(401), daysAgo(399)]);
-    await insertSend(knex, "co_b", "snd_b", daysAgo(500), daysAgo(500), Array.from({ length: 1_200 }, (_, i) => new Date(daysAgo(450).getTime() + i * 1_000)));
+    await insertSend(
+      knex,
+      "co_b",
+      "snd_b",
+      daysAgo(500),
+      daysAgo(500),
+      Array.from({ length: 1_200 }, (_, i) => new Date(daysAgo(450).getTime() + i * 1_000)),
+    );
 
     const swept = await new SweepRetention(new KnexRetentionSweeper(knex), DEFAULT_RETENTION, new ManualClock(NOW)).execute();
 
@@ -98,7 +108,10 @@ for (const dialect of dialects()) {
     );
     t.not(sends.find((send) => send.id === "snd_old").first_opened_at, null, "what metrics count stays on the send");
     t.deepEqual(
-      (await knex("email_events").orderBy("event_time").select("email_send_id", "event_time")).map((event) => [event.email_send_id, new Date(event.event_time).toISOString()]),
+      (await knex("email_events").orderBy("event_time").select("email_send_id", "event_time")).map((event) => [
+        event.email_send_id,
+        new Date(event.event_time).toISOString(),
+      ]),
       [
         ["snd_ancient", daysAgo(399).toISOString()],
         ["snd_old", daysAgo(39).toISOString()],

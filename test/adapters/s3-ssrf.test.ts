@@ -75,7 +75,14 @@ async function refused(t: ExecutionContext, writer: S3BucketWriter, endpoint: st
     for (const call of [
       () => bucket.put("acme/_service/connection-test.json", "{}", { contentType: "application/json" }),
       () => bucket.exists("acme/_service/connection-test.json"),
-      () => bucket.upload("acme/a.jsonl.gz", (async function* () { yield Buffer.from("x"); })(), { contentType: "application/x-ndjson" }),
+      () =>
+        bucket.upload(
+          "acme/a.jsonl.gz",
+          (async function* () {
+            yield Buffer.from("x");
+          })(),
+          { contentType: "application/x-ndjson" },
+        ),
     ]) {
       const error = await t.throwsAsync(call(), { instanceOf: BucketWriteError }, endpoint);
       if (typeof message === "string") t.is(error?.message, message, endpoint);
@@ -116,7 +123,12 @@ test("a host name resolving to any private or reserved address is refused when c
   for (const address of PRIVATE_ADDRESSES) {
     answer = address;
     const before = lookups.length;
-    await refused(t, writer, `https://s3.rebinding.example:${port}`, `The destination "s3.rebinding.example:${port}" resolves to a private or reserved address, which is not allowed.`);
+    await refused(
+      t,
+      writer,
+      `https://s3.rebinding.example:${port}`,
+      `The destination "s3.rebinding.example:${port}" resolves to a private or reserved address, which is not allowed.`,
+    );
     t.true(lookups.length > before, `${address}: resolved when connecting`);
   }
   t.is(connections(), 0);
@@ -125,7 +137,11 @@ test("a host name resolving to any private or reserved address is refused when c
 test("a name answering a public and a private address at once is refused", async (t) => {
   const { port, connections } = await trap(t);
   const lookup = ((_hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
-    if (options.all) callback(null, [{ address: "93.184.215.14", family: 4 }, { address: "127.0.0.1", family: 4 }]);
+    if (options.all)
+      callback(null, [
+        { address: "93.184.215.14", family: 4 },
+        { address: "127.0.0.1", family: 4 },
+      ]);
     else callback(null, "127.0.0.1", 4);
   }) as unknown as LookupFunction;
   const writer = new S3BucketWriter({ allowPrivateDestinations: false, connectionTimeoutMs: 2000, requestTimeoutMs: 2000, lookup });
@@ -150,7 +166,9 @@ test("a redirect is not followed: the redirect's target sees no request", async 
     request.resume();
     request.once("end", () => {
       response.writeHead(307, { Location: `http://127.0.0.1:${target.port}${request.url}`, "Content-Type": "application/xml" });
-      response.end('<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>TemporaryRedirect</Code><Message>Please re-send this request to the specified temporary endpoint.</Message></Error>');
+      response.end(
+        '<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>TemporaryRedirect</Code><Message>Please re-send this request to the specified temporary endpoint.</Message></Error>',
+      );
     });
   }).listen(0, "127.0.0.1");
   await once(redirector, "listening");
@@ -185,7 +203,13 @@ test("with ALLOW_PRIVATE_DESTINATIONS a loopback s3rver is reachable over plain 
 });
 
 test("the endpoint validator: an https origin with a public or unresolved host passes; anything else gets a readable reason", (t) => {
-  for (const ok of ["https://s3.eu-central-1.wasabisys.com", "https://minio.example.com:9000", "https://minio.example.com:9000/", "https://8.8.8.8", "https://[2606:4700::1111]"]) {
+  for (const ok of [
+    "https://s3.eu-central-1.wasabisys.com",
+    "https://minio.example.com:9000",
+    "https://minio.example.com:9000/",
+    "https://8.8.8.8",
+    "https://[2606:4700::1111]",
+  ]) {
     t.is(endpointOriginProblem(ok, false), null, ok);
   }
   t.is(endpointOriginProblem("not a url", false), "endpoint must be a URL such as https://s3.example.com");

@@ -19,14 +19,27 @@ for (const dialect of dialects()) {
     });
     const a = await createCompanyFixture(runtime.container);
     const b = await createCompanyFixture(runtime.container);
-    return { save: runtime.container.get(SaveContact), subscribers: runtime.container.get<SubscriberRepository>(SubscriberRepository), clock, a, b, knex: runtime.knex };
+    return {
+      save: runtime.container.get(SaveContact),
+      subscribers: runtime.container.get<SubscriberRepository>(SubscriberRepository),
+      clock,
+      a,
+      b,
+      knex: runtime.knex,
+    };
   }
 
   test(name("creates with normalised tags, lists by name, typed attributes; skip leaves it alone"), async (t) => {
     const { save, a, b, subscribers } = await setup(t);
     const created = await save.execute(
       a.companyId,
-      { email: "ada@gmail.com", firstName: "Ada", customAttributes: { plan: "pro", seats: 3, beta: true, meta: { a: [1, null] } }, tags: ["Pro Customer", "pro_customer", "VIP!"], lists: ["Newsletter"] },
+      {
+        email: "ada@gmail.com",
+        firstName: "Ada",
+        customAttributes: { plan: "pro", seats: 3, beta: true, meta: { a: [1, null] } },
+        tags: ["Pro Customer", "pro_customer", "VIP!"],
+        lists: ["Newsletter"],
+      },
       "skip",
     );
     if (created._tag === "Left") return t.fail(created.left.message);
@@ -47,13 +60,25 @@ for (const dialect of dialects()) {
 
   test(name("merge adds, overwrite replaces, nothing reactivates an unsubscribed contact"), async (t) => {
     const { save, a } = await setup(t);
-    await save.execute(a.companyId, { email: "bo@example.com", firstName: "Bo", lastName: "Li", status: "unsubscribed", customAttributes: { a: 1 }, tags: ["one"] }, "skip");
-    const merged = await save.execute(a.companyId, { email: "bo@example.com", lastName: "Lee", status: "active", customAttributes: { b: 2 }, tags: ["two"] }, "merge");
+    await save.execute(
+      a.companyId,
+      { email: "bo@example.com", firstName: "Bo", lastName: "Li", status: "unsubscribed", customAttributes: { a: 1 }, tags: ["one"] },
+      "skip",
+    );
+    const merged = await save.execute(
+      a.companyId,
+      { email: "bo@example.com", lastName: "Lee", status: "active", customAttributes: { b: 2 }, tags: ["two"] },
+      "merge",
+    );
     if (merged._tag === "Left") return t.fail(merged.left.message);
     t.like(merged.right.subscriber, { firstName: "Bo", lastName: "Lee", status: "unsubscribed" });
     t.deepEqual(merged.right.subscriber.customAttributes, { a: 1, b: 2 });
     t.deepEqual(merged.right.subscriber.tags, ["one", "two"]);
-    const overwritten = await save.execute(a.companyId, { email: "bo@example.com", firstName: "Bob", customAttributes: { c: 3 }, tags: ["three"] }, "overwrite");
+    const overwritten = await save.execute(
+      a.companyId,
+      { email: "bo@example.com", firstName: "Bob", customAttributes: { c: 3 }, tags: ["three"] },
+      "overwrite",
+    );
     if (overwritten._tag === "Left") return t.fail(overwritten.left.message);
     t.like(overwritten.right.subscriber, { firstName: "Bob", lastName: null, status: "unsubscribed" });
     t.deepEqual(overwritten.right.subscriber.customAttributes, { c: 3 });
@@ -81,6 +106,9 @@ for (const dialect of dialects()) {
     const results = await Promise.all(Array.from({ length: 8 }, (_, i) => save.execute(a.companyId, { email: "race@example.com", tags: [`t${i}`] }, "merge")));
     t.true(results.every((r) => r._tag === "Right"));
     const rows = await knex("subscribers").where({ company_id: a.companyId }).select("email");
-    t.deepEqual(rows.map((row: { email: string }) => row.email), ["race@example.com"]);
+    t.deepEqual(
+      rows.map((row: { email: string }) => row.email),
+      ["race@example.com"],
+    );
   });
 }

@@ -41,7 +41,15 @@ for (const dialect of dialects()) {
     const { knex, suppressions } = await repository(t, dialect);
     const reasons = ["hard_bounce", "complaint", "unsubscribe", "manual"] as const;
     const results = await Promise.all(
-      Array.from({ length: 12 }, (_, i) => suppressions.add({ companyId: "co_a", email: i % 2 ? "Race@Example.com" : "race@example.com", reason: reasons[i % 4]!, emailSendId: `send_${i}`, at: T1 })),
+      Array.from({ length: 12 }, (_, i) =>
+        suppressions.add({
+          companyId: "co_a",
+          email: i % 2 ? "Race@Example.com" : "race@example.com",
+          reason: reasons[i % 4]!,
+          emailSendId: `send_${i}`,
+          at: T1,
+        }),
+      ),
     );
     const rows = await knex("suppressions").where({ company_id: "co_a" });
     t.is(rows.length, 1);

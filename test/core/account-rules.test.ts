@@ -28,14 +28,20 @@ const cases: ReadonlyArray<[string, readonly AccountMember[], RecipientOption, s
 for (const [title, members, option, expected] of cases) {
   test(`account event recipients: ${title}`, (t) => {
     const selection = selectRecipients(members, option);
-    t.deepEqual(selection.recipients.map((m) => m.subscriberId), expected);
+    t.deepEqual(
+      selection.recipients.map((m) => m.subscriberId),
+      expected,
+    );
     t.false(selection.truncated);
   });
 }
 
 test("account event recipients: beyond the limit the list is cut and marked truncated", (t) => {
   const selection = selectRecipients(everyone, "all", 3);
-  t.deepEqual(selection.recipients.map((m) => m.subscriberId), ["o1", "o2", "a1"]);
+  t.deepEqual(
+    selection.recipients.map((m) => m.subscriberId),
+    ["o1", "o2", "a1"],
+  );
   t.true(selection.truncated);
   t.false(selectRecipients(everyone, "all", 5).truncated);
 });

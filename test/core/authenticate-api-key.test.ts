@@ -32,7 +32,10 @@ test("a demoted member's full-access key loses the scopes of the old role at onc
   t.teardown(() => kit.close());
   const acme = await kit.createCompany();
   const admin = await createMemberKeyFixture(kit.lifecycle.container, acme.company.id, { role: "admin", email: "ann@example.com" });
-  await kit.lifecycle.container.get<import("knex").Knex>(Symbol.for("lifecycle.Database"))("team_members").where({ id: admin.memberId }).update({ role: "marketer" });
+  await kit.lifecycle.container
+    .get<import("knex").Knex>(Symbol.for("lifecycle.Database"))("team_members")
+    .where({ id: admin.memberId })
+    .update({ role: "marketer" });
   const actor = await kit.lifecycle.useCases.authenticate.execute(admin.key);
   t.is(actor._tag, "Right");
   if (actor._tag === "Right") {

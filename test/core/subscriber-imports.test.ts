@@ -10,7 +10,14 @@ const OPTIONS = { duplicateStrategy: "skip" as const, listIds: [], enrollInSeque
 
 /** An import with two chunks of 10 rows, in `status`, with `processedChunks` of them done. */
 function importIn(status: ImportStatus, processedChunks = 0): SubscriberImport {
-  return { ...newImport("imp_1", "co_1", null, null, OPTIONS, NOW), status, totalRows: 20, chunkCount: 2, processedChunks, processedCount: processedChunks * 10 };
+  return {
+    ...newImport("imp_1", "co_1", null, null, OPTIONS, NOW),
+    status,
+    totalRows: 20,
+    chunkCount: 2,
+    processedChunks,
+    processedCount: processedChunks * 10,
+  };
 }
 
 const ten = { ...EMPTY_OUTCOME, added: 7, skipped: 1, failed: 2, skippedReasons: { already_exists: 1 }, failedReasons: { invalid_email: 2 } };
@@ -71,7 +78,15 @@ test("rows: each is read on its own, with a reason when it is not a contact", (t
   t.deepEqual(readRow({ email: "ada@example.com", timezone: "Nowhere/City" }), { kind: "failed", reason: "invalid_field" });
   t.deepEqual(readRow({ email: "ada@example.com", customAttributes: { account: 1 } }), { kind: "failed", reason: "reserved_attribute" });
   t.deepEqual(readRow({ email: "ada@example.com", tags: ["***"] }), { kind: "failed", reason: "invalid_tag" });
-  const ok = readRow({ email: " Ada@Example.COM ", externalId: 42, firstName: " Ada ", lastName: "", tags: ["Pro Customer"], timezone: "Europe/Paris", unknown: true });
+  const ok = readRow({
+    email: " Ada@Example.COM ",
+    externalId: 42,
+    firstName: " Ada ",
+    lastName: "",
+    tags: ["Pro Customer"],
+    timezone: "Europe/Paris",
+    unknown: true,
+  });
   if (ok.kind !== "contact") return t.fail();
   t.like(ok.contact, { email: "ada@example.com", externalId: "42", firstName: "Ada", lastName: undefined, timezone: "Europe/Paris" });
   t.deepEqual(ok.contact.tags, ["pro-customer"]);
@@ -83,7 +98,10 @@ test("rows: a repeated email is a duplicate wherever it appears in the import", 
   const second = tallyRows([{ email: "a@example.com" }, { email: "b@example.com" }], seen);
   t.deepEqual(first.tally, { rows: 3, emails: 2, duplicates: 1 });
   t.deepEqual(second.tally, { rows: 2, emails: 2, duplicates: 1 });
-  t.deepEqual([...first.rows, ...second.rows].map((row) => row.duplicate), [false, false, true, true, false]);
+  t.deepEqual(
+    [...first.rows, ...second.rows].map((row) => row.duplicate),
+    [false, false, true, true, false],
+  );
 });
 
 test("plan: a later row that matches an earlier row's contact by externalId builds on it", (t) => {
@@ -122,6 +140,9 @@ test("plan: a later row that matches an earlier row's contact by externalId buil
 });
 
 test("chunk failure reasons drop the statement a driver puts first", (t) => {
-  t.is(chunkFailureReason(new Error('insert into "subscribers" (...) values ($1) - value too long for type character varying(32)')), "value too long for type character varying(32)");
+  t.is(
+    chunkFailureReason(new Error('insert into "subscribers" (...) values ($1) - value too long for type character varying(32)')),
+    "value too long for type character varying(32)",
+  );
   t.is(chunkFailureReason(new Error("disk I/O error\nstack")), "disk I/O error");
 });

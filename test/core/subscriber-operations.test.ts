@@ -51,14 +51,24 @@ const TABLE: ReadonlyArray<{ from: OperationStatus; event: OperationEvent; state
   { from: "cancelled", event: { type: "fail", error: "boom" }, next: "Operation is cancelled: cannot apply fail" },
   { from: "completed", event: { type: "fail", error: "boom" }, next: "Operation is completed: cannot apply fail" },
   { from: "running", event: { type: "finish" }, state: { selectionComplete: true, total: 3, processed: 3 }, next: "completed" },
-  { from: "running", event: { type: "finish" }, state: { selectionComplete: false, total: 3, processed: 3 }, next: "Operation is running: cannot apply finish" },
+  {
+    from: "running",
+    event: { type: "finish" },
+    state: { selectionComplete: false, total: 3, processed: 3 },
+    next: "Operation is running: cannot apply finish",
+  },
   { from: "running", event: { type: "finish" }, state: { selectionComplete: true, total: 3, processed: 2 }, next: "Operation is running: cannot apply finish" },
   { from: "queued", event: { type: "finish" }, state: { selectionComplete: true }, next: "Operation is queued: cannot apply finish" },
   { from: "running", event: { type: "selectionQueued", total: 500, complete: false }, next: "running" },
   { from: "queued", event: { type: "selectionQueued", total: 500, complete: false }, next: "Operation is queued: cannot apply selectionQueued" },
   { from: "cancelled", event: { type: "selectionQueued", total: 500, complete: false }, next: "Operation is cancelled: cannot apply selectionQueued" },
   { from: "running", event: { type: "batchProcessed", succeeded: 2, failures: [] }, state: { total: 2 }, next: "running" },
-  { from: "cancelled", event: { type: "batchProcessed", succeeded: 2, failures: [] }, state: { total: 2 }, next: "Operation is cancelled: cannot apply batchProcessed" },
+  {
+    from: "cancelled",
+    event: { type: "batchProcessed", succeeded: 2, failures: [] },
+    state: { total: 2 },
+    next: "Operation is cancelled: cannot apply batchProcessed",
+  },
 ];
 
 for (const row of TABLE) {

@@ -21,7 +21,19 @@ export interface CliRun {
  */
 function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   const clean = { ...process.env };
-  for (const name of ["DATABASE_URL", "PORT", "HOST", "BASE_URL", "SECRET_KEY", "MAIL_URL", "REDIS_URL", "LOG_LEVEL", "TRUST_PROXY", "SHED_EVENT_LOOP_DELAY_MS"]) delete clean[name];
+  for (const name of [
+    "DATABASE_URL",
+    "PORT",
+    "HOST",
+    "BASE_URL",
+    "SECRET_KEY",
+    "MAIL_URL",
+    "REDIS_URL",
+    "LOG_LEVEL",
+    "TRUST_PROXY",
+    "SHED_EVENT_LOOP_DELAY_MS",
+  ])
+    delete clean[name];
   for (const name of Object.keys(clean)) if (name.startsWith("RETENTION_")) delete clean[name];
   return { ...clean, LOG_LEVEL: "warn", SHED_EVENT_LOOP_DELAY_MS: "0", ...env };
 }

@@ -44,7 +44,8 @@ export async function startDnsServer(): Promise<TestDnsServer> {
       if (!entry) {
         (response.header as { rcode: number }).rcode = NXDOMAIN;
       } else if (question?.type === Packet.TYPE.TXT) {
-        for (const text of entry.txt ?? []) response.answers.push({ name, type: Packet.TYPE.TXT, class: Packet.CLASS.IN, ttl: 60, data: chunks(text) } as never);
+        for (const text of entry.txt ?? [])
+          response.answers.push({ name, type: Packet.TYPE.TXT, class: Packet.CLASS.IN, ttl: 60, data: chunks(text) } as never);
       } else if (question?.type === Packet.TYPE.CNAME && entry.cname) {
         response.answers.push({ name, type: Packet.TYPE.CNAME, class: Packet.CLASS.IN, ttl: 60, domain: entry.cname } as never);
       }

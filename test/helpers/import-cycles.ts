@@ -11,7 +11,10 @@ const STATIC_IMPORT = /^(import|export)\s+(?:(type)\s+)?(?:([^;]*?)\s+from\s+)?[
 const onlyTypes = (clause: string): boolean => {
   const braces = /^\{([^}]*)\}$/.exec(clause.trim());
   if (!braces?.[1]) return false;
-  const names = braces[1].split(",").map((name) => name.trim()).filter((name) => name !== "");
+  const names = braces[1]
+    .split(",")
+    .map((name) => name.trim())
+    .filter((name) => name !== "");
   return names.length > 0 && names.every((name) => name.startsWith("type "));
 };
 

@@ -215,15 +215,28 @@ export function interceptDiscovery(account: MailchimpAccount, origin = hostOf(ac
     .get(`${prefix}/lists`)
     .basicAuth({ user: "lifecycle", pass: account.apiKey })
     .query({ count: "1000", offset: "0" })
-    .reply(200, { lists: account.audiences.map((audience) => listResource(dc, audience)), total_items: account.audiences.length, constraints: { may_create: true, max_instances: 100, current_total_instances: account.audiences.length }, _links: links(`${origin}${prefix}/lists`) })
+    .reply(200, {
+      lists: account.audiences.map((audience) => listResource(dc, audience)),
+      total_items: account.audiences.length,
+      constraints: { may_create: true, max_instances: 100, current_total_instances: account.audiences.length },
+      _links: links(`${origin}${prefix}/lists`),
+    })
     .get(`${prefix}/campaigns`)
     .basicAuth({ user: "lifecycle", pass: account.apiKey })
     .query({ count: "1", offset: "0" })
-    .reply(200, { campaigns: account.campaigns.slice(0, 1).map((campaign, i) => campaignResource(dc, campaign, i)), total_items: account.campaigns.length, _links: links(`${origin}${prefix}/campaigns`) })
+    .reply(200, {
+      campaigns: account.campaigns.slice(0, 1).map((campaign, i) => campaignResource(dc, campaign, i)),
+      total_items: account.campaigns.length,
+      _links: links(`${origin}${prefix}/campaigns`),
+    })
     .get(`${prefix}/templates`)
     .basicAuth({ user: "lifecycle", pass: account.apiKey })
     .query({ type: "user", count: "1", offset: "0" })
-    .reply(200, { templates: account.templates.slice(0, 1).map((template) => templateResource(dc, template)), total_items: account.templates.length, _links: links(`${origin}${prefix}/templates`) });
+    .reply(200, {
+      templates: account.templates.slice(0, 1).map((template) => templateResource(dc, template)),
+      total_items: account.templates.length,
+      _links: links(`${origin}${prefix}/templates`),
+    });
 }
 
 /** Intercepts the member pages of an audience, `pageSize` at a time. */
@@ -251,7 +264,11 @@ export function interceptCampaigns(account: MailchimpAccount, pageSize: number):
       .get("/3.0/campaigns")
       .basicAuth({ user: "lifecycle", pass: account.apiKey })
       .query({ count: String(pageSize), offset: String(offset), sort_field: "create_time", sort_dir: "ASC" })
-      .reply(200, { campaigns: page.map((campaign, i) => campaignResource(dc, campaign, offset + i)), total_items: account.campaigns.length, _links: links(`${hostOf(dc)}/3.0/campaigns`) });
+      .reply(200, {
+        campaigns: page.map((campaign, i) => campaignResource(dc, campaign, offset + i)),
+        total_items: account.campaigns.length,
+        _links: links(`${hostOf(dc)}/3.0/campaigns`),
+      });
     for (const campaign of page) {
       scope
         .get(`/3.0/campaigns/${campaign.id}/content`)
@@ -274,7 +291,11 @@ export function interceptTemplates(account: MailchimpAccount, pageSize: number):
     .get("/3.0/templates")
     .basicAuth({ user: "lifecycle", pass: account.apiKey })
     .query({ type: "user", count: String(pageSize), offset: "0", sort_field: "date_created", sort_dir: "ASC" })
-    .reply(200, { templates: account.templates.map((template) => templateResource(dc, template)), total_items: account.templates.length, _links: links(`${hostOf(dc)}/3.0/templates`) });
+    .reply(200, {
+      templates: account.templates.map((template) => templateResource(dc, template)),
+      total_items: account.templates.length,
+      _links: links(`${hostOf(dc)}/3.0/templates`),
+    });
   for (const template of account.templates) {
     scope
       .get(`/3.0/templates/${template.id}/default-content`)

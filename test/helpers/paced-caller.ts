@@ -8,7 +8,8 @@ export type PacedCall = (method: string, path: string, options?: Omit<RequestOpt
 /** Requests spread over several keys of the company's owner, each kept under the per-key limit of 20 a second. */
 export async function pacedCaller(api: ApiFixture, company: CompanyFixture, keys = 4): Promise<PacedCall> {
   const ring = [company.ownerKey];
-  for (let i = 1; i < keys; i++) ring.push((await createMemberKeyFixture(api.runtime.container, company.companyId, { role: "owner", email: company.ownerEmail })).key);
+  for (let i = 1; i < keys; i++)
+    ring.push((await createMemberKeyFixture(api.runtime.container, company.companyId, { role: "owner", email: company.ownerEmail })).key);
   const lastUse = new Map<string, number>();
   let next = 0;
   return async (method, path, options = {}) => {

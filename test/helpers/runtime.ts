@@ -19,7 +19,14 @@ export type TestRuntimeOptions = Partial<Omit<RuntimeOptions, "databaseUrl" | "l
 export const TEST_CAPACITY = { shedEventLoopDelayMs: 0 } as const;
 
 export function startTestRuntime(database: TestDatabase, clock?: Clock, options: TestRuntimeOptions = {}): Promise<Runtime> {
-  return startRuntime({ ...options, capacity: { ...TEST_CAPACITY, ...options.capacity }, databaseUrl: database.url, logger: createLogger("silent"), baseUrl: BASE_URL, ...(clock ? { clock } : {}) });
+  return startRuntime({
+    ...options,
+    capacity: { ...TEST_CAPACITY, ...options.capacity },
+    databaseUrl: database.url,
+    logger: createLogger("silent"),
+    baseUrl: BASE_URL,
+    ...(clock ? { clock } : {}),
+  });
 }
 
 export interface TestServer {

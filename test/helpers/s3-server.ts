@@ -90,11 +90,16 @@ export async function startS3Server(t: ExecutionContext, buckets: string[]): Pro
 class NodeSha256 {
   private readonly hash: Hash | Hmac;
   constructor(secret?: string | ArrayBuffer | ArrayBufferView) {
-    const key = typeof secret === "string" || secret === undefined ? secret : Buffer.from(secret instanceof ArrayBuffer ? new Uint8Array(secret) : new Uint8Array(secret.buffer, secret.byteOffset, secret.byteLength));
+    const key =
+      typeof secret === "string" || secret === undefined
+        ? secret
+        : Buffer.from(secret instanceof ArrayBuffer ? new Uint8Array(secret) : new Uint8Array(secret.buffer, secret.byteOffset, secret.byteLength));
     this.hash = key === undefined ? createHash("sha256") : createHmac("sha256", key);
   }
   update(data: string | ArrayBuffer | ArrayBufferView): void {
-    this.hash.update(typeof data === "string" ? data : data instanceof ArrayBuffer ? new Uint8Array(data) : new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
+    this.hash.update(
+      typeof data === "string" ? data : data instanceof ArrayBuffer ? new Uint8Array(data) : new Uint8Array(data.buffer, data.byteOffset, data.byteLength),
+    );
   }
   async digest(): Promise<Uint8Array> {
     return new Uint8Array(this.hash.digest());

@@ -19,7 +19,10 @@ let storming = true;
 async function loop(worker: number): Promise<void> {
   for (let i = 0; storming; i++) {
     try {
-      const response = await fetch(`${baseUrl}${path}`, { headers: { authorization: `Bearer ${keys[(worker + i) % keys.length]}` }, signal: AbortSignal.timeout(30_000) });
+      const response = await fetch(`${baseUrl}${path}`, {
+        headers: { authorization: `Bearer ${keys[(worker + i) % keys.length]}` },
+        signal: AbortSignal.timeout(30_000),
+      });
       await response.arrayBuffer();
       answers.push({ status: response.status, retryAfter: response.headers.get("retry-after") });
     } catch (error) {

@@ -12,7 +12,12 @@ export interface WorkerProcess {
 }
 
 /** A compiled test worker script in a process of its own on `database`, killed after the test; resolves once it is ready. */
-export async function startWorkerProcess(t: ExecutionContext, script: string, database: TestDatabase, env: Record<string, string> = {}): Promise<WorkerProcess> {
+export async function startWorkerProcess(
+  t: ExecutionContext,
+  script: string,
+  database: TestDatabase,
+  env: Record<string, string> = {},
+): Promise<WorkerProcess> {
   const child = spawn(process.execPath, [script], { env: { ...process.env, ...database.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
   t.teardown(() => child.kill("SIGKILL"));
   let logs = "";

@@ -45,7 +45,12 @@ for (const dialect of dialects()) {
     const database = await dialect.create();
     t.teardown(() => database.drop());
     const { port } = await smtpSink(t);
-    const env = { ...database.env, SECRET_KEY: randomBytes(32).toString("base64"), MAIL_URL: `smtp://relay:s3cret@127.0.0.1:${port}`, BASE_URL: "https://mail.example.com" };
+    const env = {
+      ...database.env,
+      SECRET_KEY: randomBytes(32).toString("base64"),
+      MAIL_URL: `smtp://relay:s3cret@127.0.0.1:${port}`,
+      BASE_URL: "https://mail.example.com",
+    };
     t.is((await runCli(["migrate"], { cwd, env })).code, 0);
 
     const run = await runCli(["doctor"], { cwd, env });
@@ -92,22 +97,39 @@ test("doctor: a relay that does not answer is named, with what to check, and exi
   const [database, secret, mail, base] = lines(run.stdout);
   t.regex(database!, /^ok database: /);
   t.is(secret, "ok SECRET_KEY: a 32-byte key");
-  t.is(mail, `FAIL MAIL_URL: smtp://127.0.0.1:${port} did not accept a connection (connect ECONNREFUSED 127.0.0.1:${port}): check the relay's host, port, TLS (smtps:// for port 465) and credentials`);
+  t.is(
+    mail,
+    `FAIL MAIL_URL: smtp://127.0.0.1:${port} did not accept a connection (connect ECONNREFUSED 127.0.0.1:${port}): check the relay's host, port, TLS (smtps:// for port 465) and credentials`,
+  );
   t.regex(base!, /^ok BASE_URL: /);
 });
 
 test("doctor: a BASE_URL that is not an absolute origin is named, with the fix, and exit 1", async (t) => {
   const noScheme = await sqliteInstallation(t, { BASE_URL: "mail.example.com" });
   t.is(noScheme.code, 1);
-  t.is(lines(noScheme.stdout)[3], "FAIL BASE_URL: mail.example.com is not an absolute URL: give the public scheme and host only, e.g. https://mail.example.com");
+  t.is(
+    lines(noScheme.stdout)[3],
+    "FAIL BASE_URL: mail.example.com is not an absolute URL: give the public scheme and host only, e.g. https://mail.example.com",
+  );
   const withPath = await sqliteInstallation(t, { BASE_URL: "https://example.com/mail" });
   t.is(withPath.code, 1);
-  t.is(lines(withPath.stdout)[3], "FAIL BASE_URL: https://example.com/mail is not an origin (it has a path, query or credentials): give the public scheme and host only, e.g. https://mail.example.com");
-  t.deepEqual(lines(withPath.stdout).slice(0, 3).map((line) => line.split(":")[0]), ["ok database", "ok SECRET_KEY", "ok MAIL_URL"]);
+  t.is(
+    lines(withPath.stdout)[3],
+    "FAIL BASE_URL: https://example.com/mail is not an origin (it has a path, query or credentials): give the public scheme and host only, e.g. https://mail.example.com",
+  );
+  t.deepEqual(
+    lines(withPath.stdout)
+      .slice(0, 3)
+      .map((line) => line.split(":")[0]),
+    ["ok database", "ok SECRET_KEY", "ok MAIL_URL"],
+  );
 });
 
 test("doctor: a SECRET_KEY of the wrong size is named, with how to make one", async (t) => {
   const run = await sqliteInstallation(t, { SECRET_KEY: Buffer.alloc(16).toString("base64") });
   t.is(run.code, 1);
-  t.is(lines(run.stdout)[1], "FAIL SECRET_KEY: SECRET_KEY must be 32 bytes in base64 (got 16 bytes): make one with `openssl rand -base64 32` (changing it makes stored secrets unreadable)");
+  t.is(
+    lines(run.stdout)[1],
+    "FAIL SECRET_KEY: SECRET_KEY must be 32 bytes in base64 (got 16 bytes): make one with `openssl rand -base64 32` (changing it makes stored secrets unreadable)",
+  );
 });

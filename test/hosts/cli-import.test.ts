@@ -80,15 +80,25 @@ test("sqlite: import-subscribers streams a 100,000-row CSV into the company, ski
 
   t.is(await countOf(knex("subscribers").where({ company_id: companyId }).count("* as n").first()), csv.contacts);
   t.is(await countOf(knex("list_memberships").where({ list_id: listId }).count("* as n").first()), csv.contacts - 40);
-  const first = await knex("subscribers").where({ company_id: companyId, email: contactEmail(0) }).first();
+  const first = await knex("subscribers")
+    .where({ company_id: companyId, email: contactEmail(0) })
+    .first();
   t.like(first, { first_name: "Ada", last_name: "Lovelace", external_id: "ext-0", status: "active" });
   t.deepEqual(json(first.custom_attributes), { plan: "free", seats: 0, ltv: 0.5, vip: true, zip: "00000" }, "numbers and booleans keep their JSON types");
-  const tags = await knex("subscriber_tags").join("tags", "tags.id", "subscriber_tags.tag_id").where("subscriber_tags.subscriber_id", first.id).orderBy("tags.name").pluck("tags.name");
+  const tags = await knex("subscriber_tags")
+    .join("tags", "tags.id", "subscriber_tags.tag_id")
+    .where("subscriber_tags.subscriber_id", first.id)
+    .orderBy("tags.name")
+    .pluck("tags.name");
   t.deepEqual(tags, ["customer", "newsletter"]);
-  const odd = await knex("subscribers").where({ company_id: companyId, email: contactEmail(99_999) }).first();
+  const odd = await knex("subscribers")
+    .where({ company_id: companyId, email: contactEmail(99_999) })
+    .first();
   t.like(odd, { external_id: null, first_name: "Ken" });
   t.deepEqual(json(odd.custom_attributes), { plan: "enterprise", seats: 49, ltv: 999.5, vip: false, zip: "09999" });
-  const existing = await knex("subscribers").where({ company_id: companyId, email: contactEmail(7) }).first();
+  const existing = await knex("subscribers")
+    .where({ company_id: companyId, email: contactEmail(7) })
+    .first();
   t.is(existing.first_name, "Existing");
   const stored = await knex("subscriber_imports").where({ id: result.id }).first();
   t.like(stored, { status: "completed", company_id: companyId });
@@ -122,7 +132,11 @@ for (const dialect of dialects()) {
     const grace = await knex("subscribers").where({ company_id: companyId, email: "grace@example.com" }).first();
     t.like(grace, { first_name: "Grace", last_name: "Hopper", external_id: "crm-1" });
     t.deepEqual(json(grace.custom_attributes), { Plan: "pro", Seats: 12, Beta: true });
-    const tags = await knex("subscriber_tags").join("tags", "tags.id", "subscriber_tags.tag_id").where("subscriber_tags.subscriber_id", grace.id).orderBy("tags.name").pluck("tags.name");
+    const tags = await knex("subscriber_tags")
+      .join("tags", "tags.id", "subscriber_tags.tag_id")
+      .where("subscriber_tags.subscriber_id", grace.id)
+      .orderBy("tags.name")
+      .pluck("tags.name");
     t.deepEqual(tags, ["existing", "navy", "vip"]);
     const alan = await knex("subscribers").where({ company_id: companyId, email: "alan@example.com" }).first();
     t.deepEqual(json(alan.custom_attributes), { Plan: "free", Seats: "007", Beta: false }, "a number with a leading zero stays text");

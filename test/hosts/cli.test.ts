@@ -89,7 +89,10 @@ for (const dialect of dialects()) {
     t.teardown(() => database.drop());
     const env = database.env;
 
-    const created = await runCli(["admin", "create-company", "--name", "Acme", "--owner-email", "boss@acme.test", "--sender", "Hello@Mail.Acme.test", "--json"], { cwd, env });
+    const created = await runCli(
+      ["admin", "create-company", "--name", "Acme", "--owner-email", "boss@acme.test", "--sender", "Hello@Mail.Acme.test", "--json"],
+      { cwd, env },
+    );
     t.is(created.code, 0, created.stderr);
     t.is(created.stdout.trim().split("\n").length, 1);
     const output = JSON.parse(created.stdout);
@@ -109,7 +112,17 @@ for (const dialect of dialects()) {
     const profiles = await call(server.url, "GET", "/api/v1/sender-profiles", { key });
     t.is(profiles.status, 200);
     t.like(profiles.body, { defaultSenderProfileId: output.senderProfile.id, replyProfiles: [], defaultReplyProfileId: null });
-    t.like(profiles.body.senderProfiles, [{ id: output.senderProfile.id, name: "Acme", email: "hello@mail.acme.test", domain: "mail.acme.test", domainStatus: "verified", canSend: true, isDefault: true }]);
+    t.like(profiles.body.senderProfiles, [
+      {
+        id: output.senderProfile.id,
+        name: "Acme",
+        email: "hello@mail.acme.test",
+        domain: "mail.acme.test",
+        domainStatus: "verified",
+        canSend: true,
+        isDefault: true,
+      },
+    ]);
     const domains = await call(server.url, "GET", "/api/v1/sending-domains", { key });
     t.deepEqual(
       domains.body.sendingDomains.map((d: { domain: string; status: string; verifiedBy: string }) => [d.domain, d.status, d.verifiedBy]),
@@ -119,7 +132,10 @@ for (const dialect of dialects()) {
       ],
     );
     // A From on the operator-verified domain is accepted by the API and can send.
-    const from = await call(server.url, "PATCH", `/api/v1/companies/${output.company.id}`, { key, body: { fromEmail: "news@news.acme.test", fromName: "News" } });
+    const from = await call(server.url, "PATCH", `/api/v1/companies/${output.company.id}`, {
+      key,
+      body: { fromEmail: "news@news.acme.test", fromName: "News" },
+    });
     t.like(from.body.company, { defaultFromEmail: "news@news.acme.test", defaultFromName: "News" });
     t.is(await server.stop(), 0);
   });
@@ -155,7 +171,10 @@ test("operator mistakes go to stderr as one line with a non-zero exit", async (t
   t.is(badEmail.stderr.trim(), "error: ownerEmail must be a valid email address");
 
   const company = JSON.parse((await runCli(["admin", "create-company", "--name", "X", "--owner-email", "x@x.test", "--json"], { cwd, env })).stdout);
-  const beyondRole = await runCli(["admin", "create-api-key", "--company", company.company.id, "--role", "marketer", "--email", "m@x.test", "--scopes", "data_exports:read"], { cwd, env });
+  const beyondRole = await runCli(
+    ["admin", "create-api-key", "--company", company.company.id, "--role", "marketer", "--email", "m@x.test", "--scopes", "data_exports:read"],
+    { cwd, env },
+  );
   t.not(beyondRole.code, 0);
   t.is(beyondRole.stderr.trim(), "error: Role marketer cannot hold scope: data_exports:read");
   const badScope = await runCli(["admin", "create-api-key", "--company", company.company.id, "--scopes", "all:things"], { cwd, env });

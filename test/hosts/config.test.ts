@@ -50,7 +50,12 @@ test("TRUST_PROXY is off when unset, else true, a hop count, or a list of addres
 });
 
 test("retention periods come from RETENTION_* in days; 0 keeps forever", (t) => {
-  const config = loadConfig({ RETENTION_COMPLETED_JOBS_DAYS: "1", RETENTION_DEAD_JOBS_DAYS: "0", RETENTION_EMAIL_BODIES_DAYS: "90", RETENTION_DELIVERY_EVENTS_DAYS: "730" });
+  const config = loadConfig({
+    RETENTION_COMPLETED_JOBS_DAYS: "1",
+    RETENTION_DEAD_JOBS_DAYS: "0",
+    RETENTION_EMAIL_BODIES_DAYS: "90",
+    RETENTION_DELIVERY_EVENTS_DAYS: "730",
+  });
   t.deepEqual(config.retention, { completedJobsDays: 1, deadJobsDays: 0, emailBodiesDays: 90, deliveryEventsDays: 730 });
   const error = t.throws(() => loadConfig({ RETENTION_EMAIL_BODIES_DAYS: "-1" }), { instanceOf: ConfigError });
   t.is(error.message, "Invalid environment: RETENTION_EMAIL_BODIES_DAYS must be a number of days (0 keeps forever)");
@@ -65,7 +70,14 @@ test("capacity settings come from their variables, 0 turning a shedding rule or 
     SHED_DB_QUEUE: "0",
     DB_STATEMENT_TIMEOUT_MS: "0",
   });
-  t.deepEqual(capacity, { companyMaxInFlight: 8, companyPerMinute: 600, authFailuresPerMinute: 5, shedEventLoopDelayMs: 0, shedDbQueue: 0, dbStatementTimeoutMs: 0 });
+  t.deepEqual(capacity, {
+    companyMaxInFlight: 8,
+    companyPerMinute: 600,
+    authFailuresPerMinute: 5,
+    shedEventLoopDelayMs: 0,
+    shedDbQueue: 0,
+    dbStatementTimeoutMs: 0,
+  });
   t.throws(() => loadConfig({ COMPANY_MAX_IN_FLIGHT: "0" }), { instanceOf: ConfigError, message: /COMPANY_MAX_IN_FLIGHT must be between 1 and/ });
 });
 

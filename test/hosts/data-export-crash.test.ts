@@ -33,12 +33,25 @@ for (const dialect of dialects()) {
       const dayStart = NOW - DAYS * DAY + day * DAY + HOUR;
       const at = (ms: number) => toDbDate(new Date(ms));
       await knex("email_sends").insert({
-        id: sendId, company_id: company.companyId, recipient_email: "ada@example.com", email_type: "campaign", subject: "News",
-        sender_email: "news@brand.example", status: "delivered", mailbox_provider: "gmail", created_at: at(dayStart), updated_at: at(dayStart),
+        id: sendId,
+        company_id: company.companyId,
+        recipient_email: "ada@example.com",
+        email_type: "campaign",
+        subject: "News",
+        sender_email: "news@brand.example",
+        status: "delivered",
+        mailbox_provider: "gmail",
+        created_at: at(dayStart),
+        updated_at: at(dayStart),
       });
       const events = Array.from({ length: EVENTS_PER_DAY }, (_, i) => ({
-        id: `eev_${day}_${String(i).padStart(4, "0")}`, company_id: company.companyId, email_send_id: sendId, event_type: i === 0 ? "delivery" : "open",
-        event_time: at(dayStart + i * 60_000), machine: false, created_at: at(dayStart + i * 60_000),
+        id: `eev_${day}_${String(i).padStart(4, "0")}`,
+        company_id: company.companyId,
+        email_send_id: sendId,
+        event_type: i === 0 ? "delivery" : "open",
+        event_time: at(dayStart + i * 60_000),
+        machine: false,
+        created_at: at(dayStart + i * 60_000),
       }));
       for (let i = 0; i < events.length; i += 100) await knex("email_events").insert(events.slice(i, i + 100));
     }
@@ -48,8 +61,17 @@ for (const dialect of dialects()) {
     const created = await api.call("POST", "/api/v1/data-exports", {
       key: company.ownerKey,
       body: {
-        name: "Lake", provider: "s3", bucket: BUCKET, endpoint: s3.endpoint, region: s3.region, pathPrefix: PREFIX,
-        accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey, datasets: ["email_events"], frequency: "daily", startFrom: new Date(NOW - DAYS * DAY).toISOString(),
+        name: "Lake",
+        provider: "s3",
+        bucket: BUCKET,
+        endpoint: s3.endpoint,
+        region: s3.region,
+        pathPrefix: PREFIX,
+        accessKeyId: s3.accessKeyId,
+        secretAccessKey: s3.secretAccessKey,
+        datasets: ["email_events"],
+        frequency: "daily",
+        startFrom: new Date(NOW - DAYS * DAY).toISOString(),
       },
     });
     t.is(created.status, 200, JSON.stringify(created.body));
@@ -69,17 +91,27 @@ for (const dialect of dialects()) {
 
     // Another worker takes the job over once its lease runs out, and finishes the run.
     await startWorkerProcess(t, SCRIPT, api.database, env);
-    await waitFor("the resumed run to succeed", async () => {
-      const row = await knex("data_exports").where({ id: exportId }).first("status", "last_success_at");
-      return row.status === "idle" && row.last_success_at !== null;
-    }, 60_000);
+    await waitFor(
+      "the resumed run to succeed",
+      async () => {
+        const row = await knex("data_exports").where({ id: exportId }).first("status", "last_success_at");
+        return row.status === "idle" && row.last_success_at !== null;
+      },
+      60_000,
+    );
 
     const files = await dataFiles();
     t.is(files.length, DAYS, "one file per day");
-    t.true(beforeResume.every((key) => files.includes(key)), "the uncommitted sixth file was written again under the same name");
+    t.true(
+      beforeResume.every((key) => files.includes(key)),
+      "the uncommitted sixth file was written again under the same name",
+    );
     const exported: string[] = [];
     for (const key of files) {
-      for (const line of gunzipSync(await s3.getObject(BUCKET, key)).toString("utf8").split("\n")) if (line) exported.push(JSON.parse(line).id as string);
+      for (const line of gunzipSync(await s3.getObject(BUCKET, key))
+        .toString("utf8")
+        .split("\n"))
+        if (line) exported.push(JSON.parse(line).id as string);
     }
     t.is(exported.length, source.length, "no duplicate and no gap: as many rows as the source");
     t.deepEqual([...new Set(exported)].sort(), source, "every event of the source, once");

@@ -17,7 +17,8 @@ const SCRIPT = fileURLToPath(new URL("../helpers/job-worker-process.js", import.
 
 const startJobWorker = (t: ExecutionContext, database: TestDatabase, env: Record<string, string> = {}) => startWorkerProcess(t, SCRIPT, database, env);
 
-const runs = async (knex: Knex, phase: string): Promise<Array<{ job_id: string; owner: string }>> => knex("test_job_runs").where({ phase }).select("job_id", "owner");
+const runs = async (knex: Knex, phase: string): Promise<Array<{ job_id: string; owner: string }>> =>
+  knex("test_job_runs").where({ phase }).select("job_id", "owner");
 
 test("the test kit runs due jobs with the registered handlers, retrying failures on the manual clock", async (t) => {
   const kit = await createTestKit();
@@ -86,8 +87,14 @@ test("scheduled platform sweeps remove expired rate-limit counters and idempoten
   t.true((await kit.runDueJobs()) >= 2);
   const ran = (await knex("jobs").where({ status: "completed" }).distinct("type")).map((row: { type: string }) => row.type);
   t.deepEqual(ran.filter((type) => type.startsWith("platform.")).sort(), ["platform.sweep_rate_limits", "platform.sweep_retention"], "both hourly sweeps ran");
-  t.deepEqual((await knex("rate_limits").select("key")).map((row) => row.key), ["rl:standard:60s:live"]);
-  t.deepEqual((await knex("idempotency_keys").select("idempotency_key")).map((row) => row.idempotency_key), ["live"]);
+  t.deepEqual(
+    (await knex("rate_limits").select("key")).map((row) => row.key),
+    ["rl:standard:60s:live"],
+  );
+  t.deepEqual(
+    (await knex("idempotency_keys").select("idempotency_key")).map((row) => row.idempotency_key),
+    ["live"],
+  );
 });
 
 for (const dialect of dialects()) {
@@ -126,15 +133,25 @@ for (const dialect of dialects()) {
     await waitFor("every job to complete", async () => Number((await knex("jobs").where({ status: "completed" }).count({ n: "*" }))[0]!.n) === 10);
 
     const jobs = await knex("jobs").whereIn("id", ids).select("id", "status", "attempts");
-    t.deepEqual(jobs.map((job) => job.status), Array(10).fill("completed"), "no job lost");
+    t.deepEqual(
+      jobs.map((job) => job.status),
+      Array(10).fill("completed"),
+      "no job lost",
+    );
     const ends = await runs(knex, "end");
-    for (const id of ids) t.true(ends.some((run) => run.job_id === id), `job ${id} ran to its end`);
+    for (const id of ids)
+      t.true(
+        ends.some((run) => run.job_id === id),
+        `job ${id} ran to its end`,
+      );
     for (const id of interrupted) {
       const job = jobs.find((row) => row.id === id)!;
       t.true(Number(job.attempts) >= 2, `interrupted job ${id} was attempted again`);
     }
     // No job is completed twice in the queue, whoever ran it (the killed worker's last log lines may be lost).
-    const completions = [...`${first.logs()}${second.logs()}`.matchAll(/"jobId":"(job_[^"]+)"[^\n]*"leaseLost":false[^\n]*"msg":"job completed"/g)].map((m) => m[1]);
+    const completions = [...`${first.logs()}${second.logs()}`.matchAll(/"jobId":"(job_[^"]+)"[^\n]*"leaseLost":false[^\n]*"msg":"job completed"/g)].map(
+      (m) => m[1],
+    );
     t.is(new Set(completions).size, completions.length);
     t.true(completions.length >= 10 - startedByFirst.size && completions.length <= 10);
     t.true((await runs(knex, "start")).length > 10, "handler runs are counted: the interrupted ones ran twice");

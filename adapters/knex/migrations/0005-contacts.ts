@@ -121,9 +121,7 @@ export async function up(knex: Knex): Promise<void> {
     // Exports read events in arrival order per company.
     table.index(["company_id", "received_at", "id"]);
   });
-  await knex.raw(
-    "create unique index custom_events_event_id on custom_events (company_id, subscriber_id, name, event_id) where event_id is not null",
-  );
+  await knex.raw("create unique index custom_events_event_id on custom_events (company_id, subscriber_id, name, event_id) where event_id is not null");
 
   await knex.schema.createTable("subscriber_imports", (table) => {
     id(table).primary();

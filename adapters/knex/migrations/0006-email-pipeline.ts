@@ -204,13 +204,36 @@ export async function up(knex: Knex): Promise<void> {
 }
 
 export async function down(knex: Knex): Promise<void> {
-  for (const table of ["suppressions", "email_events", "email_sends", "transactional_emails", "email_components", "templates", "reply_profiles", "sender_profiles", "sending_domains"]) {
+  for (const table of [
+    "suppressions",
+    "email_events",
+    "email_sends",
+    "transactional_emails",
+    "email_components",
+    "templates",
+    "reply_profiles",
+    "sender_profiles",
+    "sending_domains",
+  ]) {
     await knex.schema.dropTableIfExists(table);
   }
   await knex.schema.alterTable("companies", (table) => {
     for (const column of [
-      "primary_color", "email_theme", "brand_colors", "description", "company_context", "tone_voice", "email_length_preference", "value_props",
-      "default_sender_profile_id", "default_reply_profile_id", "reply_tracking_enabled", "reply_tracking_domain_mode", "forward_replies", "reply_retention_days",
-    ]) table.dropColumn(column);
+      "primary_color",
+      "email_theme",
+      "brand_colors",
+      "description",
+      "company_context",
+      "tone_voice",
+      "email_length_preference",
+      "value_props",
+      "default_sender_profile_id",
+      "default_reply_profile_id",
+      "reply_tracking_enabled",
+      "reply_tracking_domain_mode",
+      "forward_replies",
+      "reply_retention_days",
+    ])
+      table.dropColumn(column);
   });
 }

@@ -12,9 +12,23 @@ export async function up(knex: Knex): Promise<void> {
     // The window's sends, their filters and every column the funnel counts, then the ID events join on.
     table.index(
       [
-        "company_id", "sent_at", "is_test", "email_type", "mailbox_provider",
-        "delivered_at", "first_opened_at", "first_human_opened_at", "first_clicked_at", "first_human_clicked_at",
-        "bounced_at", "bounce_type", "bounce_sub_type", "replied_at", "complained_at", "unsubscribed_at", "id",
+        "company_id",
+        "sent_at",
+        "is_test",
+        "email_type",
+        "mailbox_provider",
+        "delivered_at",
+        "first_opened_at",
+        "first_human_opened_at",
+        "first_clicked_at",
+        "first_human_clicked_at",
+        "bounced_at",
+        "bounce_type",
+        "bounce_sub_type",
+        "replied_at",
+        "complained_at",
+        "unsubscribed_at",
+        "id",
       ],
       "email_sends_metrics",
     );

@@ -11,9 +11,23 @@ import type { Knex } from "knex";
 export const name = "0012-machine-engagement";
 
 const METRICS_COLUMNS = [
-  "company_id", "sent_at", "is_test", "email_type", "mailbox_provider",
-  "delivered_at", "first_opened_at", "first_human_opened_at", "first_clicked_at", "first_human_clicked_at",
-  "bounced_at", "bounce_type", "bounce_sub_type", "replied_at", "complained_at", "unsubscribed_at", "id",
+  "company_id",
+  "sent_at",
+  "is_test",
+  "email_type",
+  "mailbox_provider",
+  "delivered_at",
+  "first_opened_at",
+  "first_human_opened_at",
+  "first_clicked_at",
+  "first_human_clicked_at",
+  "bounced_at",
+  "bounce_type",
+  "bounce_sub_type",
+  "replied_at",
+  "complained_at",
+  "unsubscribed_at",
+  "id",
 ];
 /** The selection's filters, in the order the metrics narrow by them. */
 const SELECTION_COLUMNS = "company_id, sent_at, is_test, email_type, mailbox_provider, transactional_email_id";
@@ -30,7 +44,9 @@ export async function up(knex: Knex): Promise<void> {
       .where({ "e.event_type": eventType, "e.machine": true })
       .min("e.event_time");
     await knex("email_sends")
-      .whereExists(knex("email_events as e").whereRaw("e.email_send_id = email_sends.id").where({ "e.event_type": eventType, "e.machine": true }).select(knex.raw("1")))
+      .whereExists(
+        knex("email_events as e").whereRaw("e.email_send_id = email_sends.id").where({ "e.event_type": eventType, "e.machine": true }).select(knex.raw("1")),
+      )
       .update({ [column]: first });
   }
   await knex.schema.alterTable("email_sends", (table) => {
@@ -41,7 +57,9 @@ export async function up(knex: Knex): Promise<void> {
   // Same statement on SQLite and Postgres. The predicate's column is indexed too, or SQLite
   // reads the table rows to check it.
   await knex.raw(`create index email_sends_clicked on email_sends (${SELECTION_COLUMNS}, id, first_clicked_at) where first_clicked_at is not null`);
-  await knex.raw(`create index email_sends_bounced on email_sends (${SELECTION_COLUMNS}, bounce_type, bounce_sub_type, bounced_at) where bounced_at is not null`);
+  await knex.raw(
+    `create index email_sends_bounced on email_sends (${SELECTION_COLUMNS}, bounce_type, bounce_sub_type, bounced_at) where bounced_at is not null`,
+  );
 }
 
 export async function down(knex: Knex): Promise<void> {

@@ -8,7 +8,6 @@ import { companyId, id, jsonDocument, timestamp } from "./schema-helpers.js";
  */
 export const name = "0013-data-exports";
 
-
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable("data_exports", (table) => {
     id(table).primary();

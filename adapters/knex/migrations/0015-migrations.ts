@@ -9,7 +9,6 @@ import { companyId, id, jsonDocument, timestamp } from "./schema-helpers.js";
  */
 export const name = "0015-migrations";
 
-
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable("migration_runs", (table) => {
     id(table).primary();

@@ -137,7 +137,15 @@ export class KnexAccountRepository implements AccountRepository {
     let added = 0;
     for (const chunk of chunks(subscriberIds)) {
       const inserted = await this.knex("account_members")
-        .insert(chunk.map((subscriberId) => ({ company_id: companyId, account_id: accountId, subscriber_id: subscriberId, role: "member", created_at: toDbDate(now) })))
+        .insert(
+          chunk.map((subscriberId) => ({
+            company_id: companyId,
+            account_id: accountId,
+            subscriber_id: subscriberId,
+            role: "member",
+            created_at: toDbDate(now),
+          })),
+        )
         .onConflict(["account_id", "subscriber_id"])
         .ignore()
         .returning("subscriber_id");
@@ -182,7 +190,15 @@ const DeliveryRow = t.type({
 
 function toDelivery(row: unknown): AccountEventDelivery {
   const r = decodeRow(DeliveryRow, row, "account_event_deliveries");
-  return { subscriberId: r.subscriber_id, email: r.email, role: r.role, position: r.position, status: r.status, customEventId: r.custom_event_id, error: r.error };
+  return {
+    subscriberId: r.subscriber_id,
+    email: r.email,
+    role: r.role,
+    position: r.position,
+    status: r.status,
+    customEventId: r.custom_event_id,
+    error: r.error,
+  };
 }
 
 export class KnexAccountEventRepository implements AccountEventRepository {
@@ -459,7 +475,8 @@ export class KnexAccountSuggestionRepository implements AccountSuggestionReposit
     }
     const table = `p_${alias}`;
     return {
-      restrict: (query) => query.joinRaw(`join json_each(${document}) as ?? on ??.key = ? and ??.type in ('text', 'integer', 'real')`, [table, table, key, table]),
+      restrict: (query) =>
+        query.joinRaw(`join json_each(${document}) as ?? on ??.key = ? and ??.type in ('text', 'integer', 'real')`, [table, table, key, table]),
       select: knex.raw("??.value as ??", [table, alias]),
     };
   }

@@ -93,7 +93,9 @@ export class KnexApiKeyRepository implements ApiKeyRepository {
   }
 
   async listActive(companyId: string): Promise<ApiKeyRecord[]> {
-    const rows = await this.active().where("k.company_id", companyId).orderBy([{ column: "k.created_at" }, { column: "k.id" }]);
+    const rows = await this.active()
+      .where("k.company_id", companyId)
+      .orderBy([{ column: "k.created_at" }, { column: "k.id" }]);
     return rows.map(toRecord);
   }
 

@@ -99,7 +99,9 @@ export class KnexCustomEventRepository implements CustomEventRepository {
   async findContact(companyId: string, by: { readonly email: string } | { readonly externalId: string }): Promise<ContactKey | null> {
     const where = "email" in by ? { company_id: companyId, email: by.email.toLowerCase() } : { company_id: companyId, external_id: by.externalId };
     // Both are unique per company: no bound LIMIT, which would make SQLite prepare the statement again on every call.
-    const [row]: Array<{ id: string; email: string; external_id: string | null }> = await this.knex("subscribers").where(where).select("id", "email", "external_id");
+    const [row]: Array<{ id: string; email: string; external_id: string | null }> = await this.knex("subscribers")
+      .where(where)
+      .select("id", "email", "external_id");
     return row ? { id: row.id, email: row.email, externalId: row.external_id } : null;
   }
 
@@ -120,7 +122,10 @@ export class KnexCustomEventRepository implements CustomEventRepository {
         .returning("id");
       for (const row of rows) written.add(row.id);
     }
-    const created = await this.countDefinitions(db, events.filter((event) => written.has(event.id)));
+    const created = await this.countDefinitions(
+      db,
+      events.filter((event) => written.has(event.id)),
+    );
     // The first stored event of a new name is the one that created its definition.
     return events.map((event) => ({ stored: written.has(event.id), definitionCreated: written.has(event.id) && created.delete(definitionKey(event)) }));
   }
@@ -149,7 +154,10 @@ export class KnexCustomEventRepository implements CustomEventRepository {
         }),
       )
       .onConflict(["company_id", "name"])
-      .merge({ event_count: db.raw("?? + ??", ["event_definitions.event_count", "excluded.event_count"]), last_seen_at: db.raw("??", ["excluded.last_seen_at"]) })
+      .merge({
+        event_count: db.raw("?? + ??", ["event_definitions.event_count", "excluded.event_count"]),
+        last_seen_at: db.raw("??", ["excluded.last_seen_at"]),
+      })
       .returning("id");
     const returned = new Set(rows.map((row) => row.id));
     const created = new Set<string>();
@@ -178,7 +186,10 @@ export class KnexCustomEventRepository implements CustomEventRepository {
   async lastEvent(companyId: string, name: string): Promise<CustomEvent | null> {
     const row = await this.knex("custom_events")
       .where({ company_id: companyId, name })
-      .orderBy([{ column: "occurred_at", order: "desc" }, { column: "id", order: "desc" }])
+      .orderBy([
+        { column: "occurred_at", order: "desc" },
+        { column: "id", order: "desc" },
+      ])
       .first();
     return row ? toCustomEvent(row) : null;
   }

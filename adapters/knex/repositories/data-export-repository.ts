@@ -204,7 +204,12 @@ export class KnexDataExportRepository implements DataExportRepository {
 
   async create(dataExport: DataExport, run: ExportRun): Promise<void> {
     await this.knex.transaction(async (trx) => {
-      await trx("data_exports").insert({ id: dataExport.id, company_id: dataExport.companyId, created_at: toDbDate(dataExport.createdAt), ...exportColumns(dataExport) });
+      await trx("data_exports").insert({
+        id: dataExport.id,
+        company_id: dataExport.companyId,
+        created_at: toDbDate(dataExport.createdAt),
+        ...exportColumns(dataExport),
+      });
       await this.insertRun(trx, run);
     });
   }
@@ -215,7 +220,10 @@ export class KnexDataExportRepository implements DataExportRepository {
   }
 
   async list(companyId: string): Promise<DataExport[]> {
-    const rows = await this.knex("data_exports").where({ company_id: companyId }).whereNull("deleted_at").orderBy([{ column: "created_at" }, { column: "id" }]);
+    const rows = await this.knex("data_exports")
+      .where({ company_id: companyId })
+      .whereNull("deleted_at")
+      .orderBy([{ column: "created_at" }, { column: "id" }]);
     return rows.map(toExport);
   }
 
@@ -242,7 +250,13 @@ export class KnexDataExportRepository implements DataExportRepository {
   }
 
   private async insertRun(db: Db, run: ExportRun): Promise<void> {
-    await db("data_export_runs").insert({ id: run.id, company_id: run.companyId, data_export_id: run.dataExportId, created_at: toDbDate(run.createdAt), ...runColumns(run) });
+    await db("data_export_runs").insert({
+      id: run.id,
+      company_id: run.companyId,
+      data_export_id: run.dataExportId,
+      created_at: toDbDate(run.createdAt),
+      ...runColumns(run),
+    });
   }
 
   async findRun(companyId: string, dataExportId: string, runId: string): Promise<ExportRun | null> {
@@ -257,7 +271,12 @@ export class KnexDataExportRepository implements DataExportRepository {
       const id = page.before.id;
       query.where((q) => q.where("created_at", "<", at).orWhere((same) => same.where("created_at", at).where("id", "<", id)));
     }
-    const rows = await query.orderBy([{ column: "created_at", order: "desc" }, { column: "id", order: "desc" }]).limit(page.limit);
+    const rows = await query
+      .orderBy([
+        { column: "created_at", order: "desc" },
+        { column: "id", order: "desc" },
+      ])
+      .limit(page.limit);
     return rows.map(toRun);
   }
 

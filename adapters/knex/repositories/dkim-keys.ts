@@ -20,7 +20,9 @@ export class KnexDkimKeys implements DkimKeys {
   async find(companyId: string, domain: string): Promise<DkimSigningKey | null> {
     const name = domain.toLowerCase();
     const row = await SqliteReadCache.for(this.knex).read(`dkim-key:${companyId}:${name}`, () =>
-      this.knex("sending_domains").where({ company_id: companyId, domain: name, status: "verified" }).first("domain", "dkim_selector", "dkim_private_key_sealed"),
+      this.knex("sending_domains")
+        .where({ company_id: companyId, domain: name, status: "verified" })
+        .first("domain", "dkim_selector", "dkim_private_key_sealed"),
     );
     if (!row) return null;
     return { domainName: String(row.domain), keySelector: String(row.dkim_selector), privateKey: this.open(String(row.dkim_private_key_sealed)) };

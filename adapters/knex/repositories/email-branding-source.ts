@@ -30,7 +30,7 @@ export class KnexEmailBrandingSource implements EmailBrandingSource {
       const [row] = await this.knex("companies").where({ id: companyId }).select("name", "primary_color", "email_theme");
       if (!row) return null;
       const r = decodeRow(BrandingRow, row, "companies");
-      return { companyName: r.name, theme: resolveEmailTheme((r.email_theme ?? null), r.primary_color) };
+      return { companyName: r.name, theme: resolveEmailTheme(r.email_theme ?? null, r.primary_color) };
     });
   }
 }

@@ -85,7 +85,12 @@ export class KnexEmailComponentRepository implements EmailComponentRepository {
 
   async insert(component: EmailComponent): Promise<ComponentWrite> {
     try {
-      await this.knex("email_components").insert({ id: component.id, company_id: component.companyId, ...columns(component), created_at: toDbDate(component.createdAt) });
+      await this.knex("email_components").insert({
+        id: component.id,
+        company_id: component.companyId,
+        ...columns(component),
+        created_at: toDbDate(component.createdAt),
+      });
       return "saved";
     } catch (error) {
       return this.nameTaken(component, error);

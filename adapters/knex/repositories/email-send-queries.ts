@@ -52,10 +52,7 @@ const EventRow = t.type({ id: t.string, email_send_id: t.string, event_type: t.s
 
 const CopyRole = oneOf<"cc" | "bcc">(["cc", "bcc"]);
 /** How a cc or bcc copy names its primary send in the payload: `copyOf {emailSendId, role}`, or `copyOf` + `copyRole`. */
-const CopyPayload = t.union([
-  t.type({ copyOf: t.type({ emailSendId: t.string, role: CopyRole }) }),
-  t.type({ copyOf: t.string, copyRole: CopyRole }),
-]);
+const CopyPayload = t.union([t.type({ copyOf: t.type({ emailSendId: t.string, role: CopyRole }) }), t.type({ copyOf: t.string, copyRole: CopyRole })]);
 
 function copyOf(payload: unknown): EmailSendRecord["copyOf"] {
   const decoded = CopyPayload.decode(payload);
@@ -68,7 +65,18 @@ const SUMMARY_COLUMNS = Object.keys(SummaryRow.props);
 const RECORD_COLUMNS = [...SUMMARY_COLUMNS, ...Object.keys(RecordRow.types[1].props)];
 
 /** Every timestamp an event leaves on the send, the creation first (never null). */
-const EVENT_COLUMNS = ["created_at", "sent_at", "delivered_at", "first_opened_at", "first_clicked_at", "bounced_at", "complained_at", "unsubscribed_at", "replied_at", "suppressed_at"];
+const EVENT_COLUMNS = [
+  "created_at",
+  "sent_at",
+  "delivered_at",
+  "first_opened_at",
+  "first_clicked_at",
+  "bounced_at",
+  "complained_at",
+  "unsubscribed_at",
+  "replied_at",
+  "suppressed_at",
+];
 
 function toSummary(row: unknown): EmailSendSummary {
   const r = decodeRow(SummaryRow, row, "email_sends");
@@ -134,7 +142,9 @@ export class KnexEmailSendQueries implements EmailSendQueries {
     const base = this.knex("email_sends").where({ company_id: companyId }).andWhere("created_at", ">=", toDbDate(criteria.createdSince));
     if (criteria.search) {
       const pattern = likePattern(criteria.search);
-      base.andWhere((either) => either.whereRaw("lower(subject) like ? escape '\\'", [pattern]).orWhereRaw("lower(recipient_email) like ? escape '\\'", [pattern]));
+      base.andWhere((either) =>
+        either.whereRaw("lower(subject) like ? escape '\\'", [pattern]).orWhereRaw("lower(recipient_email) like ? escape '\\'", [pattern]),
+      );
     }
     if (criteria.subject) base.andWhereRaw("lower(subject) like ? escape '\\'", [likePattern(criteria.subject)]);
     if (criteria.recipient) base.andWhereRaw("lower(recipient_email) like ? escape '\\'", [likePattern(criteria.recipient)]);
@@ -186,7 +196,10 @@ export class KnexEmailSendQueries implements EmailSendQueries {
     const rows = await this.knex("email_events")
       .select("id", "email_send_id", "event_type", "event_time", "machine")
       .where({ company_id: companyId, email_send_id: emailSendId })
-      .orderBy([{ column: "event_time", order: "asc" }, { column: "id", order: "asc" }]);
+      .orderBy([
+        { column: "event_time", order: "asc" },
+        { column: "id", order: "asc" },
+      ]);
     return rows.map((row) => {
       const r = decodeRow(EventRow, row, "email_events");
       return { id: r.id, emailSendId: r.email_send_id, eventType: r.event_type, eventTime: r.event_time, machine: r.machine };

@@ -126,7 +126,7 @@ function toEmailSend(row: unknown): EmailSend {
     isTest: r.is_test,
     openTracking: r.open_tracking,
     clickTracking: r.click_tracking,
-    payload: (r.payload ?? {}),
+    payload: r.payload ?? {},
     sentAt: r.sent_at,
     deliveredAt: r.delivered_at,
     bounceType: r.bounce_type,
@@ -210,7 +210,10 @@ export class KnexEmailSendRepository implements EmailSendRepository {
   async findByMessageId(companyId: string, messageId: string): Promise<EmailSend | null> {
     const bare = messageId.trim().replace(/^<|>$/g, "");
     if (!bare) return null;
-    const row = await this.knex("email_sends").where({ company_id: companyId }).whereIn("message_id", [`<${bare}>`, bare]).first();
+    const row = await this.knex("email_sends")
+      .where({ company_id: companyId })
+      .whereIn("message_id", [`<${bare}>`, bare])
+      .first();
     return row ? toEmailSend(row) : null;
   }
 
@@ -238,14 +241,24 @@ export class KnexEmailSendRepository implements EmailSendRepository {
     for (const item of items) byCompany.set(item.send.company_id, [...(byCompany.get(item.send.company_id) ?? []), item]);
     const jobs = [...byCompany].flatMap(([companyId, sends]) =>
       chunksOf(sends, SENDS_PER_DELIVERY).map((run) =>
-        newJobRow(run[0]!.delivery(companyId, run.map((item) => item.send.id)), this.ids.next("job"), run[0]!.at),
+        newJobRow(
+          run[0]!.delivery(
+            companyId,
+            run.map((item) => item.send.id),
+          ),
+          this.ids.next("job"),
+          run[0]!.at,
+        ),
       ),
     );
     await this.knex.transaction(async (trx) => {
       await trx("email_sends").insert(items.map((item) => item.send));
       await trx("jobs").insert(jobs);
     });
-    await announceJobs(this.knex, jobs.map((job) => job.type));
+    await announceJobs(
+      this.knex,
+      jobs.map((job) => job.type),
+    );
     return items.map(() => undefined);
   }
 
@@ -283,7 +296,12 @@ export class KnexEmailSendRepository implements EmailSendRepository {
     const changes = statusChangesOn(event);
     if (changes.length === 0) return;
     const next = this.knex.raw(`case status ${changes.map(() => "when ? then ?").join(" ")} end`, changes.flat());
-    await send.whereIn("status", changes.map(([before]) => before)).update({ status: next, updated_at: at });
+    await send
+      .whereIn(
+        "status",
+        changes.map(([before]) => before),
+      )
+      .update({ status: next, updated_at: at });
   }
 
   async recordDeliveryEvent(companyId: string, sendId: string, eventId: string, event: DeliveryEvent, receivedAt: Date): Promise<boolean> {

@@ -75,10 +75,14 @@ export class KnexEngagementRepository implements EngagementRepository {
       });
       // Each marked column keeps the earliest time: set once, and right under concurrent requests
       // (the row lock makes a later update see the earlier one's value).
-      const columns: string[] = (Object.keys(FIRST_COLUMNS) as Array<keyof typeof FIRST_COLUMNS>).filter((mark) => e.marks[mark]).map((mark) => FIRST_COLUMNS[mark]);
+      const columns: string[] = (Object.keys(FIRST_COLUMNS) as Array<keyof typeof FIRST_COLUMNS>)
+        .filter((mark) => e.marks[mark])
+        .map((mark) => FIRST_COLUMNS[mark]);
       if (e.machine) columns.push(FIRST_MACHINE_COLUMNS[e.kind]);
       if (columns.length === 0) return;
-      const changes = Object.fromEntries(columns.map((column) => [column, trx.raw("case when ?? is null or ?? > ? then ? else ?? end", [column, column, at, at, column])]));
+      const changes = Object.fromEntries(
+        columns.map((column) => [column, trx.raw("case when ?? is null or ?? > ? then ? else ?? end", [column, column, at, at, column])]),
+      );
       await trx("email_sends").where({ company_id: e.companyId, id: e.sendId }).update(changes);
     });
   }
@@ -128,9 +132,19 @@ export class KnexEngagementRepository implements EngagementRepository {
   async markUnsubscribed(companyId: string, sendId: string, eventId: string, at: Date): Promise<boolean> {
     const time = toDbDate(at);
     return this.knex.transaction(async (trx) => {
-      const updated = await trx("email_sends").where({ company_id: companyId, id: sendId }).whereNull("unsubscribed_at").update({ unsubscribed_at: time, updated_at: time });
+      const updated = await trx("email_sends")
+        .where({ company_id: companyId, id: sendId })
+        .whereNull("unsubscribed_at")
+        .update({ unsubscribed_at: time, updated_at: time });
       if (updated === 0) return false;
-      await trx("email_events").insert({ id: eventId, company_id: companyId, email_send_id: sendId, event_type: "unsubscribe", event_time: time, created_at: time });
+      await trx("email_events").insert({
+        id: eventId,
+        company_id: companyId,
+        email_send_id: sendId,
+        event_type: "unsubscribe",
+        event_time: time,
+        created_at: time,
+      });
       return true;
     });
   }

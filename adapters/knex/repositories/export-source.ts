@@ -20,8 +20,9 @@ export class KnexExportSource implements ExportSource {
   }
 
   async emailEvents(companyId: string, after: EventCursor, before: Date, limit: number): Promise<Array<EventRow<EmailEventRecord>>> {
-    const rows: Array<Record<string, unknown>> = await this.knex.raw(
-      `select e.id, e.event_type, e.event_time, e.created_at, e.email_send_id, e.bounce_type, e.bounce_sub_type, e.url,
+    const rows: Array<Record<string, unknown>> = await this.knex
+      .raw(
+        `select e.id, e.event_type, e.event_time, e.created_at, e.email_send_id, e.bounce_type, e.bounce_sub_type, e.url,
               e.machine, e.machine_reason, e.user_agent, e.ip,
               s.subscriber_id, s.recipient_email, s.email_type, s.subject, s.campaign_id, s.transactional_email_id,
               s.automation_id, s.template_id, s.is_test
@@ -29,8 +30,9 @@ export class KnexExportSource implements ExportSource {
         where e.company_id = ? and e.created_at >= ? and (e.created_at > ? or e.id > ?) and e.created_at < ?
         order by e.created_at, e.id
         limit ?`,
-      [companyId, toDbDate(after.at), toDbDate(after.at), after.id, toDbDate(before), limit],
-    ).then((result) => this.rowsOf(result));
+        [companyId, toDbDate(after.at), toDbDate(after.at), after.id, toDbDate(before), limit],
+      )
+      .then((result) => this.rowsOf(result));
     return rows.map((r) => {
       const record: EmailEventRecord = {
         id: text(r.id),
@@ -60,14 +62,16 @@ export class KnexExportSource implements ExportSource {
   }
 
   async customEvents(companyId: string, after: EventCursor, before: Date, limit: number): Promise<Array<EventRow<CustomEventRecord>>> {
-    const rows: Array<Record<string, unknown>> = await this.knex.raw(
-      `select c.id, c.name, c.subscriber_id, s.email, c.properties, c.occurred_at, c.received_at, c.event_id, c.source, c.historical
+    const rows: Array<Record<string, unknown>> = await this.knex
+      .raw(
+        `select c.id, c.name, c.subscriber_id, s.email, c.properties, c.occurred_at, c.received_at, c.event_id, c.source, c.historical
          from custom_events c join subscribers s on s.id = c.subscriber_id
         where c.company_id = ? and c.received_at >= ? and (c.received_at > ? or c.id > ?) and c.received_at < ?
         order by c.received_at, c.id
         limit ?`,
-      [companyId, toDbDate(after.at), toDbDate(after.at), after.id, toDbDate(before), limit],
-    ).then((result) => this.rowsOf(result));
+        [companyId, toDbDate(after.at), toDbDate(after.at), after.id, toDbDate(before), limit],
+      )
+      .then((result) => this.rowsOf(result));
     return rows.map((r) => {
       const record: CustomEventRecord = {
         id: text(r.id),
@@ -96,7 +100,11 @@ export class KnexExportSource implements ExportSource {
       .where("st.company_id", companyId)
       .whereIn("st.subscriber_id", ids)
       .select("st.subscriber_id", "t.name");
-    const lists = await this.knex("list_memberships").where({ company_id: companyId }).whereIn("subscriber_id", ids).whereNull("unsubscribed_at").select("subscriber_id", "list_id");
+    const lists = await this.knex("list_memberships")
+      .where({ company_id: companyId })
+      .whereIn("subscriber_id", ids)
+      .whereNull("unsubscribed_at")
+      .select("subscriber_id", "list_id");
     const tagsOf = groupBy(tags as Array<Record<string, unknown>>, "name");
     const listsOf = groupBy(lists as Array<Record<string, unknown>>, "list_id");
     return rows.map((r) => ({

@@ -105,7 +105,10 @@ export class KnexListRepository implements ListRepository {
 
   async contactIdsByEmail(companyId: string, emails: readonly string[]): Promise<Map<string, string>> {
     if (emails.length === 0) return new Map();
-    const rows: Array<{ id: string; email: string }> = await this.knex("subscribers").where({ company_id: companyId }).whereIn("email", emails).select("id", "email");
+    const rows: Array<{ id: string; email: string }> = await this.knex("subscribers")
+      .where({ company_id: companyId })
+      .whereIn("email", emails)
+      .select("id", "email");
     return new Map(rows.map((row) => [row.email, row.id]));
   }
 

@@ -36,7 +36,9 @@ const PROVEN_DELIVERED = [
   "replied_at",
   "complained_at",
   "unsubscribed_at",
-].map((column) => `s.${column} is not null`).join(" or ");
+]
+  .map((column) => `s.${column} is not null`)
+  .join(" or ");
 
 /** How much earlier than its send an event's time may read (clocks of different machines). */
 const CLOCK_SLACK_MS = 24 * 3_600_000;
@@ -65,28 +67,27 @@ export class KnexMetricsQueries implements MetricsQueries {
   }
 
   async funnel(selection: SendSelection): Promise<FunnelCounts> {
-    const row = await this.sends(selection)
-      .first(
-        this.knex.raw(
-          [
-            "count(*) as sent",
-            "count(s.delivered_at) as delivery_events",
-            `${sumWhen(PROVEN_DELIVERED)} as delivered`,
-            "count(s.bounced_at) as bounced",
-            `${sumWhen("s.bounced_at is not null and lower(s.bounce_type) = 'permanent'")} as permanent_bounces`,
-            `${sumWhen("s.bounced_at is not null and lower(s.bounce_type) = 'transient'")} as transient_bounces`,
-            "count(coalesce(s.first_opened_at, s.first_human_opened_at)) as opened",
-            "count(s.first_human_opened_at) as human_opened",
-            "count(coalesce(s.first_clicked_at, s.first_human_clicked_at)) as clicked",
-            "count(s.first_human_clicked_at) as human_clicked",
-            "count(s.first_machine_opened_at) as machine_opened",
-            "count(s.first_machine_clicked_at) as machine_clicked",
-            "count(s.replied_at) as replies",
-            "count(s.complained_at) as complaints",
-            "count(s.unsubscribed_at) as unsubscribed",
-          ].join(", "),
-        ),
-      );
+    const row = await this.sends(selection).first(
+      this.knex.raw(
+        [
+          "count(*) as sent",
+          "count(s.delivered_at) as delivery_events",
+          `${sumWhen(PROVEN_DELIVERED)} as delivered`,
+          "count(s.bounced_at) as bounced",
+          `${sumWhen("s.bounced_at is not null and lower(s.bounce_type) = 'permanent'")} as permanent_bounces`,
+          `${sumWhen("s.bounced_at is not null and lower(s.bounce_type) = 'transient'")} as transient_bounces`,
+          "count(coalesce(s.first_opened_at, s.first_human_opened_at)) as opened",
+          "count(s.first_human_opened_at) as human_opened",
+          "count(coalesce(s.first_clicked_at, s.first_human_clicked_at)) as clicked",
+          "count(s.first_human_clicked_at) as human_clicked",
+          "count(s.first_machine_opened_at) as machine_opened",
+          "count(s.first_machine_clicked_at) as machine_clicked",
+          "count(s.replied_at) as replies",
+          "count(s.complained_at) as complaints",
+          "count(s.unsubscribed_at) as unsubscribed",
+        ].join(", "),
+      ),
+    );
     const r = decodeRow(FunnelRow, row, "email_sends");
     return {
       sent: count(r.sent),
@@ -147,7 +148,10 @@ export class KnexMetricsQueries implements MetricsQueries {
       .from(clickingSends.as("c"))
       .groupBy("c.url")
       .select("c.url", this.knex.raw("count(*) as clicks"))
-      .orderBy([{ column: "clicks", order: "desc" }, { column: "c.url", order: "asc" }])
+      .orderBy([
+        { column: "clicks", order: "desc" },
+        { column: "c.url", order: "asc" },
+      ])
       .limit(options.limit);
     return rows.map((row: unknown) => {
       const r = decodeRow(t.type({ url: t.string, clicks: DbInteger }), row, "email_events");

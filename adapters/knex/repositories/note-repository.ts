@@ -52,10 +52,12 @@ export class KnexNoteRepository implements NoteRepository {
   }
 
   async listForSubscriber(companyId: string, subscriberId: string): Promise<AuthoredNote[]> {
-    const rows = await this.withAuthors(companyId).where("n.subscriber_id", subscriberId).orderBy([
-      { column: "n.created_at", order: "desc" },
-      { column: "n.id", order: "desc" },
-    ]);
+    const rows = await this.withAuthors(companyId)
+      .where("n.subscriber_id", subscriberId)
+      .orderBy([
+        { column: "n.created_at", order: "desc" },
+        { column: "n.id", order: "desc" },
+      ]);
     return rows.map(toAuthoredNote);
   }
 

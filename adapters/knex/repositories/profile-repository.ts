@@ -39,14 +39,20 @@ export async function insertProfile(knex: Knex, companyId: string, kind: Profile
     updated_at: toDbDate(profile.at),
   };
   if (kind === "sender") {
-    const domain = await knex("sending_domains").where({ company_id: companyId, domain: domainOf(profile.email) }).first("id");
+    const domain = await knex("sending_domains")
+      .where({ company_id: companyId, domain: domainOf(profile.email) })
+      .first("id");
     row.domain_id = domain?.id ?? null;
   }
   await knex(TABLES[kind]).insert(row);
 }
 
 export async function renameProfile(knex: Knex, companyId: string, kind: ProfileKind, id: string, name: string, at: Date): Promise<boolean> {
-  return (await knex(TABLES[kind]).where({ company_id: companyId, id }).update({ name, updated_at: toDbDate(at) })) > 0;
+  return (
+    (await knex(TABLES[kind])
+      .where({ company_id: companyId, id })
+      .update({ name, updated_at: toDbDate(at) })) > 0
+  );
 }
 
 /** `sender_profiles` (with their sending domain) and `reply_profiles`. */
@@ -73,7 +79,9 @@ export class KnexProfileRepository implements ProfileRepository {
   }
 
   async listReplies(companyId: string): Promise<Profile[]> {
-    const rows = await this.knex("reply_profiles").where({ company_id: companyId }).orderBy([{ column: "created_at" }, { column: "id" }]);
+    const rows = await this.knex("reply_profiles")
+      .where({ company_id: companyId })
+      .orderBy([{ column: "created_at" }, { column: "id" }]);
     return rows.map((row) => toProfile(row, "reply_profiles"));
   }
 

@@ -55,14 +55,18 @@ export class KnexSegmentRepository implements SegmentRepository {
   }
 
   async list(companyId: string): Promise<Segment[]> {
-    const rows = await this.knex("segments").where({ company_id: companyId }).orderBy([{ column: "created_at" }, { column: "id" }]);
+    const rows = await this.knex("segments")
+      .where({ company_id: companyId })
+      .orderBy([{ column: "created_at" }, { column: "id" }]);
     return rows.map(toSegment);
   }
 
   async findMany(companyId: string, segmentIds: readonly string[]): Promise<Segment[]> {
     const found: Segment[] = [];
     for (let start = 0; start < segmentIds.length; start += CHUNK) {
-      const rows = await this.knex("segments").where({ company_id: companyId }).whereIn("id", segmentIds.slice(start, start + CHUNK));
+      const rows = await this.knex("segments")
+        .where({ company_id: companyId })
+        .whereIn("id", segmentIds.slice(start, start + CHUNK));
       found.push(...rows.map(toSegment));
     }
     return found;
@@ -71,7 +75,10 @@ export class KnexSegmentRepository implements SegmentRepository {
   async ownedListIds(companyId: string, listIds: readonly string[]): Promise<string[]> {
     const owned: string[] = [];
     for (let start = 0; start < listIds.length; start += CHUNK) {
-      const rows: Array<{ id: string }> = await this.knex("lists").where({ company_id: companyId }).whereIn("id", listIds.slice(start, start + CHUNK)).select("id");
+      const rows: Array<{ id: string }> = await this.knex("lists")
+        .where({ company_id: companyId })
+        .whereIn("id", listIds.slice(start, start + CHUNK))
+        .select("id");
       owned.push(...rows.map((row) => row.id));
     }
     return owned;

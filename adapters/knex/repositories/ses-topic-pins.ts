@@ -7,7 +7,10 @@ export class KnexSesTopicPins implements SesTopicPins {
   constructor(private readonly knex: Knex) {}
 
   async pinIfNone(companyId: string, topicArn: string, at: Date): Promise<string> {
-    await this.knex("ses_topic_pins").insert({ company_id: companyId, topic_arn: topicArn, pinned_at: toDbDate(at) }).onConflict("company_id").ignore();
+    await this.knex("ses_topic_pins")
+      .insert({ company_id: companyId, topic_arn: topicArn, pinned_at: toDbDate(at) })
+      .onConflict("company_id")
+      .ignore();
     const row = await this.knex("ses_topic_pins").where({ company_id: companyId }).first("topic_arn");
     return String(row.topic_arn);
   }

@@ -219,7 +219,8 @@ class KnexImportStepWork implements ImportStepWork {
   async findContacts(emails: readonly string[], externalIds: readonly string[]): Promise<Subscriber[]> {
     const companyId = this.subscriberImport.companyId;
     const byEmail: unknown[] = emails.length > 0 ? await this.trx("subscribers").where({ company_id: companyId }).whereIn("email", emails) : [];
-    const byExternalId: unknown[] = externalIds.length > 0 ? await this.trx("subscribers").where({ company_id: companyId }).whereIn("external_id", externalIds) : [];
+    const byExternalId: unknown[] =
+      externalIds.length > 0 ? await this.trx("subscribers").where({ company_id: companyId }).whereIn("external_id", externalIds) : [];
     const found = new Map<string, Subscriber>();
     for (const row of [...byEmail, ...byExternalId]) {
       const subscriber = toSubscriber(row);
@@ -238,7 +239,12 @@ class KnexImportStepWork implements ImportStepWork {
       await trx("subscribers").where({ company_id, id }).update(fields);
     }
     const dates = dateWriter();
-    await insertRows(trx, "subscribers", SUBSCRIBER_COLUMNS, changes.inserts.map((write) => subscriberValues(write.subscriber, dates)));
+    await insertRows(
+      trx,
+      "subscribers",
+      SUBSCRIBER_COLUMNS,
+      changes.inserts.map((write) => subscriberValues(write.subscriber, dates)),
+    );
 
     const written = [...changes.updates, ...changes.inserts];
     const tagIds = await this.ensureTags([...new Set(written.flatMap((write) => write.tags))], at);
@@ -301,7 +307,8 @@ export class KnexSubscriberImportRepository implements SubscriberImportRepositor
       return { subscriberImport, created: true };
     } catch (error) {
       // Another request with the same idempotency key got there first.
-      const earlier = subscriberImport.requestKey && isUniqueViolation(error) ? await this.findByRequestKey(subscriberImport.companyId, subscriberImport.requestKey) : null;
+      const earlier =
+        subscriberImport.requestKey && isUniqueViolation(error) ? await this.findByRequestKey(subscriberImport.companyId, subscriberImport.requestKey) : null;
       if (!earlier) throw error;
       return { subscriberImport: earlier, created: false };
     }

@@ -3,12 +3,7 @@ import type { Knex } from "knex";
 import type { IdGenerator } from "../../../core/ports/id-generator.js";
 import { StoredFilterGroup } from "../../../core/segments/commands.js";
 import { Email, nullable, oneOf } from "../../../core/shared/codecs.js";
-import {
-  OPERATION_KINDS,
-  OPERATION_STATUSES,
-  type OperationAudience,
-  type SubscriberOperation,
-} from "../../../core/subscriber-operations/model.js";
+import { OPERATION_KINDS, OPERATION_STATUSES, type OperationAudience, type SubscriberOperation } from "../../../core/subscriber-operations/model.js";
 import type {
   BulkTagStore,
   ContactIdentifiers,
@@ -123,7 +118,11 @@ async function existingContacts(db: Db, companyId: string, subscriberIds: readon
 }
 
 async function touch(db: Db, companyId: string, subscriberIds: readonly string[], now: Date): Promise<void> {
-  if (subscriberIds.length > 0) await db("subscribers").where({ company_id: companyId }).whereIn("id", subscriberIds).update({ updated_at: toDbDate(now) });
+  if (subscriberIds.length > 0)
+    await db("subscribers")
+      .where({ company_id: companyId })
+      .whereIn("id", subscriberIds)
+      .update({ updated_at: toDbDate(now) });
 }
 
 /**
@@ -163,7 +162,11 @@ async function removeTags(db: Db, companyId: string, subscriberIds: readonly str
   const missing = subscriberIds.filter((id) => !existing.has(id));
   const contacts = [...existing];
   if (contacts.length === 0 || tags.length === 0) return { changed: [], missing };
-  const tagged = () => db("subscriber_tags").where({ company_id: companyId }).whereIn("subscriber_id", contacts).whereIn("tag_id", db("tags").where({ company_id: companyId }).whereIn("name", tags).select("id"));
+  const tagged = () =>
+    db("subscriber_tags")
+      .where({ company_id: companyId })
+      .whereIn("subscriber_id", contacts)
+      .whereIn("tag_id", db("tags").where({ company_id: companyId }).whereIn("name", tags).select("id"));
   const rows: Array<{ subscriber_id: string }> = await tagged().distinct("subscriber_id");
   const changed = rows.map((row) => row.subscriber_id);
   if (changed.length > 0) {
@@ -188,7 +191,11 @@ function whereSearch(db: Db, query: Knex.QueryBuilder, companyId: string, search
       .orWhereRaw("lower(coalesce(s.last_name, '')) like ? escape '\\'", [like])
       .orWhereIn(
         "s.id",
-        db("subscriber_tags as st").join("tags as tg", "tg.id", "st.tag_id").where("tg.company_id", companyId).whereRaw("tg.name like ? escape '\\'", [like]).select("st.subscriber_id"),
+        db("subscriber_tags as st")
+          .join("tags as tg", "tg.id", "st.tag_id")
+          .where("tg.company_id", companyId)
+          .whereRaw("tg.name like ? escape '\\'", [like])
+          .select("st.subscriber_id"),
       ),
   );
 }
@@ -214,7 +221,10 @@ class KnexStepWork implements OperationStepWork {
     if (audience.subscriberIds) query = query.whereIn("s.id", audience.subscriberIds);
     if (audience.activeOnly) query = query.where("s.status", "active");
     if (audience.listId) {
-      const members: Knex.QueryBuilder = trx("list_memberships").where({ company_id: companyId, list_id: audience.listId }).whereNull("unsubscribed_at").select("subscriber_id");
+      const members: Knex.QueryBuilder = trx("list_memberships")
+        .where({ company_id: companyId, list_id: audience.listId })
+        .whereNull("unsubscribed_at")
+        .select("subscriber_id");
       query = query.whereIn("s.id", members);
     }
     if (audience.search) query = whereSearch(trx, query, companyId, audience.search);

@@ -30,9 +30,15 @@ function attributeAccess(postgres: boolean, name: string) {
     return {
       text: { sql: "(s.custom_attributes ->> ?::text)", bindings: [name] },
       // CASE keeps the cast from ever seeing a value that is not a number.
-      number: { sql: "(case when jsonb_typeof(s.custom_attributes -> ?::text) = 'number' then (s.custom_attributes ->> ?::text)::numeric end)", bindings: [name, name] },
+      number: {
+        sql: "(case when jsonb_typeof(s.custom_attributes -> ?::text) = 'number' then (s.custom_attributes ->> ?::text)::numeric end)",
+        bindings: [name, name],
+      },
       // Byte order, as SQLite compares, whatever the database's collation.
-      string: { sql: "(case when jsonb_typeof(s.custom_attributes -> ?::text) = 'string' then (s.custom_attributes ->> ?::text) end) collate \"C\"", bindings: [name, name] },
+      string: {
+        sql: "(case when jsonb_typeof(s.custom_attributes -> ?::text) = 'string' then (s.custom_attributes ->> ?::text) end) collate \"C\"",
+        bindings: [name, name],
+      },
       numberParameter: "?::numeric",
     };
   }
@@ -43,7 +49,10 @@ function attributeAccess(postgres: boolean, name: string) {
       sql: "(case json_type(s.custom_attributes, ?) when 'true' then 'true' when 'false' then 'false' else json_extract(s.custom_attributes, ?) end)",
       bindings: [path, path],
     },
-    number: { sql: "(case when json_type(s.custom_attributes, ?) in ('integer', 'real') then json_extract(s.custom_attributes, ?) end)", bindings: [path, path] },
+    number: {
+      sql: "(case when json_type(s.custom_attributes, ?) in ('integer', 'real') then json_extract(s.custom_attributes, ?) end)",
+      bindings: [path, path],
+    },
     string: { sql: "(case when json_type(s.custom_attributes, ?) = 'text' then json_extract(s.custom_attributes, ?) end)", bindings: [path, path] },
     numberParameter: "?",
   };

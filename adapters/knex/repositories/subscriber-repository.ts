@@ -82,7 +82,11 @@ export async function tagNamesOf(db: Knex | Knex.Transaction, companyId: string,
 /** Rows to tagged subscribers, in the same order, reading every tag in one query. */
 export async function withTags(db: Knex | Knex.Transaction, companyId: string, rows: readonly unknown[]): Promise<TaggedSubscriber[]> {
   const subscribers = rows.map(toSubscriber);
-  const tags = await tagNamesOf(db, companyId, subscribers.map((s) => s.id));
+  const tags = await tagNamesOf(
+    db,
+    companyId,
+    subscribers.map((s) => s.id),
+  );
   return subscribers.map((s) => ({ ...s, tags: tags.get(s.id) ?? [] }));
 }
 
@@ -144,14 +148,31 @@ export class KnexSubscriberRepository implements SubscriberRepository {
 
   async resolveLists(companyId: string, references: readonly string[], now: Date): Promise<ResolvedLists> {
     const byId = [...new Set(references.filter((ref) => LIST_ID.test(ref)))];
-    const names = [...new Set(references.filter((ref) => !LIST_ID.test(ref)).map((ref) => ref.trim()).filter(Boolean))];
+    const names = [
+      ...new Set(
+        references
+          .filter((ref) => !LIST_ID.test(ref))
+          .map((ref) => ref.trim())
+          .filter(Boolean),
+      ),
+    ];
     const found: Array<{ id: string }> = byId.length ? await this.knex("lists").where({ company_id: companyId }).whereIn("id", byId).select("id") : [];
     const known = new Set(found.map((row) => row.id));
     let named: string[] = [];
     if (names.length > 0) {
       const at = toDbDate(now);
       await this.knex("lists")
-        .insert(names.map((name) => ({ id: this.ids.next("list"), company_id: companyId, name, is_private: false, allow_member_unsubscribe: true, created_at: at, updated_at: at })))
+        .insert(
+          names.map((name) => ({
+            id: this.ids.next("list"),
+            company_id: companyId,
+            name,
+            is_private: false,
+            allow_member_unsubscribe: true,
+            created_at: at,
+            updated_at: at,
+          })),
+        )
         .onConflict(["company_id", "name"])
         .ignore();
       const rows: Array<{ id: string }> = await this.knex("lists").where({ company_id: companyId }).whereIn("name", names).select("id");

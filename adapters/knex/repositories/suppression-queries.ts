@@ -5,7 +5,6 @@ import type { SuppressionQueries, SuppressionSearch, SuppressionSort } from "../
 import { DbInteger, decodeRow } from "../row-codecs.js";
 import { toSuppression } from "./suppression-repository.js";
 
-
 const COLUMN_OF: Record<SuppressionSort, string> = { suppressedAt: "created_at", email: "email", status: "reason" };
 
 /** Escapes LIKE wildcards so a search for `a_b` finds only `a_b`. */
@@ -22,7 +21,10 @@ export class KnexSuppressionQueries implements SuppressionQueries {
     const column = COLUMN_OF[query.sort];
     const rows = await base
       .clone()
-      .orderBy([{ column, order: query.order }, { column: "id", order: query.order }])
+      .orderBy([
+        { column, order: query.order },
+        { column: "id", order: query.order },
+      ])
       .limit(query.limit)
       .offset((query.page - 1) * query.limit);
     return {

@@ -34,7 +34,14 @@ export class KnexSuppressionRepository implements SuppressionRepository {
     const email = normalise(input.email);
     // Insert-or-ignore on (company_id, email): of concurrent adds one row wins, and its reason stays.
     await this.knex("suppressions")
-      .insert({ id: this.ids.next("sup"), company_id: input.companyId, email, reason: input.reason, email_send_id: input.emailSendId, created_at: toDbDate(input.at) })
+      .insert({
+        id: this.ids.next("sup"),
+        company_id: input.companyId,
+        email,
+        reason: input.reason,
+        email_send_id: input.emailSendId,
+        created_at: toDbDate(input.at),
+      })
       .onConflict(["company_id", "email"])
       .ignore();
     // Removed meanwhile (a concurrent remove): add it again.
@@ -42,17 +49,25 @@ export class KnexSuppressionRepository implements SuppressionRepository {
   }
 
   async find(companyId: string, email: string): Promise<Suppression | null> {
-    const row = await this.knex("suppressions").where({ company_id: companyId, email: normalise(email) }).first();
+    const row = await this.knex("suppressions")
+      .where({ company_id: companyId, email: normalise(email) })
+      .first();
     return row ? toSuppression(row) : null;
   }
 
   async findMany(companyId: string, emails: readonly string[]): Promise<Suppression[]> {
     if (emails.length === 0) return [];
-    const rows = await this.knex("suppressions").where({ company_id: companyId }).whereIn("email", [...new Set(emails.map(normalise))]);
+    const rows = await this.knex("suppressions")
+      .where({ company_id: companyId })
+      .whereIn("email", [...new Set(emails.map(normalise))]);
     return rows.map(toSuppression);
   }
 
   async remove(companyId: string, email: string): Promise<boolean> {
-    return (await this.knex("suppressions").where({ company_id: companyId, email: normalise(email) }).delete()) > 0;
+    return (
+      (await this.knex("suppressions")
+        .where({ company_id: companyId, email: normalise(email) })
+        .delete()) > 0
+    );
   }
 }

@@ -68,7 +68,11 @@ export class KnexTagRepository implements TagRepository {
   }
 
   async updateColor(companyId: string, tagId: string, color: TagColor, at: Date): Promise<boolean> {
-    return (await this.knex("tags").where({ company_id: companyId, id: tagId }).update({ color, updated_at: toDbDate(at) })) > 0;
+    return (
+      (await this.knex("tags")
+        .where({ company_id: companyId, id: tagId })
+        .update({ color, updated_at: toDbDate(at) })) > 0
+    );
   }
 
   async delete(companyId: string, tagId: string): Promise<boolean> {

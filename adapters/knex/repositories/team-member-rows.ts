@@ -27,7 +27,9 @@ export const teamMemberColumns = [
 
 /** `team_members as m` joined with `users as u`. */
 export const selectTeamMembers = (knex: Knex.Transaction | Knex) =>
-  knex("team_members as m").join("users as u", "u.id", "m.user_id").select(...teamMemberColumns);
+  knex("team_members as m")
+    .join("users as u", "u.id", "m.user_id")
+    .select(...teamMemberColumns);
 
 export function toTeamMember(row: unknown): TeamMember {
   const r = decodeRow(TeamMemberRow, row, "team_members");

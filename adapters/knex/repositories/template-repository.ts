@@ -65,7 +65,13 @@ export class KnexTemplateRepository implements TemplateRepository {
   }
 
   async list(companyId: string, filter: { label?: string | undefined; limit: number; offset: number }): Promise<TemplatePage> {
-    const rows = await this.withLabel(this.live(companyId), filter.label).orderBy([{ column: "created_at", order: "desc" }, { column: "id", order: "desc" }]).limit(filter.limit).offset(filter.offset);
+    const rows = await this.withLabel(this.live(companyId), filter.label)
+      .orderBy([
+        { column: "created_at", order: "desc" },
+        { column: "id", order: "desc" },
+      ])
+      .limit(filter.limit)
+      .offset(filter.offset);
     const [counted] = await this.withLabel(this.live(companyId), filter.label).count({ total: "*" });
     return { templates: rows.map(toTemplate), total: decodeRow(t.type({ total: DbInteger }), counted, "templates").total };
   }
@@ -95,6 +101,10 @@ export class KnexTemplateRepository implements TemplateRepository {
   }
 
   async softDelete(companyId: string, templateId: string, at: Date): Promise<boolean> {
-    return (await this.live(companyId).where({ id: templateId }).update({ deleted_at: toDbDate(at), updated_at: toDbDate(at) })) > 0;
+    return (
+      (await this.live(companyId)
+        .where({ id: templateId })
+        .update({ deleted_at: toDbDate(at), updated_at: toDbDate(at) })) > 0
+    );
   }
 }

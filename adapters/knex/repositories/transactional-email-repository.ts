@@ -48,7 +48,10 @@ export class KnexTransactionalEmailRepository implements TransactionalEmailRepos
       const pattern = `%${filter.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
       query.andWhere((q) => q.whereRaw("lower(name) like ? escape '\\'", [pattern]).orWhereRaw("lower(slug) like ? escape '\\'", [pattern]));
     }
-    const rows = await query.orderBy([{ column: "created_at", order: "desc" }, { column: "id", order: "desc" }]);
+    const rows = await query.orderBy([
+      { column: "created_at", order: "desc" },
+      { column: "id", order: "desc" },
+    ]);
     return rows.map(toTransactionalEmail);
   }
 
@@ -96,7 +99,9 @@ export class KnexTransactionalEmailRepository implements TransactionalEmailRepos
   }
 
   async softDelete(companyId: string, id: string, at: Date): Promise<boolean> {
-    const changed = await this.live(companyId).andWhere({ id }).update({ deleted_at: toDbDate(at), updated_at: toDbDate(at) });
+    const changed = await this.live(companyId)
+      .andWhere({ id })
+      .update({ deleted_at: toDbDate(at), updated_at: toDbDate(at) });
     return changed > 0;
   }
 }

@@ -230,10 +230,18 @@ const isUniqueViolation = (error: unknown): boolean => {
 async function runsOf(db: Db, rows: readonly { id: string }[]): Promise<WarehouseSyncRun[]> {
   if (rows.length === 0) return [];
   const links: Array<{ run_id: string; import_id: string }> = await db("warehouse_sync_run_imports")
-    .whereIn("run_id", rows.map((row) => row.id))
+    .whereIn(
+      "run_id",
+      rows.map((row) => row.id),
+    )
     .orderBy(["run_id", "position"])
     .select("run_id", "import_id");
-  return rows.map((row) => toRun(row, links.filter((link) => link.run_id === row.id).map((link) => link.import_id)));
+  return rows.map((row) =>
+    toRun(
+      row,
+      links.filter((link) => link.run_id === row.id).map((link) => link.import_id),
+    ),
+  );
 }
 
 async function findRun(db: Db, companyId: string, id: string): Promise<WarehouseSyncRun | null> {
@@ -285,7 +293,10 @@ class KnexSyncWork implements SyncWork {
   ) {}
 
   async activeRun(): Promise<WarehouseSyncRun | null> {
-    const row = await this.trx("warehouse_sync_runs").where({ company_id: this.sync.companyId, sync_id: this.sync.id }).whereIn("status", ["queued", "running"]).first();
+    const row = await this.trx("warehouse_sync_runs")
+      .where({ company_id: this.sync.companyId, sync_id: this.sync.id })
+      .whereIn("status", ["queued", "running"])
+      .first();
     return row ? ((await runsOf(this.trx, [row]))[0] ?? null) : null;
   }
 
@@ -381,14 +392,19 @@ export class KnexWarehouseSyncRepository implements WarehouseSyncRepository {
   async findContacts(companyId: string, emails: readonly string[], listIds: readonly string[]): Promise<Map<string, StoredContact>> {
     const found = new Map<string, StoredContact>();
     if (emails.length === 0) return found;
-    const rows: unknown[] = await this.knex("subscribers").where({ company_id: companyId }).whereIn("email", [...new Set(emails)]);
+    const rows: unknown[] = await this.knex("subscribers")
+      .where({ company_id: companyId })
+      .whereIn("email", [...new Set(emails)]);
     const contacts = rows.map(toSubscriber);
     const memberships: Array<{ subscriber_id: string; list_id: string }> =
       listIds.length > 0 && contacts.length > 0
         ? await this.knex("list_memberships")
             .where({ company_id: companyId })
             .whereIn("list_id", [...listIds])
-            .whereIn("subscriber_id", contacts.map((c) => c.id))
+            .whereIn(
+              "subscriber_id",
+              contacts.map((c) => c.id),
+            )
             .select("subscriber_id", "list_id")
         : [];
     const listsOf = new Map<string, Set<string>>();

@@ -37,7 +37,9 @@ export function idempotency(store: IdempotencyStore, clock: Clock, { ttlMs = DAY
     const { companyId } = actorOf(res);
     // req.path is relative to the API router, so /api/v1/x and /v1/x are the same request.
     // An absent body is the empty object, as the routes read it.
-    const requestHash = createHash("sha256").update(canonicalJson(req.body ?? {})).digest("hex");
+    const requestHash = createHash("sha256")
+      .update(canonicalJson(req.body ?? {}))
+      .digest("hex");
     const begun = await store.begin(companyId, key, { method: req.method, path: req.path, requestHash }, clock.now(), ttlMs);
     switch (begun.kind) {
       case "replay":

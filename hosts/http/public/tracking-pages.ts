@@ -48,7 +48,8 @@ export interface RecipientPage {
 }
 
 /** The form posts back to the page's own URL, as a mail client's one-click request does. */
-export const unsubscribeConfirmPage = (page: RecipientPage): string => engine.renderSync(confirm, { title: `Unsubscribe from ${page.companyName}`, ...page }) as string;
+export const unsubscribeConfirmPage = (page: RecipientPage): string =>
+  engine.renderSync(confirm, { title: `Unsubscribe from ${page.companyName}`, ...page }) as string;
 
 export const unsubscribedPage = (page: RecipientPage): string => engine.renderSync(done, { title: "You are unsubscribed", ...page }) as string;
 

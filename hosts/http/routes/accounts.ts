@@ -1,6 +1,12 @@
 import * as t from "io-ts";
 import { AddAccountMember } from "../../../core/accounts/add-account-member.js";
-import { AddAccountMemberCommand, ExternalId, RecordAccountEventCommand, SuggestOrganizationIdsCommand, UpsertAccountCommand } from "../../../core/accounts/commands.js";
+import {
+  AddAccountMemberCommand,
+  ExternalId,
+  RecordAccountEventCommand,
+  SuggestOrganizationIdsCommand,
+  UpsertAccountCommand,
+} from "../../../core/accounts/commands.js";
 import { GetAccount } from "../../../core/accounts/get-account.js";
 import { GetSuggestionJob } from "../../../core/accounts/get-suggestion-job.js";
 import { RecordAccountEvent } from "../../../core/accounts/record-account-event.js";

@@ -1,5 +1,13 @@
 import { map } from "fp-ts/lib/Either.js";
-import { EventSampleQuery, EventSchemasQuery, ImportEventsCommand, MAX_BULK_EVENTS, MAX_IMPORTED_EVENTS, TrackEventCommand, TrackEventsCommand } from "../../../core/events/commands.js";
+import {
+  EventSampleQuery,
+  EventSchemasQuery,
+  ImportEventsCommand,
+  MAX_BULK_EVENTS,
+  MAX_IMPORTED_EVENTS,
+  TrackEventCommand,
+  TrackEventsCommand,
+} from "../../../core/events/commands.js";
 import { DescribeEventSchemas } from "../../../core/events/describe-event-schemas.js";
 import { GetEventSample } from "../../../core/events/get-event-sample.js";
 import { ImportEvents } from "../../../core/events/import-events.js";

@@ -14,7 +14,14 @@ import { routeModule } from "../route-module.js";
 
 /** Lists and their memberships (compat-reference §8). */
 export const listsRoutes = routeModule(
-  { listLists: ListLists, createList: CreateList, updateList: UpdateList, deleteList: DeleteList, addListMembers: AddListMembers, removeListMembers: RemoveListMembers },
+  {
+    listLists: ListLists,
+    createList: CreateList,
+    updateList: UpdateList,
+    deleteList: DeleteList,
+    addListMembers: AddListMembers,
+    removeListMembers: RemoveListMembers,
+  },
   (uses) => [
     defineRoute({
       method: "get",
@@ -69,10 +76,7 @@ export const listsRoutes = routeModule(
       params: ListPath,
       body: AddListMembersCommand,
       response: t.exact(
-        t.intersection([
-          t.type({ list: ListView, added: t.number, skipped: t.number, created: t.number }),
-          t.partial({ warnings: t.readonlyArray(t.string) }),
-        ]),
+        t.intersection([t.type({ list: ListView, added: t.number, skipped: t.number, created: t.number }), t.partial({ warnings: t.readonlyArray(t.string) })]),
       ),
       errors: [404, 422],
       handle: async ({ input, actor }) => uses.addListMembers.execute(actor, input.params.listId, input.body),

@@ -12,7 +12,12 @@ import { defineRoute, under } from "../route.js";
 import { routeModule } from "../route-module.js";
 
 /** Missing, null or blank is the spec's 400 'body is required' (not a 422), so the codec only checks the type. */
-const NoteBody = withSchema(t.union([t.string, t.null]), { type: "string", minLength: 1, maxLength: MAX_NOTE_BODY, description: `at most ${MAX_NOTE_BODY} characters after trimming` });
+const NoteBody = withSchema(t.union([t.string, t.null]), {
+  type: "string",
+  minLength: 1,
+  maxLength: MAX_NOTE_BODY,
+  description: `at most ${MAX_NOTE_BODY} characters after trimming`,
+});
 const AddNoteCommand = t.exact(t.partial({ body: optional(NoteBody) }), "AddNoteCommand");
 
 const NotePath = t.type({ noteId: TrimmedNonEmpty });

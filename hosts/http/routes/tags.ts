@@ -77,7 +77,10 @@ export const tagsRoutes = routeModule(
         const { tag, customAttributes, ...reference } = input.body;
         const result = await uses.tagContact.execute(actor, { ...reference, tags: [tag], customAttributes: customAttributes as Attributes | undefined });
         // One name in, one tag out.
-        return map(({ subscriber, tags: [applied] }: TaggedContact) => ({ subscriber, tag: { id: applied!.id, name: applied!.name, created: applied!.created } }))(result);
+        return map(({ subscriber, tags: [applied] }: TaggedContact) => ({
+          subscriber,
+          tag: { id: applied!.id, name: applied!.name, created: applied!.created },
+        }))(result);
       },
     }),
     defineRoute({

@@ -31,61 +31,58 @@ const permissionsOf = (actor: Actor, baseUrl: string): t.TypeOf<typeof ApiKeyPer
 });
 
 /** Identity routes: any valid key may ask who it is, whatever its scopes. */
-export const tenancyRoutes = routeModule(
-  { describeAccount: DescribeAccount, getCurrentCompany: GetCurrentCompany, baseUrl: BaseUrl },
-  (uses) => [
-    defineRoute({
-      method: "get",
-      path: "/account",
-      tag: "Account",
-      scopes: [],
-      summary: "The caller, its companies and its key's permissions",
-      response: view({
-        user: AccountUserView,
-        account: AccountUserView,
-        companies: t.readonlyArray(CompanyEntryView),
-        currentCompanyId: Id,
-        selectedCompanyId: Id,
-        apiKeyPermissions: ApiKeyPermissions,
-        message: t.string,
-      }),
-      errors: [403, 404],
-      handle: async ({ actor }) =>
-        map((account: AccountDescription) => ({
-          user: toAccountUserView(account),
-          account: toAccountUserView(account),
-          companies: toCompanyEntryViews(account),
-          currentCompanyId: account.company.id,
-          selectedCompanyId: account.company.id,
-          apiKeyPermissions: permissionsOf(actor, uses.baseUrl),
-          message: `Acting in ${account.company.name} as ${account.member.role}.`,
-        }))(await uses.describeAccount.execute(actor)),
+export const tenancyRoutes = routeModule({ describeAccount: DescribeAccount, getCurrentCompany: GetCurrentCompany, baseUrl: BaseUrl }, (uses) => [
+  defineRoute({
+    method: "get",
+    path: "/account",
+    tag: "Account",
+    scopes: [],
+    summary: "The caller, its companies and its key's permissions",
+    response: view({
+      user: AccountUserView,
+      account: AccountUserView,
+      companies: t.readonlyArray(CompanyEntryView),
+      currentCompanyId: Id,
+      selectedCompanyId: Id,
+      apiKeyPermissions: ApiKeyPermissions,
+      message: t.string,
     }),
-    defineRoute({
-      method: "get",
-      path: "/companies",
-      tag: "Account",
-      scopes: [],
-      summary: "The companies the caller belongs to",
-      response: view({ companies: t.readonlyArray(CompanyEntryView), currentCompanyId: Id }),
-      errors: [403, 404],
-      handle: async ({ actor }) =>
-        map((account: AccountDescription) => ({ companies: toCompanyEntryViews(account), currentCompanyId: account.company.id }))(
-          await uses.describeAccount.execute(actor),
-        ),
-    }),
-    defineRoute({
-      method: "get",
-      path: "/subscribers/me",
-      tag: "Account",
-      scopes: [],
-      summary: "The company the key belongs to",
-      response: view({ account: view({ companyId: Id, companyName: t.string, apiKeyType: t.literal("company") }) }),
-      errors: [403, 404],
-      handle: async ({ actor }) =>
-        map((company: Company) => ({
-          account: { companyId: company.id, companyName: company.name, apiKeyType: "company" as const },
-        }))(await uses.getCurrentCompany.execute(actor)),
-    }),
-  ],
-);
+    errors: [403, 404],
+    handle: async ({ actor }) =>
+      map((account: AccountDescription) => ({
+        user: toAccountUserView(account),
+        account: toAccountUserView(account),
+        companies: toCompanyEntryViews(account),
+        currentCompanyId: account.company.id,
+        selectedCompanyId: account.company.id,
+        apiKeyPermissions: permissionsOf(actor, uses.baseUrl),
+        message: `Acting in ${account.company.name} as ${account.member.role}.`,
+      }))(await uses.describeAccount.execute(actor)),
+  }),
+  defineRoute({
+    method: "get",
+    path: "/companies",
+    tag: "Account",
+    scopes: [],
+    summary: "The companies the caller belongs to",
+    response: view({ companies: t.readonlyArray(CompanyEntryView), currentCompanyId: Id }),
+    errors: [403, 404],
+    handle: async ({ actor }) =>
+      map((account: AccountDescription) => ({ companies: toCompanyEntryViews(account), currentCompanyId: account.company.id }))(
+        await uses.describeAccount.execute(actor),
+      ),
+  }),
+  defineRoute({
+    method: "get",
+    path: "/subscribers/me",
+    tag: "Account",
+    scopes: [],
+    summary: "The company the key belongs to",
+    response: view({ account: view({ companyId: Id, companyName: t.string, apiKeyType: t.literal("company") }) }),
+    errors: [403, 404],
+    handle: async ({ actor }) =>
+      map((company: Company) => ({
+        account: { companyId: company.id, companyName: company.name, apiKeyType: "company" as const },
+      }))(await uses.getCurrentCompany.execute(actor)),
+  }),
+]);

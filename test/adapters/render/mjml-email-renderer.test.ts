@@ -16,7 +16,12 @@ function request(overrides: Partial<RenderEmailRequest> = {}): RenderEmailReques
     companyName: "Acme & Sons",
     subject: "Welcome, {{ firstName }}",
     previewText: "Your account is ready",
-    body: { blocks: [{ type: "heading", content: "Hello {{ firstName }}" }, { type: "text", content: "Thanks for joining <b>{{ plan }}</b>." }] },
+    body: {
+      blocks: [
+        { type: "heading", content: "Hello {{ firstName }}" },
+        { type: "text", content: "Thanks for joining <b>{{ plan }}</b>." },
+      ],
+    },
     footer: null,
     variables: { firstName: "Ann", plan: "Pro" },
     links: { unsubscribeUrl: UNSUBSCRIBE },
@@ -61,7 +66,10 @@ test("the theme's primary color styles buttons, and its layout the content width
   t.regex(email.html, /background:#0F766E/);
   t.true(email.html.includes("max-width:640px"));
   t.regex(email.html, /border-radius:14px/, "the soft preset's radius");
-  const light = await render({ theme: resolveEmailTheme(null, "#FDE047"), body: { blocks: [{ type: "button", text: "Open", url: "https://a.example.test" }] } });
+  const light = await render({
+    theme: resolveEmailTheme(null, "#FDE047"),
+    body: { blocks: [{ type: "button", text: "Open", url: "https://a.example.test" }] },
+  });
   t.regex(light.html, /background:#FDE047;color:#111111/, "dark text on a light primary");
 });
 
@@ -116,7 +124,15 @@ test("the unsubscribe link is always present, even when the footer turns it off 
     t.regex(email.text, /Unsubscribe/);
   }
   // A body with its own footer block keeps it instead of the default one.
-  const own = await render({ body: { blocks: [{ type: "text", content: "Body" }, { type: "footer", content: "Own footer" }] }, footer: [{ type: "footer", content: "Default footer" }] });
+  const own = await render({
+    body: {
+      blocks: [
+        { type: "text", content: "Body" },
+        { type: "footer", content: "Own footer" },
+      ],
+    },
+    footer: [{ type: "footer", content: "Default footer" }],
+  });
   t.true(own.html.includes("Own footer"));
   t.false(own.html.includes("Default footer"));
   t.true(hrefs(own.html).includes(UNSUBSCRIBE));
@@ -156,10 +172,17 @@ test("click tracking rewrites every http(s) link except the unsubscribe link; th
   t.false(email.text.includes("abc.gif"), "the pixel is not in the text part");
   t.true(email.text.includes(rewrite("https://app.example.test/start")));
 
-  const raw = await render({ body: { html: '<p><a href="https://x.example.test/a">A</a></p>' }, links: { unsubscribeUrl: UNSUBSCRIBE, rewriteLink: rewrite, openPixelUrl: "https://t.example.test/o.gif" } });
+  const raw = await render({
+    body: { html: '<p><a href="https://x.example.test/a">A</a></p>' },
+    links: { unsubscribeUrl: UNSUBSCRIBE, rewriteLink: rewrite, openPixelUrl: "https://t.example.test/o.gif" },
+  });
   t.true(hrefs(raw.html).includes(rewrite("https://x.example.test/a")));
   t.true(hrefs(raw.html).includes(UNSUBSCRIBE));
-  t.true(raw.html.endsWith('<img src="https://t.example.test/o.gif" width="1" height="1" alt="" style="display:block;width:1px;height:1px;border:0;margin:0;padding:0" />'));
+  t.true(
+    raw.html.endsWith(
+      '<img src="https://t.example.test/o.gif" width="1" height="1" alt="" style="display:block;width:1px;height:1px;border:0;margin:0;padding:0" />',
+    ),
+  );
 });
 
 test("the text part holds the words, the list items, the button link and the footer", async (t) => {
@@ -233,10 +256,16 @@ test("broken merge-tag syntax, unknown filters and file includes are 400s naming
 
 test("render-time limits stop abusive templates with a clear error", async (t) => {
   const memory = await renderError({ body: { blocks: [{ type: "text", content: "{% for i in (1..100000000) %}x{% endfor %}" }] } });
-  t.deepEqual([memory._tag, memory.code, memory.message], ["BadRequest", "RENDER_LIMIT_EXCEEDED", "The email cannot be rendered: the merge tags in text block content exceed the memory limit"]);
+  t.deepEqual(
+    [memory._tag, memory.code, memory.message],
+    ["BadRequest", "RENDER_LIMIT_EXCEEDED", "The email cannot be rendered: the merge tags in text block content exceed the memory limit"],
+  );
 
   const tight = new MjmlEmailRenderer({ ...DEFAULT_RENDER_LIMITS, renderLimit: 30, memoryLimit: 1e12 });
-  const slow = await renderError({ body: { html: "{% for i in (1..3000) %}{% for j in (1..3000) %}{% assign k = j | plus: i %}{% endfor %}{% endfor %}" } }, tight);
+  const slow = await renderError(
+    { body: { html: "{% for i in (1..3000) %}{% for j in (1..3000) %}{% assign k = j | plus: i %}{% endfor %}{% endfor %}" } },
+    tight,
+  );
   t.deepEqual([slow.code, slow.message], ["RENDER_LIMIT_EXCEEDED", "The email cannot be rendered: the merge tags in body exceed the time limit"]);
 
   const small = new MjmlEmailRenderer({ ...DEFAULT_RENDER_LIMITS, parseLimit: 100 });
@@ -256,13 +285,18 @@ test("prototype properties are not reachable from merge tags", async (t) => {
 test("raw HTML bodies of many recipients share one compiled footer, each with its own links", async (t) => {
   const own = new MjmlEmailRenderer();
   const body = { html: "<p>Receipt</p>" };
-  const first = await render({ body, links: { unsubscribeUrl: "https://mail.example.test/u/a?x=1&y=2", viewInBrowserUrl: "https://mail.example.test/v/a" } }, own);
+  const first = await render(
+    { body, links: { unsubscribeUrl: "https://mail.example.test/u/a?x=1&y=2", viewInBrowserUrl: "https://mail.example.test/v/a" } },
+    own,
+  );
   const second = await render({ body, links: { unsubscribeUrl: "https://mail.example.test/u/b", viewInBrowserUrl: "https://mail.example.test/v/b" } }, own);
   t.true(hrefs(first.html).includes("https://mail.example.test/u/a?x=1&y=2"));
   t.true(hrefs(first.html).includes("https://mail.example.test/v/a"));
   t.deepEqual(
     hrefs(second.html).filter((href) => href.startsWith("https://mail.example.test/")),
-    hrefs(first.html).filter((href) => href.startsWith("https://mail.example.test/")).map((href) => href.replace("/u/a?x=1&y=2", "/u/b").replace("/v/a", "/v/b")),
+    hrefs(first.html)
+      .filter((href) => href.startsWith("https://mail.example.test/"))
+      .map((href) => href.replace("/u/a?x=1&y=2", "/u/b").replace("/v/a", "/v/b")),
   );
   t.false(second.html.includes("/u/a"), "nothing of the first recipient's links is left");
   t.false(`${first.html}${second.html}`.includes("lifecycle-"), "no placeholder is left");

@@ -44,7 +44,7 @@ function urlAttributes(html: string): Array<{ element: string; name: string; val
 }
 
 /** What a browser would take for the scheme: tabs and newlines ignored, white space and controls trimmed, case folded. */
- 
+
 const browserScheme = (value: string): string =>
   value
     .replace(/[\t\n\r]/g, "")

@@ -90,7 +90,10 @@ test("name, datasets and startFrom", (t) => {
 test("layout: keys under the prefix, deterministic names", (t) => {
   t.is(connectionTestKey(""), "_service/connection-test.json");
   t.is(connectionTestKey("a/b"), "a/b/_service/connection-test.json");
-  t.is(eventFileKey("lake", "email_events", "2026-11-22T10:00:00.123Z", "eev_01ABC"), "lake/email_events/date=2026-11-22/20261122T100000123Z_eev_01ABC.jsonl.gz");
+  t.is(
+    eventFileKey("lake", "email_events", "2026-11-22T10:00:00.123Z", "eev_01ABC"),
+    "lake/email_events/date=2026-11-22/20261122T100000123Z_eev_01ABC.jsonl.gz",
+  );
   t.is(eventFileKey("", "custom_events", "2026-11-22T10:00:00.123Z", "evt/1"), "custom_events/date=2026-11-22/20261122T100000123Z_evt-1.jsonl.gz");
   t.is(snapshotFileKey("lake", "2026-11-22", 3), "lake/subscribers/date=2026-11-22/part-00003.jsonl.gz");
   t.is(manifestKey("lake", "dxr_1"), "lake/_manifests/dxr_1.json");

@@ -114,7 +114,10 @@ export class MemorySource implements ExportSource {
 
   async subscribers(_companyId: string, afterId: string | null, limit: number) {
     this.pageSizes.push(limit);
-    return [...this.people].sort((a, b) => (a.id < b.id ? -1 : 1)).filter((s) => afterId === null || s.id > afterId).slice(0, limit);
+    return [...this.people]
+      .sort((a, b) => (a.id < b.id ? -1 : 1))
+      .filter((s) => afterId === null || s.id > afterId)
+      .slice(0, limit);
   }
 }
 

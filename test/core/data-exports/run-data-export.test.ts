@@ -42,11 +42,23 @@ function setup(options: { rowsPerFile?: number; pageSize?: number } = {}) {
   const box = new AesGcmSecretBox(Buffer.alloc(32, 7));
   const jobs = new RecordingJobQueue();
   const create = new CreateDataExport(store, buckets, box, jobs, sequentialIds, clock, false);
-  const runner = new RunDataExport(store, source, buckets, new NodeGzip(), box, clock, { rowsPerFile: options.rowsPerFile ?? 7, pageSize: options.pageSize ?? 5, settleMs: MINUTE });
+  const runner = new RunDataExport(store, source, buckets, new NodeGzip(), box, clock, {
+    rowsPerFile: options.rowsPerFile ?? 7,
+    pageSize: options.pageSize ?? 5,
+    settleMs: MINUTE,
+  });
   const dispatch = new DispatchDueExports(store, jobs, sequentialIds, clock);
 
   const createExport = async (overrides: Partial<CreateDataExportCommand> = {}) => {
-    const created = await create.execute(owner, { name: "Lake", provider: "s3", bucket: BUCKET, region: "eu-west-3", pathPrefix: "/exports/prod/", ...CREDENTIALS, ...overrides });
+    const created = await create.execute(owner, {
+      name: "Lake",
+      provider: "s3",
+      bucket: BUCKET,
+      region: "eu-west-3",
+      pathPrefix: "/exports/prod/",
+      ...CREDENTIALS,
+      ...overrides,
+    });
     if (created._tag === "Left") throw new Error(created.left.message);
     return created.right;
   };
@@ -136,7 +148,11 @@ test("a run killed half-way and resumed writes every event exactly once: uploads
   // Each file holds one day, in order, at most rowsPerFile rows.
   for (const key of keys) {
     const day = /date=(\d{4}-\d{2}-\d{2})\//.exec(key)![1]!;
-    const inFile = gunzipSync(buckets.read(BUCKET, key)!).toString("utf8").trim().split("\n").map((line) => JSON.parse(line) as { recordedAt: string });
+    const inFile = gunzipSync(buckets.read(BUCKET, key)!)
+      .toString("utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { recordedAt: string });
     t.true(inFile.length <= 7);
     t.true(inFile.every((row) => row.recordedAt.startsWith(day)));
   }
@@ -153,15 +169,26 @@ test("a run killed half-way and resumed writes every event exactly once: uploads
 test("events recorded in the last minute wait for the next run; a run with nothing new moves the watermark only", async (t) => {
   const { clock, source, store, dispatch, createExport, runLastJob, exported } = setup();
   const startFrom = new Date(NOW.getTime() - HOUR);
-  source.email = [emailEvent("eev_a", new Date(NOW.getTime() - 30 * MINUTE).toISOString()), emailEvent("eev_b", new Date(NOW.getTime() - 20_000).toISOString())];
+  source.email = [
+    emailEvent("eev_a", new Date(NOW.getTime() - 30 * MINUTE).toISOString()),
+    emailEvent("eev_b", new Date(NOW.getTime() - 20_000).toISOString()),
+  ];
   const created = await createExport({ datasets: ["email_events"], startFrom, frequency: "every_5_minutes" });
   t.like(await runLastJob(), { status: "succeeded", rowsExported: 1 });
-  t.deepEqual(exported("email_events").rows.map((r) => r.id), ["eev_a"]);
+  t.deepEqual(
+    exported("email_events").rows.map((r) => r.id),
+    ["eev_a"],
+  );
 
   clock.advance(5 * MINUTE);
   t.is(await dispatch.execute(), 1);
   t.like(await runLastJob(), { status: "succeeded", rowsExported: 1, trigger: "scheduled" });
-  t.deepEqual(exported("email_events").rows.map((r) => r.id).sort(), ["eev_a", "eev_b"]);
+  t.deepEqual(
+    exported("email_events")
+      .rows.map((r) => r.id)
+      .sort(),
+    ["eev_a", "eev_b"],
+  );
 
   clock.advance(5 * MINUTE);
   await dispatch.execute();
@@ -206,8 +233,14 @@ test("the subscriber snapshot is written once a day in parts, and one interrupte
   t.like(finished, { status: "succeeded", rowsExported: 17 });
   t.deepEqual(finished!.datasets.sms_events, { rows: 0, files: 0, bytes: 0, from: null, through: null, note: SMS_NOTE });
   const { keys, rows } = exported("subscribers");
-  t.deepEqual(keys, [0, 1, 2, 3, 4].map((part) => `exports/prod/subscribers/date=2026-11-22/part-0000${part}.jsonl.gz`));
-  t.deepEqual(rows.map((row) => row.id), source.people.map((p) => p.id));
+  t.deepEqual(
+    keys,
+    [0, 1, 2, 3, 4].map((part) => `exports/prod/subscribers/date=2026-11-22/part-0000${part}.jsonl.gz`),
+  );
+  t.deepEqual(
+    rows.map((row) => row.id),
+    source.people.map((p) => p.id),
+  );
   t.like(rows[3], { email: "p3@example.com", customAttributes: { i: 3 }, tags: [], listIds: [] });
   const current = store.exports.get(created.id)!;
   t.deepEqual(current.watermarks.subscribers, { completed: "2026-11-22", current: null });
@@ -268,9 +301,19 @@ test("create: the connection test is written before anything is saved; a refusal
   const { store, buckets, jobs, box } = setup();
   const clock = new ManualClock(NOW);
   const create = new CreateDataExport(store, buckets, box, jobs, sequentialIds, clock, false);
-  const refused = await create.execute(owner, { name: "Lake", provider: "s3", bucket: BUCKET, region: "eu-west-3", accessKeyId: CREDENTIALS.accessKeyId, secretAccessKey: "wrong" });
+  const refused = await create.execute(owner, {
+    name: "Lake",
+    provider: "s3",
+    bucket: BUCKET,
+    region: "eu-west-3",
+    accessKeyId: CREDENTIALS.accessKeyId,
+    secretAccessKey: "wrong",
+  });
   t.like(refused, { _tag: "Left", left: { _tag: "BadRequest", code: "connection_failed" } });
-  t.regex(refused._tag === "Left" ? refused.left.message : "", /Could not write the test file _service\/connection-test\.json to bucket lake: The secret access key does not match/);
+  t.regex(
+    refused._tag === "Left" ? refused.left.message : "",
+    /Could not write the test file _service\/connection-test\.json to bucket lake: The secret access key does not match/,
+  );
   t.is(store.exports.size, 0);
   t.is(store.runs.size, 0);
   t.is(jobs.jobs.length, 0);
@@ -280,7 +323,13 @@ test("create: the connection test is written before anything is saved; a refusal
   if (created._tag === "Left") return t.fail(created.left.message);
   t.deepEqual(buckets.keys(BUCKET), ["a/b/_service/connection-test.json"]);
   t.like(JSON.parse(buckets.read(BUCKET, "a/b/_service/connection-test.json")!.toString("utf8")), { testedAt: NOW.toISOString() });
-  t.like(created.right, { status: "queued", isEnabled: true, consecutiveFailures: 0, accessKeyId: "AKIA****MPLE", datasets: ["email_events", "sms_events", "custom_events", "subscribers"] });
+  t.like(created.right, {
+    status: "queued",
+    isEnabled: true,
+    consecutiveFailures: 0,
+    accessKeyId: "AKIA****MPLE",
+    datasets: ["email_events", "sms_events", "custom_events", "subscribers"],
+  });
   t.is(jobs.jobs.length, 1);
 
   const marketer = await create.execute({ ...owner, role: "marketer" }, { name: "Lake", provider: "s3", bucket: BUCKET, region: "eu-west-3", ...CREDENTIALS });
@@ -296,7 +345,10 @@ test("pause cancels a queued run; resume starts one at once; rotating credential
   t.like(paused, { _tag: "Right", right: { isEnabled: false, status: "idle", nextRunAt: null } });
   // The cancelled run's job finds nothing to do.
   t.is(await runLastJob(), null);
-  t.deepEqual([...store.runs.values()].map((run) => run.status), ["canceled"]);
+  t.deepEqual(
+    [...store.runs.values()].map((run) => run.status),
+    ["canceled"],
+  );
 
   const resumed = await update.execute(owner, created.id, { isEnabled: true });
   t.like(resumed, { _tag: "Right", right: { isEnabled: true, status: "queued" } });
@@ -307,7 +359,10 @@ test("pause cancels a queued run; resume starts one at once; rotating credential
   t.is(store.exports.get(created.id)!.destination.accessKeyId, CREDENTIALS.accessKeyId);
 
   const fixed = await update.execute(owner, created.id, { bucket: "other", pathPrefix: "x" });
-  t.like(fixed, { _tag: "Left", left: { code: "invalid_input", message: "bucket, pathPrefix cannot be changed after creation: create a new data export instead" } });
+  t.like(fixed, {
+    _tag: "Left",
+    left: { code: "invalid_input", message: "bucket, pathPrefix cannot be changed after creation: create a new data export instead" },
+  });
   const half = await update.execute(owner, created.id, { accessKeyId: "AKIANEWKEY000000" });
   t.like(half, { _tag: "Left", left: { code: "invalid_input" } });
   const renamed = await update.execute(owner, created.id, { name: "Warehouse", frequency: "daily" });

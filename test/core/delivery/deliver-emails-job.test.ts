@@ -4,7 +4,12 @@ import { DeliverEmailsJob, deliverEmailsJob } from "../../../core/delivery/queue
 const stored = (payload: Record<string, unknown>) => ({ id: "job_1", type: "email.deliver", companyId: "cmp_1", payload });
 
 test("a delivery job is queued with its batch of sends", (t) => {
-  t.like(deliverEmailsJob("cmp_1", ["es_1", "es_2"]), { type: "email.deliver", companyId: "cmp_1", payload: { emailSendIds: ["es_1", "es_2"] }, maxAttempts: 5 });
+  t.like(deliverEmailsJob("cmp_1", ["es_1", "es_2"]), {
+    type: "email.deliver",
+    companyId: "cmp_1",
+    payload: { emailSendIds: ["es_1", "es_2"] },
+    maxAttempts: 5,
+  });
 });
 
 test("a delivery job reads its batch, and a job queued before batching (one emailSendId) as a batch of one", (t) => {

@@ -26,11 +26,16 @@ function setup(options: { signed?: boolean; companies?: string[]; pinned?: strin
   const pins: SesTopicPins = { pinIfNone: async (_company, topic) => (pin ??= topic), unpin: async () => pin };
   // The recorder's own behaviour is covered with the database in test/hosts/http/delivery.test.ts.
   const recorder = {
-    companyExists: async (companyId: string) => ((options.companies ?? [COMPANY]).includes(companyId) ? ok(true as const) : left(notFound("Company not found"))),
-    execute: async (_companyId: string, reference: SendReference, event: DeliveryEvent) => (recorded.push({ reference, event }), ok({ emailSendId: "es_1", stored: true })),
+    companyExists: async (companyId: string) =>
+      (options.companies ?? [COMPANY]).includes(companyId) ? ok(true as const) : left(notFound("Company not found")),
+    execute: async (_companyId: string, reference: SendReference, event: DeliveryEvent) => (
+      recorded.push({ reference, event }),
+      ok({ emailSendId: "es_1", stored: true })
+    ),
   } as unknown as RecordDeliveryEvent;
   const receive = new ReceiveSesNotification(verifier, subscriptions, pins, recorder, new ManualClock());
-  const post = (message: Partial<SnsMessage>, companyId = COMPANY) => receive.execute(companyId, JSON.stringify({ MessageId: "sns-1", TopicArn: TOPIC, Message: "", ...message }));
+  const post = (message: Partial<SnsMessage>, companyId = COMPANY) =>
+    receive.execute(companyId, JSON.stringify({ MessageId: "sns-1", TopicArn: TOPIC, Message: "", ...message }));
   return { receive, post, recorded, visited, pin: () => pin };
 }
 
@@ -65,7 +70,11 @@ test("a subscription is confirmed only through an Amazon URL", async (t) => {
   const amazon = "https://sns.us-east-1.amazonaws.com/?Action=ConfirmSubscription&Token=t";
   t.deepEqual(await post({ Type: "SubscriptionConfirmation", SubscribeURL: amazon }), right({ kind: "subscriptionConfirmed", confirmed: true }));
   for (const url of ["http://sns.us-east-1.amazonaws.com/", "https://evil.example.com/", "https://sns.us-east-1.amazonaws.com:8443/", undefined]) {
-    t.like(await post({ Type: "SubscriptionConfirmation", SubscribeURL: url }), { _tag: "Left", left: { _tag: "BadRequest", message: "SubscribeURL is not an Amazon URL" } }, String(url));
+    t.like(
+      await post({ Type: "SubscriptionConfirmation", SubscribeURL: url }),
+      { _tag: "Left", left: { _tag: "BadRequest", message: "SubscribeURL is not an Amazon URL" } },
+      String(url),
+    );
   }
   t.deepEqual(visited, [amazon]);
 });

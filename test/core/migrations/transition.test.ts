@@ -49,21 +49,69 @@ const START_TABLE: ReadonlyArray<{
   readonly event: RunEvent & { type: "start" };
   readonly expect: { readonly status: RunStatus; readonly planIds: readonly string[]; readonly same?: boolean } | { readonly error: "select" | "state" };
 }> = [
-  { row: "awaiting_approval + resourceIds -> queued, selection approved", from: "awaiting_approval", plan: NO_PLAN, event: { type: "start", resourceIds: ["audience:a1"] }, expect: { status: "queued", planIds: ["audience:a1"] } },
-  { row: "awaiting_approval + resource already in the approved plan -> queued", from: "awaiting_approval", plan: PLANNED, event: { type: "start" }, expect: { status: "queued", planIds: ["campaigns"] } },
-  { row: "awaiting_approval + resourceIds with a plan: the given selection is approved first", from: "awaiting_approval", plan: PLANNED, event: { type: "start", resourceIds: ["templates", "audience:a1"] }, expect: { status: "queued", planIds: ["templates", "audience:a1"] } },
-  { row: "awaiting_approval + empty resourceIds with a plan -> queued on the plan", from: "awaiting_approval", plan: PLANNED, event: { type: "start", resourceIds: [] }, expect: { status: "queued", planIds: ["campaigns"] } },
+  {
+    row: "awaiting_approval + resourceIds -> queued, selection approved",
+    from: "awaiting_approval",
+    plan: NO_PLAN,
+    event: { type: "start", resourceIds: ["audience:a1"] },
+    expect: { status: "queued", planIds: ["audience:a1"] },
+  },
+  {
+    row: "awaiting_approval + resource already in the approved plan -> queued",
+    from: "awaiting_approval",
+    plan: PLANNED,
+    event: { type: "start" },
+    expect: { status: "queued", planIds: ["campaigns"] },
+  },
+  {
+    row: "awaiting_approval + resourceIds with a plan: the given selection is approved first",
+    from: "awaiting_approval",
+    plan: PLANNED,
+    event: { type: "start", resourceIds: ["templates", "audience:a1"] },
+    expect: { status: "queued", planIds: ["templates", "audience:a1"] },
+  },
+  {
+    row: "awaiting_approval + empty resourceIds with a plan -> queued on the plan",
+    from: "awaiting_approval",
+    plan: PLANNED,
+    event: { type: "start", resourceIds: [] },
+    expect: { status: "queued", planIds: ["campaigns"] },
+  },
   ...(["queued", "running"] as const).flatMap((from) => [
-    { row: `${from} + start -> unchanged`, from, plan: PLANNED, event: { type: "start" } as const, expect: { status: from, planIds: ["campaigns"], same: true } },
-    { row: `${from} + start with other resourceIds -> unchanged, plan unchanged`, from, plan: PLANNED, event: { type: "start", resourceIds: ["templates"] } as const, expect: { status: from, planIds: ["campaigns"], same: true } },
+    {
+      row: `${from} + start -> unchanged`,
+      from,
+      plan: PLANNED,
+      event: { type: "start" } as const,
+      expect: { status: from, planIds: ["campaigns"], same: true },
+    },
+    {
+      row: `${from} + start with other resourceIds -> unchanged, plan unchanged`,
+      from,
+      plan: PLANNED,
+      event: { type: "start", resourceIds: ["templates"] } as const,
+      expect: { status: from, planIds: ["campaigns"], same: true },
+    },
   ]),
   ...(["completed", "failed", "canceled", "cancel_requested"] as const).flatMap((from) => [
     { row: `${from} + start -> 400`, from, plan: PLANNED, event: { type: "start" } as const, expect: { error: "state" } as const },
-    { row: `${from} + start with resourceIds -> 400`, from, plan: PLANNED, event: { type: "start", resourceIds: ["templates"] } as const, expect: { error: "state" } as const },
+    {
+      row: `${from} + start with resourceIds -> 400`,
+      from,
+      plan: PLANNED,
+      event: { type: "start", resourceIds: ["templates"] } as const,
+      expect: { error: "state" } as const,
+    },
   ]),
   ...RUN_STATUSES.flatMap((from) => [
     { row: `${from} + start, no resource selected -> 400`, from, plan: NO_PLAN, event: { type: "start" } as const, expect: { error: "select" } as const },
-    { row: `${from} + start, empty resourceIds and no plan -> 400`, from, plan: NO_PLAN, event: { type: "start", resourceIds: [] } as const, expect: { error: "select" } as const },
+    {
+      row: `${from} + start, empty resourceIds and no plan -> 400`,
+      from,
+      plan: NO_PLAN,
+      event: { type: "start", resourceIds: [] } as const,
+      expect: { error: "select" } as const,
+    },
   ]),
 ];
 
@@ -93,7 +141,11 @@ test("start: resourceOptions are honoured only with a nonempty resourceIds", (t)
 
   const honoured = transition(
     run("awaiting_approval"),
-    { type: "start", resourceIds: ["audience:a1"], resourceOptions: { "audience:a1": { statuses: ["active"] }, campaigns: { createdSince: "2020-01-01T00:00:00.000Z" } } },
+    {
+      type: "start",
+      resourceIds: ["audience:a1"],
+      resourceOptions: { "audience:a1": { statuses: ["active"] }, campaigns: { createdSince: "2020-01-01T00:00:00.000Z" } },
+    },
     NOW,
   );
   if (honoured._tag === "Left") return t.fail(honoured.left.message);
@@ -103,14 +155,26 @@ test("start: resourceOptions are honoured only with a nonempty resourceIds", (t)
 
 test("start: unknown resources and options that do not suit the resource are 400 and change nothing", (t) => {
   const before = run("awaiting_approval");
-  t.regex(refusal(transition(before, { type: "start", resourceIds: ["audience:a1", "audience:zz"] }, NOW)).message, /Unknown resource in resourceIds: audience:zz/);
-  t.regex(refusal(transition(before, { type: "start", resourceIds: ["audience:a1"], resourceOptions: { nope: {} } }, NOW)).message, /Unknown resource in resourceOptions: nope/);
+  t.regex(
+    refusal(transition(before, { type: "start", resourceIds: ["audience:a1", "audience:zz"] }, NOW)).message,
+    /Unknown resource in resourceIds: audience:zz/,
+  );
+  t.regex(
+    refusal(transition(before, { type: "start", resourceIds: ["audience:a1"], resourceOptions: { nope: {} } }, NOW)).message,
+    /Unknown resource in resourceOptions: nope/,
+  );
   t.regex(
     refusal(transition(before, { type: "start", resourceIds: ["campaigns"], resourceOptions: { campaigns: { statuses: ["active"] } } }, NOW)).message,
     /resourceOptions\.campaigns: statuses does not apply to a campaign resource/,
   );
   t.regex(
-    refusal(transition(before, { type: "start", resourceIds: ["audience:a1"], resourceOptions: { "audience:a1": { createdSince: "2020-01-01T00:00:00.000Z" } } }, NOW)).message,
+    refusal(
+      transition(
+        before,
+        { type: "start", resourceIds: ["audience:a1"], resourceOptions: { "audience:a1": { createdSince: "2020-01-01T00:00:00.000Z" } } },
+        NOW,
+      ),
+    ).message,
     /createdSince does not apply to a audience resource/,
   );
   t.is(before.status, "awaiting_approval");
@@ -171,7 +235,10 @@ for (const { event, allowed } of JOB_TABLE) {
       t.is(result.right.status, next);
       if (event.type === "begin") {
         t.is(result.right.startedAt, NOW);
-        t.deepEqual(result.right.progress.resources.map((r) => [r.id, r.total, r.done]), [["campaigns", 2, false]]);
+        t.deepEqual(
+          result.right.progress.resources.map((r) => [r.id, r.total, r.done]),
+          [["campaigns", 2, false]],
+        );
       } else {
         t.is(result.right.completedAt, NOW);
       }
@@ -181,7 +248,11 @@ for (const { event, allowed } of JOB_TABLE) {
 }
 
 test("afterBatch: progress replaced, report summed over resources, errors capped", (t) => {
-  const started = transition(run("queued", { resourceIds: ["audience:a1", "campaigns", "templates"], resourceOptions: {}, approvedAt: CREATED }), { type: "begin" }, CREATED);
+  const started = transition(
+    run("queued", { resourceIds: ["audience:a1", "campaigns", "templates"], resourceOptions: {}, approvedAt: CREATED }),
+    { type: "begin" },
+    CREATED,
+  );
   if (started._tag === "Left") return t.fail(started.left.message);
   const [audience, campaigns, templates] = started.right.progress.resources;
   let current = afterBatch(started.right, { ...audience!, processed: 3, queued: 2, skipped: 1, done: true, importId: "imp_1" }, [], NOW);
@@ -189,7 +260,13 @@ test("afterBatch: progress replaced, report summed over resources, errors capped
   const errors = Array.from({ length: MAX_RUN_ERRORS + 5 }, (_, i) => ({ resourceId: "templates", message: `problem ${i}` }));
   current = afterBatch(current, { ...templates!, processed: 1, created: 1, done: true }, errors, NOW);
   t.is(current.progress.batches, 3);
-  t.deepEqual(current.report, { subscribersQueued: 2, draftCampaignsCreated: 2, draftSequencesCreated: 0, draftTransactionalEmailsCreated: 0, templatesCreated: 1 });
+  t.deepEqual(current.report, {
+    subscribersQueued: 2,
+    draftCampaignsCreated: 2,
+    draftSequencesCreated: 0,
+    draftTransactionalEmailsCreated: 0,
+    templatesCreated: 1,
+  });
   t.is(current.errors.length, MAX_RUN_ERRORS);
   t.is(current.errors[0]?.message, "problem 0");
 });

@@ -15,7 +15,12 @@ const CAUSED: ReadonlyArray<readonly [DeliveryEventType, BounceType | undefined,
 ];
 
 test("the table covers every bounce type", (t) => {
-  t.deepEqual(CAUSED.filter(([type, bounce]) => type === "bounced" && bounce).map(([, bounce]) => bounce).sort(), [...BOUNCE_TYPES].sort());
+  t.deepEqual(
+    CAUSED.filter(([type, bounce]) => type === "bounced" && bounce)
+      .map(([, bounce]) => bounce)
+      .sort(),
+    [...BOUNCE_TYPES].sort(),
+  );
 });
 
 for (const [type, bounceType, expected] of CAUSED) {
@@ -26,7 +31,13 @@ for (const [type, bounceType, expected] of CAUSED) {
 
 /** Suppression reason x kind of send -> whether the send is stopped; only an unsubscribe lets service mail through. */
 const SENDS: ReadonlyArray<readonly [EmailType, SendKind | null]> = EMAIL_TYPES.flatMap((emailType): Array<readonly [EmailType, SendKind | null]> =>
-  emailType === "transactional" ? [[emailType, "transactional"], [emailType, "marketing"], [emailType, null]] : [[emailType, null]],
+  emailType === "transactional"
+    ? [
+        [emailType, "transactional"],
+        [emailType, "marketing"],
+        [emailType, null],
+      ]
+    : [[emailType, null]],
 );
 
 for (const reason of SUPPRESSION_REASONS) {

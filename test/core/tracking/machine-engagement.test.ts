@@ -48,7 +48,12 @@ const cases: readonly Case[] = [
   { title: "Symantec", kind: "click", userAgent: "Symantec Email Security.cloud link scanner", expected: "security_scanner" },
   { title: "Microsoft Safe Links by name", kind: "click", userAgent: "Microsoft SafeLinks", expected: "security_scanner" },
   { title: "a crawler", userAgent: "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)", expected: "bot" },
-  { title: "a headless browser", kind: "click", userAgent: "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/120.0.0.0 Safari/537.36", expected: "bot" },
+  {
+    title: "a headless browser",
+    kind: "click",
+    userAgent: "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/120.0.0.0 Safari/537.36",
+    expected: "bot",
+  },
   { title: "an HTTP library", kind: "click", userAgent: "python-requests/2.31.0", expected: "bot" },
   { title: "curl", kind: "click", userAgent: "curl/8.5.0", expected: "bot" },
   { title: "a link previewer", kind: "click", userAgent: "Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)", expected: "bot" },
@@ -98,9 +103,24 @@ const bursts: ReadonlyArray<{ title: string; clicks: ReturnType<typeof click>[];
   { title: "one click", clicks: [click("https://a.example/", 0)], atMs: 0, expected: false },
   { title: "the same link twice at once", clicks: [click("https://a.example/", 0), click("https://a.example/", 100)], atMs: 100, expected: false },
   { title: "two links within the window", clicks: [click("https://a.example/", 0), click("https://b.example/", 900)], atMs: 900, expected: true },
-  { title: "every link at once", clicks: [click("https://a.example/", 0), click("https://b.example/", 5), click("https://c.example/", 9)], atMs: 9, expected: true },
-  { title: "two links further apart than the window", clicks: [click("https://a.example/", 0), click("https://b.example/", LINK_BURST_WINDOW_MS + 1)], atMs: LINK_BURST_WINDOW_MS + 1, expected: false },
-  { title: "a later click does not count for an earlier one", clicks: [click("https://a.example/", 0), click("https://b.example/", 500)], atMs: 0, expected: false },
+  {
+    title: "every link at once",
+    clicks: [click("https://a.example/", 0), click("https://b.example/", 5), click("https://c.example/", 9)],
+    atMs: 9,
+    expected: true,
+  },
+  {
+    title: "two links further apart than the window",
+    clicks: [click("https://a.example/", 0), click("https://b.example/", LINK_BURST_WINDOW_MS + 1)],
+    atMs: LINK_BURST_WINDOW_MS + 1,
+    expected: false,
+  },
+  {
+    title: "a later click does not count for an earlier one",
+    clicks: [click("https://a.example/", 0), click("https://b.example/", 500)],
+    atMs: 0,
+    expected: false,
+  },
 ];
 
 for (const b of bursts) {

@@ -31,7 +31,15 @@ test("a send's links: pixel, rewritten http(s) links, unsubscribe page, on the p
 
 test("links that are not web pages, and the unsubscribe link itself, are left as they are", (t) => {
   const send = links.forSend(SEND);
-  for (const url of ["mailto:help@example.com", "tel:+33123456789", "#section", "javascript:alert(1)", "data:text/html,hi", "{{ unsubscribe_url }}", "/relative"]) {
+  for (const url of [
+    "mailto:help@example.com",
+    "tel:+33123456789",
+    "#section",
+    "javascript:alert(1)",
+    "data:text/html,hi",
+    "{{ unsubscribe_url }}",
+    "/relative",
+  ]) {
     t.is(send.rewriteLink(url), url, url);
   }
   t.is(send.rewriteLink(send.unsubscribeUrl), send.unsubscribeUrl);

@@ -163,7 +163,15 @@ for (const [title, status, event, expected] of runTable) {
 }
 
 test("warehouse sync run: a restart counts from zero and keeps the imports of the earlier attempt", (t) => {
-  const running = { ...run(syncIn("queued")), status: "running" as const, rowsRead: 40, rowsSynced: 40, attempts: 1, subscriberImportIds: ["imp_1"], startedAt: NOW };
+  const running = {
+    ...run(syncIn("queued")),
+    status: "running" as const,
+    rowsRead: 40,
+    rowsSynced: 40,
+    attempts: 1,
+    subscriberImportIds: ["imp_1"],
+    startedAt: NOW,
+  };
   const restarted = right(runTransition(running, { type: "start" }, new Date(NOW.getTime() + 1000)));
   t.is(restarted.rowsRead, 0);
   t.is(restarted.rowsSynced, 0);
@@ -227,7 +235,10 @@ test("cursor window: under the cap every row is taken and the cursor is the last
   const window = new CursorWindow<{ cursor: string | null; n: number }>(10, true);
   const ready = [...window.push(rows("1", "2", "2")), ...window.push(rows("3"))];
   const end = window.end();
-  t.deepEqual([...ready, ...end.rows].map((r) => r.cursor), ["1", "2", "2", "3"]);
+  t.deepEqual(
+    [...ready, ...end.rows].map((r) => r.cursor),
+    ["1", "2", "2", "3"],
+  );
   t.is(end.cursorTo, "3");
   t.false(end.rowLimitReached);
 });
@@ -237,7 +248,10 @@ test("cursor window: at the cap, rows sharing the waiting row's cursor are left 
   const ready = window.push(rows("1", "2", "2", "2", "3"));
   t.true(window.full);
   const end = window.end();
-  t.deepEqual([...ready, ...end.rows].map((r) => r.cursor), ["1"]);
+  t.deepEqual(
+    [...ready, ...end.rows].map((r) => r.cursor),
+    ["1"],
+  );
   t.is(end.cursorTo, "1");
   t.true(end.rowLimitReached);
   t.is(end.deferred, 2);
@@ -245,7 +259,10 @@ test("cursor window: at the cap, rows sharing the waiting row's cursor are left 
   const clean = new CursorWindow<{ cursor: string | null; n: number }>(3, true);
   const taken = [...clean.push(rows("1", "2", "3", "4"))];
   const cleanEnd = clean.end();
-  t.deepEqual([...taken, ...cleanEnd.rows].map((r) => r.cursor), ["1", "2", "3"]);
+  t.deepEqual(
+    [...taken, ...cleanEnd.rows].map((r) => r.cursor),
+    ["1", "2", "3"],
+  );
   t.is(cleanEnd.cursorTo, "3");
   t.true(cleanEnd.rowLimitReached);
 
@@ -258,9 +275,16 @@ test("cursor window: at the cap, rows sharing the waiting row's cursor are left 
 
 test("cursor window: without a cursor column rows are taken in read order up to the cap", (t) => {
   const window = new CursorWindow<{ cursor: string | null; n: number }>(2, false);
-  const ready = window.push([{ cursor: null, n: 1 }, { cursor: null, n: 2 }, { cursor: null, n: 3 }]);
+  const ready = window.push([
+    { cursor: null, n: 1 },
+    { cursor: null, n: 2 },
+    { cursor: null, n: 3 },
+  ]);
   const end = window.end();
-  t.deepEqual([...ready, ...end.rows].map((r) => r.n), [1, 2]);
+  t.deepEqual(
+    [...ready, ...end.rows].map((r) => r.n),
+    [1, 2],
+  );
   t.true(end.rowLimitReached);
   t.is(end.cursorTo, null);
 });
@@ -297,7 +321,10 @@ test("connection URLs: postgres and sqlite are read, the password is masked, uns
   t.like(parseWarehouseUrl("postgres", "postgresql://reader@[::1]/db"), { ok: true, target: { host: "::1", port: 5432, password: null } });
   t.like(parseWarehouseUrl("postgres", "postgres://reader:x@db.example.com/db?password=other"), { ok: false });
   t.like(parseWarehouseUrl("postgres", "postgres://reader:x@db.example.com/db?sslmode=maybe"), { ok: false });
-  t.like(parseWarehouseUrl("postgres", "postgres://db.example.com/db"), { ok: false, reason: "The connection URL needs a user name (postgres://user:password@host/database)" });
+  t.like(parseWarehouseUrl("postgres", "postgres://db.example.com/db"), {
+    ok: false,
+    reason: "The connection URL needs a user name (postgres://user:password@host/database)",
+  });
   t.like(parseWarehouseUrl("postgres", "postgres://u:p@db.example.com"), { ok: false });
   t.like(parseWarehouseUrl("postgres", "mysql://u:p@db.example.com/db"), { ok: false });
   t.like(parseWarehouseUrl("postgres", "not a url"), { ok: false });

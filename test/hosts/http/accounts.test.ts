@@ -41,12 +41,16 @@ async function session(t: ExecutionContext, dialect: Dialect, keys = 2, api?: Ap
     knex: fixture.runtime.knex,
     call: (method, path, options = {}) => fixture.call(method, path, { ...options, key: ring[next++ % ring.length]! }),
     async contact(email, customAttributes) {
-      const saved = await container.get(SaveContact).execute(company.companyId, { email, ...(customAttributes ? { customAttributes: customAttributes as never } : {}) }, "merge");
+      const saved = await container
+        .get(SaveContact)
+        .execute(company.companyId, { email, ...(customAttributes ? { customAttributes: customAttributes as never } : {}) }, "merge");
       if (saved._tag === "Left") throw new Error(saved.left.message);
       return saved.right.subscriber.id;
     },
     async event(subscriberId, email, name, properties, occurredAt) {
-      await container.get(RecordCustomEvent).execute({ companyId: company.companyId, id: subscriberId, email }, { name, properties, occurredAt, eventId: null, source: "api" });
+      await container
+        .get(RecordCustomEvent)
+        .execute({ companyId: company.companyId, id: subscriberId, email }, { name, properties, occurredAt, eventId: null, source: "api" });
     },
     runJobs: () => worker.runDue(),
   };
@@ -65,8 +69,14 @@ for (const dialect of dialects()) {
 
   test(name("an account is created, updated by upsert, and shows its members with their roles"), async (t) => {
     const s = await session(t, dialect);
-    const created = await ok(s.call("POST", "/api/v1/accounts", { body: { externalId: " org/1 ", name: "Acme", domain: "@ACME.com", attributes: { plan: "pro", seats: 5 } } }));
-    t.like(created, { success: true, created: true, account: { externalId: "org/1", name: "Acme", domain: "acme.com", attributes: { plan: "pro", seats: 5 }, memberCount: 0 } });
+    const created = await ok(
+      s.call("POST", "/api/v1/accounts", { body: { externalId: " org/1 ", name: "Acme", domain: "@ACME.com", attributes: { plan: "pro", seats: 5 } } }),
+    );
+    t.like(created, {
+      success: true,
+      created: true,
+      account: { externalId: "org/1", name: "Acme", domain: "acme.com", attributes: { plan: "pro", seats: 5 }, memberCount: 0 },
+    });
     t.regex(created.account.id, /^acct_/);
 
     const updated = await ok(s.call("POST", "/api/v1/accounts", { body: { externalId: "org/1", domain: null, attributes: { seats: 7, region: "eu" } } }));
@@ -80,10 +90,15 @@ for (const dialect of dialects()) {
     t.like(newcomer, { added: true, member: { email: "new@acme.com", role: "member" } });
     t.truthy(await s.knex("subscribers").where({ company_id: s.company.companyId, email: "new@acme.com" }).first());
     const bob = await s.contact("bob@acme.com");
-    t.like(await ok(s.call("POST", `/api/v1/accounts/${enc("org/1")}/members`, { body: { subscriberId: bob, role: "owner" } })), { member: { subscriberId: bob, role: "owner" } });
+    t.like(await ok(s.call("POST", `/api/v1/accounts/${enc("org/1")}/members`, { body: { subscriberId: bob, role: "owner" } })), {
+      member: { subscriberId: bob, role: "owner" },
+    });
     // Without a role an existing member keeps its role; with one it changes.
     t.like(await ok(s.call("POST", `/api/v1/accounts/${enc("org/1")}/members`, { body: { subscriberId: ada } })), { added: false, member: { role: "admin" } });
-    t.like(await ok(s.call("POST", `/api/v1/accounts/${enc("org/1")}/members`, { body: { email: "new@acme.com", role: "admin" } })), { added: false, member: { role: "admin" } });
+    t.like(await ok(s.call("POST", `/api/v1/accounts/${enc("org/1")}/members`, { body: { email: "new@acme.com", role: "admin" } })), {
+      added: false,
+      member: { role: "admin" },
+    });
 
     const shown = await ok(s.call("GET", `/api/v1/accounts/${enc("org/1")}`));
     t.is(shown.account.memberCount, 3);
@@ -107,9 +122,15 @@ for (const dialect of dialects()) {
     t.like(await s.call("POST", "/api/v1/accounts", { body: { name: "No ID" } }), { status: 422 });
     t.like(await s.call("POST", "/api/v1/accounts", { body: { externalId: "   " } }), { status: 422 });
     t.like(await s.call("POST", "/api/v1/accounts", { body: { externalId: "x", attributes: [1] } }), { status: 422 });
-    t.like(await s.call("POST", "/api/v1/accounts/org-1/members", { body: { role: "owner" } }), { status: 400, body: { error: "email or subscriberId is required" } });
+    t.like(await s.call("POST", "/api/v1/accounts/org-1/members", { body: { role: "owner" } }), {
+      status: 400,
+      body: { error: "email or subscriberId is required" },
+    });
     t.like(await s.call("POST", "/api/v1/accounts/org-1/members", { body: { email: "a@b.co", role: "boss" } }), { status: 422 });
-    t.like(await s.call("POST", "/api/v1/accounts/org-1/members", { body: { subscriberId: "sub_nope" } }), { status: 404, body: { error: "Subscriber not found" } });
+    t.like(await s.call("POST", "/api/v1/accounts/org-1/members", { body: { subscriberId: "sub_nope" } }), {
+      status: 404,
+      body: { error: "Subscriber not found" },
+    });
     t.like(await s.call("POST", "/api/v1/accounts/org-1/events", { body: {} }), { status: 422 });
     t.like(await s.call("POST", "/api/v1/accounts/org-1/events", { body: { event: "x", properties: "no" } }), { status: 422 });
 
@@ -134,7 +155,10 @@ for (const dialect of dialects()) {
     t.like(await b.call("GET", "/api/v1/accounts/org-1"), { status: 404, body: { error: "Account not found" } });
     t.like(await b.call("POST", "/api/v1/accounts/org-1/members", { body: { email: "x@y.co" } }), { status: 404 });
     t.like(await b.call("POST", "/api/v1/accounts/org-1/events", { body: { event: "x" } }), { status: 404 });
-    t.like(await b.call("GET", `/api/v1/account-suggestions/organization-ids/jobs/${started.jobId}`), { status: 404, body: { error: "Suggestion job not found" } });
+    t.like(await b.call("GET", `/api/v1/account-suggestions/organization-ids/jobs/${started.jobId}`), {
+      status: 404,
+      body: { error: "Suggestion job not found" },
+    });
     // B's upsert of the same externalId is B's own account.
     t.like(await ok(b.call("POST", "/api/v1/accounts", { body: { externalId: "org-1" } })), { created: true, account: { name: null } });
     t.like(await ok(a.call("GET", "/api/v1/accounts/org-1")), { account: { name: "A's" } });
@@ -142,73 +166,105 @@ for (const dialect of dialects()) {
     t.like(await ok(b.call("POST", "/api/v1/account-suggestions/organization-ids", { body: { propertyKey: "orgId" } }), 202), { alreadyRunning: false });
   });
 
-  test(name("organization IDs from contact attributes: names from nameKey or the work domain; existing accounts keep names and roles; reruns change nothing"), async (t) => {
-    const s = await session(t, dialect);
-    const ada = await s.contact("ada@alpha.com", { orgId: "org-a", companyName: "Alpha" });
-    const ben = await s.contact("ben@alpha.com", { orgId: "org-a" });
-    const cat = await s.contact("cat@beta.com", { orgId: "org-b", companyName: "Beta" });
-    const dee = await s.contact("dee@gmail.com", { orgId: " org-b " });
-    const gus = await s.contact("gus@gamma.com", { orgId: "org-c" });
-    await s.contact("eli@x.com", { orgId: true });
-    await s.contact("fay@x.com", { orgId: "" });
-    await s.contact("hal@x.com", { companyName: "No org" });
-    const ivy = await s.contact("ivy@delta.com");
-    await s.event(ivy, "ivy@delta.com", "signed_in", { orgId: "org-from-event" }, daysAgo(1));
-    await ok(s.call("POST", "/api/v1/accounts", { body: { externalId: "org-a", name: "Original A" } }));
-    await ok(s.call("POST", "/api/v1/accounts/org-a/members", { body: { subscriberId: ada, role: "owner" } }));
-    t.like(await s.knex("companies").where({ id: s.company.companyId }).first("accounts_enabled"), { accounts_enabled: dialect.name === "sqlite" ? 0 : false });
+  test(
+    name("organization IDs from contact attributes: names from nameKey or the work domain; existing accounts keep names and roles; reruns change nothing"),
+    async (t) => {
+      const s = await session(t, dialect);
+      const ada = await s.contact("ada@alpha.com", { orgId: "org-a", companyName: "Alpha" });
+      const ben = await s.contact("ben@alpha.com", { orgId: "org-a" });
+      const cat = await s.contact("cat@beta.com", { orgId: "org-b", companyName: "Beta" });
+      const dee = await s.contact("dee@gmail.com", { orgId: " org-b " });
+      const gus = await s.contact("gus@gamma.com", { orgId: "org-c" });
+      await s.contact("eli@x.com", { orgId: true });
+      await s.contact("fay@x.com", { orgId: "" });
+      await s.contact("hal@x.com", { companyName: "No org" });
+      const ivy = await s.contact("ivy@delta.com");
+      await s.event(ivy, "ivy@delta.com", "signed_in", { orgId: "org-from-event" }, daysAgo(1));
+      await ok(s.call("POST", "/api/v1/accounts", { body: { externalId: "org-a", name: "Original A" } }));
+      await ok(s.call("POST", "/api/v1/accounts/org-a/members", { body: { subscriberId: ada, role: "owner" } }));
+      t.like(await s.knex("companies").where({ id: s.company.companyId }).first("accounts_enabled"), {
+        accounts_enabled: dialect.name === "sqlite" ? 0 : false,
+      });
 
-    const started = await ok(s.call("POST", "/api/v1/account-suggestions/organization-ids", { body: { propertyKey: " orgId ", source: "attribute", nameKey: "companyName" } }), 202);
-    t.regex(started.jobId, /^acsj_/);
-    t.deepEqual(started, {
-      success: true,
-      jobId: started.jobId,
-      alreadyRunning: false,
-      job: { jobId: started.jobId, state: "queued", settings: { source: "attribute", propertyKey: "orgId", nameKey: "companyName" }, result: null, error: null },
-    });
-    t.is(await s.runJobs(), 1);
+      const started = await ok(
+        s.call("POST", "/api/v1/account-suggestions/organization-ids", { body: { propertyKey: " orgId ", source: "attribute", nameKey: "companyName" } }),
+        202,
+      );
+      t.regex(started.jobId, /^acsj_/);
+      t.deepEqual(started, {
+        success: true,
+        jobId: started.jobId,
+        alreadyRunning: false,
+        job: {
+          jobId: started.jobId,
+          state: "queued",
+          settings: { source: "attribute", propertyKey: "orgId", nameKey: "companyName" },
+          result: null,
+          error: null,
+        },
+      });
+      t.is(await s.runJobs(), 1);
 
-    const done = await ok(s.call("GET", `/api/v1/account-suggestions/organization-ids/jobs/${started.jobId}`));
-    t.deepEqual(done.job, {
-      jobId: started.jobId,
-      state: "completed",
-      settings: { source: "attribute", propertyKey: "orgId", nameKey: "companyName" },
-      result: { organizationIds: 3, accountsCreated: 2, accountsExisting: 1, membersAdded: 4, contactsSeen: 5, valuesSkipped: 0 },
-      error: null,
-    });
-    t.like(await s.knex("companies").where({ id: s.company.companyId }).first("accounts_enabled"), { accounts_enabled: dialect.name === "sqlite" ? 1 : true });
+      const done = await ok(s.call("GET", `/api/v1/account-suggestions/organization-ids/jobs/${started.jobId}`));
+      t.deepEqual(done.job, {
+        jobId: started.jobId,
+        state: "completed",
+        settings: { source: "attribute", propertyKey: "orgId", nameKey: "companyName" },
+        result: { organizationIds: 3, accountsCreated: 2, accountsExisting: 1, membersAdded: 4, contactsSeen: 5, valuesSkipped: 0 },
+        error: null,
+      });
+      t.like(await s.knex("companies").where({ id: s.company.companyId }).first("accounts_enabled"), {
+        accounts_enabled: dialect.name === "sqlite" ? 1 : true,
+      });
 
-    const a = await ok(s.call("GET", "/api/v1/accounts/org-a"));
-    t.like(a.account, { name: "Original A", domain: null, memberCount: 2 });
-    t.deepEqual(a.members.map((m: any) => [m.subscriberId, m.role]), [
-      [ada, "owner"],
-      [ben, "member"],
-    ]);
-    const b = await ok(s.call("GET", "/api/v1/accounts/org-b"));
-    t.like(b.account, { name: "Beta", domain: "beta.com", memberCount: 2 });
-    t.deepEqual(b.members.map((m: any) => m.subscriberId).sort(), [cat, dee].sort());
-    t.like((await ok(s.call("GET", "/api/v1/accounts/org-c"))).account, { name: "gamma.com", domain: "gamma.com", memberCount: 1 });
-    t.is((await ok(s.call("GET", "/api/v1/accounts/org-c"))).members[0].subscriberId, gus);
-    t.is((await s.call("GET", "/api/v1/accounts/org-from-event")).status, 404, "attribute runs do not read events");
-    t.is((await s.call("GET", "/api/v1/accounts/true")).status, 404, "booleans are no organization IDs");
-    t.is(await s.knex("custom_events").where({ company_id: s.company.companyId }).count({ n: "*" }).first().then((r: any) => Number(r.n)), 1, "nothing was published as an event");
+      const a = await ok(s.call("GET", "/api/v1/accounts/org-a"));
+      t.like(a.account, { name: "Original A", domain: null, memberCount: 2 });
+      t.deepEqual(
+        a.members.map((m: any) => [m.subscriberId, m.role]),
+        [
+          [ada, "owner"],
+          [ben, "member"],
+        ],
+      );
+      const b = await ok(s.call("GET", "/api/v1/accounts/org-b"));
+      t.like(b.account, { name: "Beta", domain: "beta.com", memberCount: 2 });
+      t.deepEqual(b.members.map((m: any) => m.subscriberId).sort(), [cat, dee].sort());
+      t.like((await ok(s.call("GET", "/api/v1/accounts/org-c"))).account, { name: "gamma.com", domain: "gamma.com", memberCount: 1 });
+      t.is((await ok(s.call("GET", "/api/v1/accounts/org-c"))).members[0].subscriberId, gus);
+      t.is((await s.call("GET", "/api/v1/accounts/org-from-event")).status, 404, "attribute runs do not read events");
+      t.is((await s.call("GET", "/api/v1/accounts/true")).status, 404, "booleans are no organization IDs");
+      t.is(
+        await s
+          .knex("custom_events")
+          .where({ company_id: s.company.companyId })
+          .count({ n: "*" })
+          .first()
+          .then((r: any) => Number(r.n)),
+        1,
+        "nothing was published as an event",
+      );
 
-    // A rerun finds everything in place.
-    const again = await ok(s.call("POST", "/api/v1/account-suggestions/organization-ids", { body: { propertyKey: "orgId", source: "attribute", nameKey: "companyName" } }), 202);
-    t.not(again.jobId, started.jobId);
-    t.false(again.alreadyRunning);
-    await s.runJobs();
-    t.like((await ok(s.call("GET", `/api/v1/account-suggestions/organization-ids/jobs/${again.jobId}`))).job, {
-      state: "completed",
-      result: { organizationIds: 3, accountsCreated: 0, accountsExisting: 3, membersAdded: 0 },
-    });
-    t.is(Number((await s.knex("accounts").where({ company_id: s.company.companyId }).count({ n: "*" }).first())!.n), 3);
-  });
+      // A rerun finds everything in place.
+      const again = await ok(
+        s.call("POST", "/api/v1/account-suggestions/organization-ids", { body: { propertyKey: "orgId", source: "attribute", nameKey: "companyName" } }),
+        202,
+      );
+      t.not(again.jobId, started.jobId);
+      t.false(again.alreadyRunning);
+      await s.runJobs();
+      t.like((await ok(s.call("GET", `/api/v1/account-suggestions/organization-ids/jobs/${again.jobId}`))).job, {
+        state: "completed",
+        result: { organizationIds: 3, accountsCreated: 0, accountsExisting: 3, membersAdded: 0 },
+      });
+      t.is(Number((await s.knex("accounts").where({ company_id: s.company.companyId }).count({ n: "*" }).first())!.n), 3);
+    },
+  );
 
   test(name("organization IDs from the events of the last 180 days, named after the work domain most of their contacts share"), async (t) => {
     const s = await session(t, dialect);
     const people: Record<string, string> = {};
-    for (const email of ["ada@acme.com", "bob@acme.com", "cy@gmail.com", "dan@other.io", "eve@beta.io", "fay@gmail.com", "gil@old.com"]) people[email] = await s.contact(email);
+    for (const email of ["ada@acme.com", "bob@acme.com", "cy@gmail.com", "dan@other.io", "eve@beta.io", "fay@gmail.com", "gil@old.com"])
+      people[email] = await s.contact(email);
     const event = (email: string, properties: Record<string, unknown>, days: number) => s.event(people[email]!, email, "app_used", properties, daysAgo(days));
     await event("ada@acme.com", { orgId: "org-1" }, 10);
     await event("ada@acme.com", { orgId: "org-1" }, 2);
@@ -242,15 +298,24 @@ for (const dialect of dialects()) {
     await s.event(ada, "ada@acme.com", "app_used", { orgId: "org-1", orgName: "Acme Inc" }, daysAgo(3));
     await s.event(ada, "ada@acme.com", "app_used", { orgId: "org-1" }, daysAgo(1));
     await s.event(ada, "ada@acme.com", "app_used", { orgId: "org-2", orgName: "Ancient" }, daysAgo(300));
-    const started = await ok(s.call("POST", "/api/v1/account-suggestions/organization-ids", { body: { propertyKey: "orgId", source: "event", nameKey: "orgName" } }), 202);
+    const started = await ok(
+      s.call("POST", "/api/v1/account-suggestions/organization-ids", { body: { propertyKey: "orgId", source: "event", nameKey: "orgName" } }),
+      202,
+    );
     await s.runJobs();
-    t.like((await ok(s.call("GET", `/api/v1/account-suggestions/organization-ids/jobs/${started.jobId}`))).job, { state: "completed", result: { organizationIds: 1 } });
+    t.like((await ok(s.call("GET", `/api/v1/account-suggestions/organization-ids/jobs/${started.jobId}`))).job, {
+      state: "completed",
+      result: { organizationIds: 1 },
+    });
     t.like((await ok(s.call("GET", "/api/v1/accounts/org-1"))).account, { name: "Acme Inc", domain: "acme.com" });
   });
 
   test(name("one run per key at a time: the running run comes back with its own settings"), async (t) => {
     const s = await session(t, dialect);
-    const first = await ok(s.call("POST", "/api/v1/account-suggestions/organization-ids", { body: { propertyKey: "orgId", source: "attribute", nameKey: "orgName" } }), 202);
+    const first = await ok(
+      s.call("POST", "/api/v1/account-suggestions/organization-ids", { body: { propertyKey: "orgId", source: "attribute", nameKey: "orgName" } }),
+      202,
+    );
     const second = await ok(s.call("POST", "/api/v1/account-suggestions/organization-ids", { body: { propertyKey: " orgId", nameKey: null } }), 202);
     t.deepEqual(second, {
       success: true,
@@ -259,7 +324,9 @@ for (const dialect of dialects()) {
       job: { jobId: first.jobId, state: "queued", settings: { source: "attribute", propertyKey: "orgId", nameKey: "orgName" }, result: null, error: null },
     });
     // Concurrent starts of another key agree on one run.
-    const racing = await Promise.all([0, 1, 2, 3].map(() => ok(s.call("POST", "/api/v1/account-suggestions/organization-ids", { body: { propertyKey: "teamId" } }), 202)));
+    const racing = await Promise.all(
+      [0, 1, 2, 3].map(() => ok(s.call("POST", "/api/v1/account-suggestions/organization-ids", { body: { propertyKey: "teamId" } }), 202)),
+    );
     t.is(racing.filter((r) => !r.alreadyRunning).length, 1);
     t.is(new Set(racing.map((r) => r.jobId)).size, 1);
     t.not(racing[0].jobId, first.jobId);
@@ -285,7 +352,10 @@ for (const dialect of dialects()) {
     const started = await ok(s.call("POST", "/api/v1/account-suggestions/organization-ids", { body: { propertyKey: "orgId", source: "attribute" } }), 202);
     t.is(await s.runJobs(), 1);
     t.like((await ok(s.call("GET", `/api/v1/account-suggestions/organization-ids/jobs/${started.jobId}`))).job, { state: "running", error: null });
-    t.like(await ok(s.call("POST", "/api/v1/account-suggestions/organization-ids", { body: { propertyKey: "orgId" } }), 202), { jobId: started.jobId, alreadyRunning: true });
+    t.like(await ok(s.call("POST", "/api/v1/account-suggestions/organization-ids", { body: { propertyKey: "orgId" } }), 202), {
+      jobId: started.jobId,
+      alreadyRunning: true,
+    });
     for (let attempt = 2; attempt <= 3; attempt++) {
       s.api.clock.advance(10_000);
       t.is(await s.runJobs(), 1);
@@ -298,7 +368,10 @@ for (const dialect of dialects()) {
     const next = await ok(s.call("POST", "/api/v1/account-suggestions/organization-ids", { body: { propertyKey: "orgId", source: "attribute" } }), 202);
     t.false(next.alreadyRunning);
     await s.runJobs();
-    t.like((await ok(s.call("GET", `/api/v1/account-suggestions/organization-ids/jobs/${next.jobId}`))).job, { state: "completed", result: { accountsCreated: 1 } });
+    t.like((await ok(s.call("GET", `/api/v1/account-suggestions/organization-ids/jobs/${next.jobId}`))).job, {
+      state: "completed",
+      result: { accountsCreated: 1 },
+    });
   });
 
   test(name("suggestion requests are validated: blank key 400, bad source 422, account.* attributes 409, unknown run 404"), async (t) => {
@@ -360,12 +433,18 @@ for (const dialect of dialects()) {
     t.like(timeline[0], { name: "invoice_paid", recipients: "owners" });
 
     const admins = await ok(s.call("POST", "/api/v1/accounts/org-1/events", { body: { event: "renewal_due", recipients: "admins" } }));
-    t.deepEqual(admins.deliveries.map((d: any) => [d.subscriberId, d.role]), [
-      [owner, "owner"],
-      [admin, "admin"],
-    ]);
+    t.deepEqual(
+      admins.deliveries.map((d: any) => [d.subscriberId, d.role]),
+      [
+        [owner, "owner"],
+        [admin, "admin"],
+      ],
+    );
     const all = await ok(s.call("POST", "/api/v1/accounts/org-1/events", { body: { event: "outage", recipients: "all" } }));
-    t.deepEqual(all.deliveries.map((d: any) => d.subscriberId), [owner, admin, member]);
+    t.deepEqual(
+      all.deliveries.map((d: any) => d.subscriberId),
+      [owner, admin, member],
+    );
     t.is(all.recipientCount, 3);
     const none = await ok(s.call("POST", "/api/v1/accounts/org-1/events", { body: { event: "note", recipients: "none" } }));
     t.like(none, { recipients: "none", recipientCount: 0, deliveries: [] });
@@ -374,7 +453,10 @@ for (const dialect of dialects()) {
 
     const fallback = await ok(s.call("POST", "/api/v1/accounts/org-2/events", { body: { event: "invoice_paid", occurredAt: "2026-11-20T08:00:00Z" } }));
     t.like(fallback, { recipients: "owners", recipientCount: 1, event: { time: "2026-11-20T08:00:00.000Z" } });
-    t.deepEqual(fallback.deliveries.map((d: any) => [d.subscriberId, d.role]), [[betaAdmin, "admin"]]);
+    t.deepEqual(
+      fallback.deliveries.map((d: any) => [d.subscriberId, d.role]),
+      [[betaAdmin, "admin"]],
+    );
     const history = await s.knex("custom_events").where({ subscriber_id: betaAdmin });
     t.like(history[0], { historical: dialect.name === "sqlite" ? 1 : true });
 
@@ -418,9 +500,30 @@ for (const dialect of dialects()) {
       recipientCount: 4,
       deliveries: [
         { subscriberId: ids["a@acme.com"], email: "a@acme.com", role: "owner", success: true, automationsTriggered: [] },
-        { subscriberId: ids["b@acme.com"], email: "b@acme.com", role: "admin", success: false, automationsTriggered: [], error: "The event could not be recorded for this contact" },
-        { subscriberId: ids["c@acme.com"], email: "c@acme.com", role: "member", success: false, automationsTriggered: [], error: "The event could not be recorded for this contact" },
-        { subscriberId: ids["d@acme.com"], email: "d@acme.com", role: "member", success: false, automationsTriggered: [], error: "The event could not be recorded for this contact" },
+        {
+          subscriberId: ids["b@acme.com"],
+          email: "b@acme.com",
+          role: "admin",
+          success: false,
+          automationsTriggered: [],
+          error: "The event could not be recorded for this contact",
+        },
+        {
+          subscriberId: ids["c@acme.com"],
+          email: "c@acme.com",
+          role: "member",
+          success: false,
+          automationsTriggered: [],
+          error: "The event could not be recorded for this contact",
+        },
+        {
+          subscriberId: ids["d@acme.com"],
+          email: "d@acme.com",
+          role: "member",
+          success: false,
+          automationsTriggered: [],
+          error: "The event could not be recorded for this contact",
+        },
       ],
     });
     const statuses = async () =>
@@ -434,9 +537,17 @@ for (const dialect of dialects()) {
     await ok(s.call("POST", "/api/v1/accounts/org-1/members", { body: { email: "late@acme.com", role: "owner" } }));
     s.api.clock.advance(60_000);
     const retry = await ok(
-      s.call("POST", "/api/v1/accounts/org-1/events", { body: { event: "plan_changed", properties: { plan: "other" }, recipients: "owners", eventId: "change-1" } }),
+      s.call("POST", "/api/v1/accounts/org-1/events", {
+        body: { event: "plan_changed", properties: { plan: "other" }, recipients: "owners", eventId: "change-1" },
+      }),
     );
-    t.like(retry, { duplicate: true, recipients: "all", recipientCount: 4, truncated: false, event: { name: "plan_changed", time: "2026-11-22T09:30:00.000Z" } });
+    t.like(retry, {
+      duplicate: true,
+      recipients: "all",
+      recipientCount: 4,
+      truncated: false,
+      event: { name: "plan_changed", time: "2026-11-22T09:30:00.000Z" },
+    });
     t.deepEqual(retry.deliveries, [
       { subscriberId: ids["a@acme.com"], email: "a@acme.com", role: "owner", success: true, automationsTriggered: [] },
       { subscriberId: ids["b@acme.com"], email: "b@acme.com", role: "admin", success: true, automationsTriggered: [] },
@@ -480,9 +591,13 @@ for (const dialect of dialects()) {
     for (let i = 0; i < rows.length; i += 200) {
       const chunk = rows.slice(i, i + 200);
       await s.knex("subscribers").insert(chunk);
-      await s.knex("account_members").insert(chunk.map((r) => ({ company_id: r.company_id, account_id: account.account.id, subscriber_id: r.id, role: "member", created_at: at })));
+      await s
+        .knex("account_members")
+        .insert(chunk.map((r) => ({ company_id: r.company_id, account_id: account.account.id, subscriber_id: r.id, role: "member", created_at: at })));
     }
-    const sent = await ok(s.call("POST", "/api/v1/accounts/big/events", { body: { event: "announcement", recipients: "all", occurredAt: "2026-11-20T00:00:00Z" } }));
+    const sent = await ok(
+      s.call("POST", "/api/v1/accounts/big/events", { body: { event: "announcement", recipients: "all", occurredAt: "2026-11-20T00:00:00Z" } }),
+    );
     t.like(sent, { recipientCount: 1000, truncated: true, account: { memberCount: 1001 } });
     t.true(sent.deliveries.every((d: any) => d.success));
     t.is(Number((await s.knex("custom_events").where({ name: "announcement" }).count({ n: "*" }).first())!.n), 1000);

@@ -74,7 +74,10 @@ for (const dialect of dialects()) {
     t.is(after.status, 401);
     t.deepEqual(after.body, { success: false, error: "Invalid or missing API key" });
     const relisted = await api.call("GET", "/api/v1/api-keys", { key: acme.ownerKey });
-    t.deepEqual(relisted.body.apiKeys.map((k: { id: string }) => k.id), [acme.ownerKeyId]);
+    t.deepEqual(
+      relisted.body.apiKeys.map((k: { id: string }) => k.id),
+      [acme.ownerKeyId],
+    );
 
     // Revocation is permanent: the key is gone for this route too.
     const again = await api.call("DELETE", `/api/v1/api-keys/${apiKey.id}`, { key: acme.ownerKey });
@@ -112,10 +115,16 @@ for (const dialect of dialects()) {
     t.is(renamed.status, 404);
 
     const listed = await api.call("GET", "/api/v1/api-keys", { key: a.ownerKey });
-    t.deepEqual(listed.body.apiKeys.map((k: { id: string }) => k.id), [a.ownerKeyId]);
+    t.deepEqual(
+      listed.body.apiKeys.map((k: { id: string }) => k.id),
+      [a.ownerKeyId],
+    );
     const bList = await api.call("GET", "/api/v1/api-keys", { key: b.ownerKey });
     t.is(bList.status, 200);
-    t.deepEqual(bList.body.apiKeys.map((k: { id: string; name: string }) => [k.id, k.name]), [[b.ownerKeyId, "Owner key"]]);
+    t.deepEqual(
+      bList.body.apiKeys.map((k: { id: string; name: string }) => [k.id, k.name]),
+      [[b.ownerKeyId, "Owner key"]],
+    );
   });
 
   test(name("a key never receives a scope its creator lacks"), async (t) => {

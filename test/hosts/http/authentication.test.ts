@@ -84,7 +84,10 @@ for (const dialect of dialects()) {
     const inB = await api.call("GET", "/api/v1/subscribers/me", { key: a.ownerKey, companyId: b.companyId });
     t.deepEqual(inB.body, { success: true, account: { companyId: b.companyId, companyName: "B", apiKeyType: "company" } });
     const keysInB = await api.call("GET", "/api/v1/api-keys", { key: a.ownerKey, companyId: b.companyId });
-    t.false(keysInB.body.apiKeys.some((k: { id: string }) => k.id === a.ownerKeyId), "lists B's keys, not A's");
+    t.false(
+      keysInB.body.apiKeys.some((k: { id: string }) => k.id === a.ownerKeyId),
+      "lists B's keys, not A's",
+    );
     const mintInB = await api.call("POST", "/api/v1/api-keys", { key: a.ownerKey, companyId: b.companyId, body: {} });
     t.deepEqual(mintInB.body, { success: false, error: "API key is missing required scope: api_keys:manage" }, "a marketer in B");
 

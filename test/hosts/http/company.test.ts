@@ -112,8 +112,14 @@ for (const dialect of dialects()) {
     t.is(replaced.body.company.companyContext, "B2C", "omitted fields are kept");
 
     t.deepEqual(errorOf(await s.patch({ primaryColor: "red" })), [400, "Invalid hex color for primaryColor: 'red' (use a 6-digit hex color such as #1A2B3C)"]);
-    t.deepEqual(errorOf(await s.patch({ primaryColor: "#FFF" })), [400, "Invalid hex color for primaryColor: '#FFF' (use a 6-digit hex color such as #1A2B3C)"]);
-    t.deepEqual(errorOf(await s.patch({ emailTheme: { colors: { link: "#12345G" } } })), [400, "Invalid hex color for emailTheme.colors.link: '#12345G' (use a 6-digit hex color such as #1A2B3C)"]);
+    t.deepEqual(errorOf(await s.patch({ primaryColor: "#FFF" })), [
+      400,
+      "Invalid hex color for primaryColor: '#FFF' (use a 6-digit hex color such as #1A2B3C)",
+    ]);
+    t.deepEqual(errorOf(await s.patch({ emailTheme: { colors: { link: "#12345G" } } })), [
+      400,
+      "Invalid hex color for emailTheme.colors.link: '#12345G' (use a 6-digit hex color such as #1A2B3C)",
+    ]);
     t.deepEqual(errorOf(await s.patch({ brandColors: { footerTheme: { borderColor: "blue" } } })), [
       400,
       "Invalid hex color for brandColors.footerTheme.borderColor: 'blue' (use a 6-digit hex color such as #1A2B3C)",
@@ -128,9 +134,15 @@ for (const dialect of dialects()) {
 
   test(name("emailTheme: partial updates merge, numbers are clamped, null resets to the platform default"), async (t) => {
     const s = await session(t, dialect);
-    const first = await s.patch({ emailTheme: { presetId: "editorial", colors: { background: "#fafafa" }, typography: { baseFontSize: 40, baseLineHeight: 0.5 } } });
+    const first = await s.patch({
+      emailTheme: { presetId: "editorial", colors: { background: "#fafafa" }, typography: { baseFontSize: 40, baseLineHeight: 0.5 } },
+    });
     t.is(first.status, 200);
-    t.deepEqual(first.body.company.emailTheme, { presetId: "editorial", colors: { background: "#FAFAFA" }, typography: { baseFontSize: 22, baseLineHeight: 1 } });
+    t.deepEqual(first.body.company.emailTheme, {
+      presetId: "editorial",
+      colors: { background: "#FAFAFA" },
+      typography: { baseFontSize: 22, baseLineHeight: 1 },
+    });
     t.is(first.body.company.resolvedEmailTheme.layout.contentWidth, 640, "the preset's values under the overrides");
 
     const second = await s.patch({ emailTheme: { layout: { contentWidth: 100, baseRadius: 8 }, typography: { baseFontSize: null } } });
@@ -192,28 +204,43 @@ for (const dialect of dialects()) {
     const reused = await s.patch({ fromEmail: "news@acme.test", fromName: "News" });
     t.like(reused.body.company, { defaultSenderProfileId: newsId, defaultFromName: "News" });
 
-    t.deepEqual(errorOf(await s.patch({ senderProfileId: helloId, fromEmail: "hello@acme.test" })), [400, "Provide either senderProfileId or fromEmail, not both"]);
+    t.deepEqual(errorOf(await s.patch({ senderProfileId: helloId, fromEmail: "hello@acme.test" })), [
+      400,
+      "Provide either senderProfileId or fromEmail, not both",
+    ]);
     t.deepEqual(errorOf(await s.patch({ senderProfileId: "sp_nope" })), [400, "Sender profile not found: sp_nope"]);
     const badEmail = await s.patch({ fromEmail: "not-an-address" });
     t.deepEqual([badEmail.status, badEmail.body.errors], [422, [{ path: "fromEmail", message: "must be a valid email address" }]]);
     // Display names and the company name (a From name's fallback) become headers: CR, LF and NUL are refused, naming the field.
-    for (const [field, value] of [["fromName", "Line\nbreak"], ["fromName", "Acme\r\nBcc: eve@example.org"], ["replyToName", "Help\r"], ["name", "Acme\nX-Injected: 1"], ["fromName", "Trailing\n"]] as const) {
+    for (const [field, value] of [
+      ["fromName", "Line\nbreak"],
+      ["fromName", "Acme\r\nBcc: eve@example.org"],
+      ["replyToName", "Help\r"],
+      ["name", "Acme\nX-Injected: 1"],
+      ["fromName", "Trailing\n"],
+    ] as const) {
       const refused = await s.patch({ [field]: value });
-      t.deepEqual([refused.status, refused.body.success, refused.body.errors], [422, false, [{ path: field, message: "must not contain line breaks or NUL characters" }]], `${field}: ${JSON.stringify(value)}`);
+      t.deepEqual(
+        [refused.status, refused.body.success, refused.body.errors],
+        [422, false, [{ path: field, message: "must not contain line breaks or NUL characters" }]],
+        `${field}: ${JSON.stringify(value)}`,
+      );
     }
 
     const listed = await s.call("GET", "/api/v1/sender-profiles");
     t.is(listed.status, 200);
     t.deepEqual(
-      listed.body.senderProfiles.map((p: { id: string; name: string; email: string; isDefault: boolean; canSend: boolean; domain: string; domainStatus: string }) => [
-        p.id,
-        p.name,
-        p.email,
-        p.isDefault,
-        p.canSend,
-        p.domain,
-        p.domainStatus,
-      ]),
+      listed.body.senderProfiles.map(
+        (p: { id: string; name: string; email: string; isDefault: boolean; canSend: boolean; domain: string; domainStatus: string }) => [
+          p.id,
+          p.name,
+          p.email,
+          p.isDefault,
+          p.canSend,
+          p.domain,
+          p.domainStatus,
+        ],
+      ),
       [
         [helloId, "Acme Team", "hello@acme.test", false, true, "acme.test", "verified"],
         [newsId, "News", "news@acme.test", true, true, "acme.test", "verified"],
@@ -236,7 +263,10 @@ for (const dialect of dialects()) {
       created_at: "2026-11-22T10:00:01.000Z",
       updated_at: "2026-11-22T10:00:01.000Z",
     });
-    t.deepEqual(errorOf(await s.patch({ fromEmail: "hi@acme.test", fromName: "Three" })), [400, "hi@acme.test has several display names (One, Two): choose one with senderProfileId"]);
+    t.deepEqual(errorOf(await s.patch({ fromEmail: "hi@acme.test", fromName: "Three" })), [
+      400,
+      "hi@acme.test has several display names (One, Two): choose one with senderProfileId",
+    ]);
     const chosen = await s.patch({ senderProfileId: "sp_second", fromName: "Three" });
     t.like(chosen.body.company, { defaultSenderProfileId: "sp_second", defaultFromName: "Three" });
     t.not(first, "sp_second");
@@ -299,10 +329,17 @@ for (const dialect of dialects()) {
     const injected = await s.call("PATCH", `/api/v1/sender-profiles/${hello}`, { body: { name: "Hello\r\nBcc: eve@example.org" } });
     t.deepEqual([injected.status, injected.body.errors], [422, [{ path: "name", message: "must not contain line breaks or NUL characters" }]]);
     const replyRenamed = await s.call("PATCH", `/api/v1/reply-profiles/${reply}`, { body: { name: "Help" } });
-    t.deepEqual(replyRenamed.body, { success: true, renamed: true, replyProfile: { id: reply, name: "Help", email: "help@acme.test", isDefault: true, createdAt: "2026-11-22T10:00:00.000Z" } });
+    t.deepEqual(replyRenamed.body, {
+      success: true,
+      renamed: true,
+      replyProfile: { id: reply, name: "Help", email: "help@acme.test", isDefault: true, createdAt: "2026-11-22T10:00:00.000Z" },
+    });
     t.deepEqual(errorOf(await s.call("PATCH", "/api/v1/reply-profiles/rp_nope", { body: { name: "X" } })), [404, "Reply profile not found"]);
 
-    t.deepEqual(errorOf(await s.call("DELETE", `/api/v1/sender-profiles/${hello}`)), [400, "Cannot delete the last sender profile: a company needs a From address"]);
+    t.deepEqual(errorOf(await s.call("DELETE", `/api/v1/sender-profiles/${hello}`)), [
+      400,
+      "Cannot delete the last sender profile: a company needs a From address",
+    ]);
     const news = (await s.patch({ fromEmail: "news@acme.test" })).body.company.defaultSenderProfileId;
     t.deepEqual(errorOf(await s.call("DELETE", `/api/v1/sender-profiles/${news}`)), [
       400,
@@ -310,7 +347,10 @@ for (const dialect of dialects()) {
     ]);
     const deleted = await s.call("DELETE", `/api/v1/sender-profiles/${hello}`);
     t.deepEqual([deleted.status, deleted.body], [200, { success: true, senderProfileId: hello }]);
-    t.deepEqual((await s.call("GET", "/api/v1/sender-profiles")).body.senderProfiles.map((p: { id: string }) => p.id), [news]);
+    t.deepEqual(
+      (await s.call("GET", "/api/v1/sender-profiles")).body.senderProfiles.map((p: { id: string }) => p.id),
+      [news],
+    );
     t.deepEqual(errorOf(await s.call("DELETE", `/api/v1/sender-profiles/${hello}`)), [404, "Sender profile not found"]);
   });
 
@@ -328,7 +368,10 @@ for (const dialect of dialects()) {
     t.deepEqual(errorOf(await a.call("PATCH", `/api/v1/reply-profiles/${bReply}`, { body: { name: "Mine" } })), [404, "Reply profile not found"]);
     t.deepEqual(errorOf(await a.call("DELETE", `/api/v1/sender-profiles/${bSender}`)), [404, "Sender profile not found"]);
     t.deepEqual(errorOf(await a.patch({ senderProfileId: bSender })), [400, `Sender profile not found: ${bSender}`]);
-    t.deepEqual(errorOf(await a.patch({ fromEmail: "x@bee.test" })), [400, "x@bee.test is not on a sending domain of this company: add bee.test with POST /api/v1/sending-domains, publish its DNS records and verify it"]);
+    t.deepEqual(errorOf(await a.patch({ fromEmail: "x@bee.test" })), [
+      400,
+      "x@bee.test is not on a sending domain of this company: add bee.test with POST /api/v1/sending-domains, publish its DNS records and verify it",
+    ]);
     t.is((await b.call("GET", `/api/v1/companies/${b.company.companyId}`)).body.company.name, "Acme");
 
     const reader = await createMemberKeyFixture(a.api.runtime.container, a.company.companyId, { scopes: ["account:read"] });

@@ -135,7 +135,11 @@ for (const dialect of dialects()) {
     const repeat = await post("/subscribers/events", { email: "di@example.com", event: "page.viewed", occurredAt: ago(2 * HOUR), eventId: "pv-1" });
     t.like(repeat.body, { historical: true, duplicate: true, inserted: 0, duplicates: 1, event: { id: old.body.event.id } });
 
-    t.deepEqual(published.map((event) => event.customEventId), [recent.body.event.id], "only the live event is published");
+    t.deepEqual(
+      published.map((event) => event.customEventId),
+      [recent.body.event.id],
+      "only the live event is published",
+    );
     const stored = await knex("custom_events").where({ company_id: a.companyId, id: old.body.event.id }).first();
     t.true(Boolean(stored.historical));
 
@@ -160,7 +164,11 @@ for (const dialect of dialects()) {
     t.is(live.status, 200);
     t.like(live.body.subscriber, { email: "ed@example.com", created: true });
     t.deepEqual(
-      live.body.events.map((event: { name: string; definitionCreated: boolean; duplicate?: boolean }) => [event.name, event.definitionCreated, event.duplicate ?? false]),
+      live.body.events.map((event: { name: string; definitionCreated: boolean; duplicate?: boolean }) => [
+        event.name,
+        event.definitionCreated,
+        event.duplicate ?? false,
+      ]),
       [
         ["step.one", true, false],
         ["step.two", true, false],
@@ -169,7 +177,11 @@ for (const dialect of dialects()) {
       ],
     );
     t.is(live.body.events[3].id, live.body.events[1].id);
-    t.deepEqual(published.map((event) => event.customEventId), live.body.events.slice(0, 3).map((event: { id: string }) => event.id), "published in order, the repeat not");
+    t.deepEqual(
+      published.map((event) => event.customEventId),
+      live.body.events.slice(0, 3).map((event: { id: string }) => event.id),
+      "published in order, the repeat not",
+    );
 
     const history = await post("/subscribers/events/bulk", {
       email: "ed@example.com",
@@ -178,14 +190,20 @@ for (const dialect of dialects()) {
     t.is(history.status, 200);
     t.true(history.body.historical);
     t.is(history.body.events.length, 500);
-    t.deepEqual(history.body.events.slice(0, 3).map((event: { name: string; definitionCreated: boolean }) => [event.name, event.definitionCreated]), [
-      ["old.even", true],
-      ["old.odd", true],
-      ["old.even", false],
-    ]);
+    t.deepEqual(
+      history.body.events.slice(0, 3).map((event: { name: string; definitionCreated: boolean }) => [event.name, event.definitionCreated]),
+      [
+        ["old.even", true],
+        ["old.odd", true],
+        ["old.even", false],
+      ],
+    );
     t.is(published.length, 3, "history publishes nothing");
     const counts = await knex("event_definitions").where({ company_id: a.companyId }).whereIn("name", ["old.even", "old.odd"]).orderBy("name");
-    t.deepEqual(counts.map((row) => Number(row.event_count)), [250, 250]);
+    t.deepEqual(
+      counts.map((row) => Number(row.event_count)),
+      [250, 250],
+    );
 
     const tooMany = await post("/subscribers/events/bulk", { email: "ed@example.com", events: Array.from({ length: 501 }, () => ({ name: "x" })) });
     t.is(tooMany.status, 422);
@@ -231,15 +249,20 @@ for (const dialect of dialects()) {
       ],
       sideEffectFailures: [],
     });
-    t.deepEqual(published.map((event) => [event.email, event.source]), [
-      ["new@example.com", "import"],
-      ["known@example.com", "import"],
-    ]);
+    t.deepEqual(
+      published.map((event) => [event.email, event.source]),
+      [
+        ["new@example.com", "import"],
+        ["known@example.com", "import"],
+      ],
+    );
 
     const noEventId = await post("/subscribers/events/imports", { events: [{ email: "a@example.com", name: "x" }] });
     t.is(noEventId.status, 422);
     t.deepEqual(noEventId.body.errors, [{ path: "events.0.eventId", message: "is required" }]);
-    const tooMany = await post("/subscribers/events/imports", { events: Array.from({ length: 26 }, (_, i) => ({ email: "a@example.com", name: "x", eventId: `${i}` })) });
+    const tooMany = await post("/subscribers/events/imports", {
+      events: Array.from({ length: 26 }, (_, i) => ({ email: "a@example.com", name: "x", eventId: `${i}` })),
+    });
     t.is(tooMany.status, 422);
   });
 
@@ -281,16 +304,27 @@ for (const dialect of dialects()) {
         ],
       },
     ]);
-    const purchase = byName.get("saas.purchase") as { documented: boolean; documentedProviders: string[]; providers: Array<{ provider: string }>; eventCount: number };
+    const purchase = byName.get("saas.purchase") as {
+      documented: boolean;
+      documentedProviders: string[];
+      providers: Array<{ provider: string }>;
+      eventCount: number;
+    };
     t.true(purchase.documented);
     t.deepEqual(purchase.documentedProviders, ["api"]);
-    t.deepEqual(purchase.providers.map((p) => p.provider), ["api", "observed"]);
+    t.deepEqual(
+      purchase.providers.map((p) => p.provider),
+      ["api", "observed"],
+    );
     t.is(purchase.eventCount, 1);
     t.like(byName.get("ecommerce.order_placed"), { documented: true, eventCount: 0, lastSeenAt: null });
 
     const one = await get("/events/schemas?eventName=app.exported");
     t.is(one.body.eventName, "app.exported");
-    t.deepEqual(one.body.events.map((event: { eventName: string }) => event.eventName), ["app.exported"]);
+    t.deepEqual(
+      one.body.events.map((event: { eventName: string }) => event.eventName),
+      ["app.exported"],
+    );
     const observedOnly = await get("/events/schemas?provider=observed");
     t.deepEqual(observedOnly.body.events.map((event: { eventName: string }) => event.eventName).sort(), ["app.exported", "saas.purchase"]);
 
@@ -308,7 +342,13 @@ for (const dialect of dialects()) {
 
   test(name("tenancy: another company sees none of the events, contacts or definitions"), async (t) => {
     const { post, get, b, knex } = await setup(t);
-    const sent = await post("/subscribers/events", { email: "hal@example.com", externalId: "hal", event: "secret.thing", eventId: "s-1", properties: { x: 1 } });
+    const sent = await post("/subscribers/events", {
+      email: "hal@example.com",
+      externalId: "hal",
+      event: "secret.thing",
+      eventId: "s-1",
+      properties: { x: 1 },
+    });
     t.is(sent.status, 200);
 
     const schemas = await get("/events/schemas", b.ownerKey);

@@ -68,7 +68,9 @@ async function seedEmailEvents(knex: Knex, companyId: string, sendId: string, ti
 /** Every row of every table, as text: what a database reader would see. */
 async function everyRow(knex: Knex): Promise<string> {
   const tables: string[] = isPostgres(knex)
-    ? (await knex.raw("select table_name from information_schema.tables where table_schema = current_schema()")).rows.map((r: { table_name: string }) => r.table_name)
+    ? (await knex.raw("select table_name from information_schema.tables where table_schema = current_schema()")).rows.map(
+        (r: { table_name: string }) => r.table_name,
+      )
     : (await knex.raw("select name from sqlite_master where type = 'table'")).map((r: { name: string }) => r.name);
   const dumps: string[] = [];
   for (const table of tables) dumps.push(JSON.stringify(await knex(table).select()));
@@ -112,7 +114,10 @@ for (const dialect of dialects()) {
     await seedEmailEvents(knex, a.companyId, "send_a2", [NOW - 3 * DAY, NOW - 30 * MINUTE], "bob@example.com"); // the first is before startFrom
     await seedEmailEvents(knex, b.companyId, "send_b1", [NOW - HOUR, NOW - 2 * HOUR], "beta@example.com");
     // Custom events and contacts through the API.
-    for (const [email, event] of [["ada@example.com", "order.placed"], ["cy@example.com", "trial.started"]] as const) {
+    for (const [email, event] of [
+      ["ada@example.com", "order.placed"],
+      ["cy@example.com", "trial.started"],
+    ] as const) {
       const tracked = await post("/subscribers/events", { email, event, properties: { total: 12 } });
       t.is(tracked.status, 200);
     }
@@ -126,9 +131,29 @@ for (const dialect of dialects()) {
     const exportView = created.body.dataExport;
     t.regex(exportView.id, /^dex_/);
     t.deepEqual(Object.keys(exportView).sort(), [
-      "accessKeyId", "bucket", "consecutiveFailures", "createdAt", "datasets", "endpoint", "exportedThrough", "frequency", "id", "isEnabled",
-      "lastError", "lastErrorAt", "lastRunAt", "lastSuccessAt", "name", "nextRunAt", "pathPrefix", "provider", "region", "startFrom", "status",
-      "totalRowsExported", "updatedAt",
+      "accessKeyId",
+      "bucket",
+      "consecutiveFailures",
+      "createdAt",
+      "datasets",
+      "endpoint",
+      "exportedThrough",
+      "frequency",
+      "id",
+      "isEnabled",
+      "lastError",
+      "lastErrorAt",
+      "lastRunAt",
+      "lastSuccessAt",
+      "name",
+      "nextRunAt",
+      "pathPrefix",
+      "provider",
+      "region",
+      "startFrom",
+      "status",
+      "totalRowsExported",
+      "updatedAt",
     ]);
     t.like(exportView, {
       name: "Lake",
@@ -154,17 +179,33 @@ for (const dialect of dialects()) {
     await runJobs();
     const after = (await get(`/data-exports/${exportView.id}`)).body.dataExport;
     const through = iso(NOW + MINUTE);
-    t.like(after, { status: "idle", lastRunAt: iso(NOW + 2 * MINUTE), lastSuccessAt: iso(NOW + 2 * MINUTE), nextRunAt: iso(NOW + 2 * MINUTE + HOUR), lastError: null });
+    t.like(after, {
+      status: "idle",
+      lastRunAt: iso(NOW + 2 * MINUTE),
+      lastSuccessAt: iso(NOW + 2 * MINUTE),
+      nextRunAt: iso(NOW + 2 * MINUTE + HOUR),
+      lastError: null,
+    });
     t.deepEqual(after.exportedThrough, { email_events: through, sms_events: null, custom_events: through, subscribers: "2026-11-22" });
 
     const keys = await s3.listKeys(BUCKET, "exports/prod/");
     const emailKeys = keys.filter((key) => key.startsWith("exports/prod/email_events/"));
-    t.deepEqual(emailKeys.map((key) => key.split("/")[3]), ["date=2026-11-21", "date=2026-11-22"]);
+    t.deepEqual(
+      emailKeys.map((key) => key.split("/")[3]),
+      ["date=2026-11-21", "date=2026-11-22"],
+    );
     const emailRows = (await Promise.all(emailKeys.map(read))).flatMap(gunzipLines);
     // Every Acme event recorded since startFrom, once, in recorded order; none of Beta's.
-    const source = await knex("email_events").where({ company_id: a.companyId }).where("created_at", ">=", toDbDate(new Date(NOW - 21 * HOUR))).orderBy(["created_at", "id"]).pluck("id");
+    const source = await knex("email_events")
+      .where({ company_id: a.companyId })
+      .where("created_at", ">=", toDbDate(new Date(NOW - 21 * HOUR)))
+      .orderBy(["created_at", "id"])
+      .pluck("id");
     t.is(source.length, 16);
-    t.deepEqual(emailRows.map((row) => row.id), source);
+    t.deepEqual(
+      emailRows.map((row) => row.id),
+      source,
+    );
     t.deepEqual(emailRows[1], {
       id: "eev_send_a1_001",
       type: "open",
@@ -190,18 +231,31 @@ for (const dialect of dialects()) {
     });
     const customKeys = keys.filter((key) => key.startsWith("exports/prod/custom_events/date=2026-11-22/"));
     const customRows = (await Promise.all(customKeys.map(read))).flatMap(gunzipLines);
-    t.deepEqual(customRows.map((row) => [row.email, row.name, row.properties]).sort(), [["ada@example.com", "order.placed", { total: 12 }], ["cy@example.com", "trial.started", { total: 12 }]]);
+    t.deepEqual(customRows.map((row) => [row.email, row.name, row.properties]).sort(), [
+      ["ada@example.com", "order.placed", { total: 12 }],
+      ["cy@example.com", "trial.started", { total: 12 }],
+    ]);
     const snapshotKeys = keys.filter((key) => key.startsWith("exports/prod/subscribers/"));
     t.deepEqual(snapshotKeys, ["exports/prod/subscribers/date=2026-11-22/part-00000.jsonl.gz"]);
     const people = gunzipLines(await read(snapshotKeys[0]!));
     t.deepEqual(people.map((p) => p.email).sort(), ["ada@example.com", "cy@example.com", "dee@example.com"]);
-    t.like(people.find((p) => p.email === "dee@example.com"), { firstName: "Dee", tags: ["vip"], status: "active" });
+    t.like(
+      people.find((p) => p.email === "dee@example.com"),
+      { firstName: "Dee", tags: ["vip"], status: "active" },
+    );
     t.false(keys.some((key) => key.includes("sms_events")));
 
     const runs = (await get(`/data-exports/${exportView.id}/runs`)).body;
     t.is(runs.runs.length, 1);
     const run = runs.runs[0];
-    t.like(run, { status: "succeeded", trigger: "created", rowsExported: 21, filesWritten: 4, error: null, manifestKey: `exports/prod/_manifests/${run.id}.json` });
+    t.like(run, {
+      status: "succeeded",
+      trigger: "created",
+      rowsExported: 21,
+      filesWritten: 4,
+      error: null,
+      manifestKey: `exports/prod/_manifests/${run.id}.json`,
+    });
     t.like(run.datasets.email_events, { rows: 16, files: 2, from: iso(NOW - 21 * HOUR), through });
     t.like(run.datasets.sms_events, { rows: 0, files: 0, through: null });
     t.deepEqual(runs.pagination, { limit: 50, nextCursor: null, hasMore: false });
@@ -255,7 +309,16 @@ for (const dialect of dialects()) {
     t.deepEqual(await s3.listKeys(BUCKET), []);
 
     // Accepted edge values: exactly 30 days back, 255 characters, every allowed character, region defaulted.
-    const ok = await post("/data-exports", destination({ name: "x".repeat(255), startFrom: iso(NOW - 30 * DAY), region: null, pathPrefix: "//a/B_1/!.*'()=-//", datasets: ["subscribers", "email_events", "subscribers"] }));
+    const ok = await post(
+      "/data-exports",
+      destination({
+        name: "x".repeat(255),
+        startFrom: iso(NOW - 30 * DAY),
+        region: null,
+        pathPrefix: "//a/B_1/!.*'()=-//",
+        datasets: ["subscribers", "email_events", "subscribers"],
+      }),
+    );
     t.is(ok.status, 200, JSON.stringify(ok.body));
     t.like(ok.body.dataExport, { region: "auto", pathPrefix: "a/B_1/!.*'()=-", datasets: ["email_events", "subscribers"], frequency: "every_15_minutes" });
     t.deepEqual(await s3.listKeys(BUCKET), ["a/B_1/!.*'()=-/_service/connection-test.json"]);
@@ -288,7 +351,8 @@ for (const dialect of dialects()) {
     const keyId = `AKIAREVOKED${dialect.name.toUpperCase()}${Date.now()}`;
     s3rverAccounts.DUMMY_ACCOUNT.createKeyPair(keyId, SECRET);
     t.teardown(() => s3rverAccounts.DUMMY_ACCOUNT.revokeAccessKey(keyId));
-    const created = (await post("/data-exports", destination({ accessKeyId: keyId, frequency: "every_5_minutes", datasets: ["email_events"] }))).body.dataExport;
+    const created = (await post("/data-exports", destination({ accessKeyId: keyId, frequency: "every_5_minutes", datasets: ["email_events"] }))).body
+      .dataExport;
     t.is(created.accessKeyId, `${keyId.slice(0, 4)}****${keyId.slice(-4)}`);
     // The key is revoked after the export was created: its runs fail.
     s3rverAccounts.DUMMY_ACCOUNT.revokeAccessKey(keyId);
@@ -312,7 +376,11 @@ for (const dialect of dialects()) {
     t.is((await knex("data_exports").where({ id: created.id }).first()).access_key_id, keyId);
 
     const wrongSecret = await patch(`/data-exports/${created.id}`, { accessKeyId: s3.accessKeyId, secretAccessKey: SECRET });
-    t.like(wrongSecret.body, { success: false, code: "connection_failed", error: "Could not write the test file exports/prod/_service/connection-test.json to bucket lake: The secret access key does not match the access key ID." });
+    t.like(wrongSecret.body, {
+      success: false,
+      code: "connection_failed",
+      error: "Could not write the test file exports/prod/_service/connection-test.json to bucket lake: The secret access key does not match the access key ID.",
+    });
     const rotated = await patch(`/data-exports/${created.id}`, { accessKeyId: ROTATED_KEY_ID, secretAccessKey: ROTATED_SECRET });
     t.is(rotated.status, 200);
     t.like(rotated.body.dataExport, { accessKeyId: "AKIA****Y002", status: "failed" });
@@ -377,7 +445,10 @@ for (const dialect of dialects()) {
       ["POST", `/data-exports/${id}/run`],
       ["POST", `/data-exports/${id}/test`],
     ] as const) {
-      const response = await api.call(method, `/api/v1${path}`, { key: marketer.key, body: method === "GET" || method === "DELETE" ? undefined : destination() });
+      const response = await api.call(method, `/api/v1${path}`, {
+        key: marketer.key,
+        body: method === "GET" || method === "DELETE" ? undefined : destination(),
+      });
       t.is(response.status, 403, `${method} ${path}`);
       t.false(response.body.success);
       t.regex(response.body.error, /data_exports:(read|write)/);
@@ -393,69 +464,75 @@ for (const dialect of dialects()) {
     t.is((await get("/data-exports", writer.key)).status, 403);
   });
 
-  test(name("PATCH pauses, resumes, renames and changes the frequency; POST test rewrites the test file; DELETE keeps the files; runs page by cursor"), async (t) => {
-    const { api, s3, destination, post, get, patch, del, runJobs, read } = await setup(t, dialect);
-    const id = (await post("/data-exports", destination({ datasets: ["subscribers"] }))).body.dataExport.id;
-    const paused = await patch(`/data-exports/${id}`, { isEnabled: false });
-    t.is(paused.status, 200);
-    t.like(paused.body.dataExport, { isEnabled: false, status: "idle", nextRunAt: null });
-    t.like((await get(`/data-exports/${id}/runs`)).body.runs[0], { status: "canceled" });
-    const refused = await post(`/data-exports/${id}/run`, {});
-    t.is(refused.status, 400);
-    t.regex(refused.body.error, /paused/);
-    await runJobs();
-    t.deepEqual((await s3.listKeys(BUCKET)).filter((key) => !key.includes("_service")), []);
-
-    const resumed = await patch(`/data-exports/${id}`, { isEnabled: true, name: "Renamed", frequency: "daily" });
-    t.like(resumed.body.dataExport, { isEnabled: true, status: "queued", name: "Renamed", frequency: "daily" });
-    await runJobs();
-    t.like((await get(`/data-exports/${id}`)).body.dataExport, { status: "idle", nextRunAt: iso(NOW + DAY) });
-
-    for (const [body, message] of [
-      [{ bucket: "other" }, /bucket cannot be changed after creation/],
-      [{ datasets: ["email_events"] }, /datasets cannot be changed/],
-      [{ secretAccessKey: "alone" }, /must be given together/],
-      [{}, /Nothing to change/],
-      [{ name: "y".repeat(256) }, /at most 255/],
-    ] as const) {
-      const response = await patch(`/data-exports/${id}`, body);
-      t.is(response.status, 400);
-      t.like(response.body, { success: false, code: "invalid_input" });
-      t.regex(response.body.error, message);
-    }
-    t.like((await patch(`/data-exports/${id}`, { isEnabled: "no" })).body, { success: false, code: "invalid_input" });
-    t.is((await patch(`/data-exports/${id}`, { frequency: "weekly" })).status, 422);
-
-    api.clock.advance(MINUTE);
-    const tested = await post(`/data-exports/${id}/test`, {});
-    t.is(tested.status, 200);
-    t.deepEqual(tested.body, { success: true, connectionTest: { ok: true, key: "exports/prod/_service/connection-test.json", testedAt: iso(NOW + MINUTE) } });
-    t.like(JSON.parse((await read("exports/prod/_service/connection-test.json")).toString("utf8")), { testedAt: iso(NOW + MINUTE) });
-
-    // More runs, then page through them newest first.
-    for (let i = 0; i < 3; i += 1) {
-      await post(`/data-exports/${id}/run`, {});
+  test(
+    name("PATCH pauses, resumes, renames and changes the frequency; POST test rewrites the test file; DELETE keeps the files; runs page by cursor"),
+    async (t) => {
+      const { api, s3, destination, post, get, patch, del, runJobs, read } = await setup(t, dialect);
+      const id = (await post("/data-exports", destination({ datasets: ["subscribers"] }))).body.dataExport.id;
+      const paused = await patch(`/data-exports/${id}`, { isEnabled: false });
+      t.is(paused.status, 200);
+      t.like(paused.body.dataExport, { isEnabled: false, status: "idle", nextRunAt: null });
+      t.like((await get(`/data-exports/${id}/runs`)).body.runs[0], { status: "canceled" });
+      const refused = await post(`/data-exports/${id}/run`, {});
+      t.is(refused.status, 400);
+      t.regex(refused.body.error, /paused/);
       await runJobs();
-    }
-    const firstPage = (await get(`/data-exports/${id}/runs?limit=2`)).body;
-    t.is(firstPage.runs.length, 2);
-    t.true(firstPage.pagination.hasMore);
-    const secondPage = (await get(`/data-exports/${id}/runs?limit=2&cursor=${firstPage.pagination.nextCursor}`)).body;
-    const thirdPage = (await get(`/data-exports/${id}/runs?limit=2&cursor=${secondPage.pagination.nextCursor}`)).body;
-    const all = [...firstPage.runs, ...secondPage.runs, ...thirdPage.runs].map((run: { id: string }) => run.id);
-    t.is(new Set(all).size, 5);
-    t.false(thirdPage.pagination.hasMore);
-    t.is((await get(`/data-exports/${id}/runs?cursor=nonsense`)).status, 400);
+      t.deepEqual(
+        (await s3.listKeys(BUCKET)).filter((key) => !key.includes("_service")),
+        [],
+      );
 
-    const files = await s3.listKeys(BUCKET);
-    const deleted = await del(`/data-exports/${id}`);
-    t.is(deleted.status, 200);
-    t.like(deleted.body, { success: true, deleted: true, id });
-    t.is((await get(`/data-exports/${id}`)).status, 404);
-    t.deepEqual((await get("/data-exports")).body.dataExports, []);
-    t.is((await del(`/data-exports/${id}`)).status, 404);
-    api.clock.advance(2 * DAY);
-    await runJobs();
-    t.deepEqual(await s3.listKeys(BUCKET), files, "files already written stay, and nothing more is written");
-  });
+      const resumed = await patch(`/data-exports/${id}`, { isEnabled: true, name: "Renamed", frequency: "daily" });
+      t.like(resumed.body.dataExport, { isEnabled: true, status: "queued", name: "Renamed", frequency: "daily" });
+      await runJobs();
+      t.like((await get(`/data-exports/${id}`)).body.dataExport, { status: "idle", nextRunAt: iso(NOW + DAY) });
+
+      for (const [body, message] of [
+        [{ bucket: "other" }, /bucket cannot be changed after creation/],
+        [{ datasets: ["email_events"] }, /datasets cannot be changed/],
+        [{ secretAccessKey: "alone" }, /must be given together/],
+        [{}, /Nothing to change/],
+        [{ name: "y".repeat(256) }, /at most 255/],
+      ] as const) {
+        const response = await patch(`/data-exports/${id}`, body);
+        t.is(response.status, 400);
+        t.like(response.body, { success: false, code: "invalid_input" });
+        t.regex(response.body.error, message);
+      }
+      t.like((await patch(`/data-exports/${id}`, { isEnabled: "no" })).body, { success: false, code: "invalid_input" });
+      t.is((await patch(`/data-exports/${id}`, { frequency: "weekly" })).status, 422);
+
+      api.clock.advance(MINUTE);
+      const tested = await post(`/data-exports/${id}/test`, {});
+      t.is(tested.status, 200);
+      t.deepEqual(tested.body, { success: true, connectionTest: { ok: true, key: "exports/prod/_service/connection-test.json", testedAt: iso(NOW + MINUTE) } });
+      t.like(JSON.parse((await read("exports/prod/_service/connection-test.json")).toString("utf8")), { testedAt: iso(NOW + MINUTE) });
+
+      // More runs, then page through them newest first.
+      for (let i = 0; i < 3; i += 1) {
+        await post(`/data-exports/${id}/run`, {});
+        await runJobs();
+      }
+      const firstPage = (await get(`/data-exports/${id}/runs?limit=2`)).body;
+      t.is(firstPage.runs.length, 2);
+      t.true(firstPage.pagination.hasMore);
+      const secondPage = (await get(`/data-exports/${id}/runs?limit=2&cursor=${firstPage.pagination.nextCursor}`)).body;
+      const thirdPage = (await get(`/data-exports/${id}/runs?limit=2&cursor=${secondPage.pagination.nextCursor}`)).body;
+      const all = [...firstPage.runs, ...secondPage.runs, ...thirdPage.runs].map((run: { id: string }) => run.id);
+      t.is(new Set(all).size, 5);
+      t.false(thirdPage.pagination.hasMore);
+      t.is((await get(`/data-exports/${id}/runs?cursor=nonsense`)).status, 400);
+
+      const files = await s3.listKeys(BUCKET);
+      const deleted = await del(`/data-exports/${id}`);
+      t.is(deleted.status, 200);
+      t.like(deleted.body, { success: true, deleted: true, id });
+      t.is((await get(`/data-exports/${id}`)).status, 404);
+      t.deepEqual((await get("/data-exports")).body.dataExports, []);
+      t.is((await del(`/data-exports/${id}`)).status, 404);
+      api.clock.advance(2 * DAY);
+      await runJobs();
+      t.deepEqual(await s3.listKeys(BUCKET), files, "files already written stay, and nothing more is written");
+    },
+  );
 }

@@ -21,7 +21,25 @@ import { dialects, type Dialect } from "../../helpers/databases.js";
 
 // SNS signing certificate: self-signed, served by nock at an amazonaws.com URL.
 const certDir = mkdtempSync(join(tmpdir(), "lifecycle-sns-"));
-execFileSync("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", join(certDir, "key.pem"), "-out", join(certDir, "cert.pem"), "-subj", "/CN=sns.amazonaws.com", "-days", "2"], { stdio: "ignore" });
+execFileSync(
+  "openssl",
+  [
+    "req",
+    "-x509",
+    "-newkey",
+    "rsa:2048",
+    "-nodes",
+    "-keyout",
+    join(certDir, "key.pem"),
+    "-out",
+    join(certDir, "cert.pem"),
+    "-subj",
+    "/CN=sns.amazonaws.com",
+    "-days",
+    "2",
+  ],
+  { stdio: "ignore" },
+);
 const SNS_KEY = readFileSync(join(certDir, "key.pem"), "utf8");
 const SNS_CERT = readFileSync(join(certDir, "cert.pem"), "utf8");
 rmSync(certDir, { recursive: true, force: true });
@@ -35,7 +53,10 @@ nock(CERT_HOST).persist().get(CERT_PATH).reply(200, SNS_CERT);
 
 /** An SNS message signed as SNS signs it (SignatureVersion 2: SHA256 over the listed fields). */
 function snsMessage(fields: Record<string, string>, key: string | import("node:crypto").KeyObject = SNS_KEY): Record<string, string> {
-  const names = fields.Type === "Notification" ? ["Message", "MessageId", "Subject", "Timestamp", "TopicArn", "Type"] : ["Message", "MessageId", "SubscribeURL", "Timestamp", "Token", "TopicArn", "Type"];
+  const names =
+    fields.Type === "Notification"
+      ? ["Message", "MessageId", "Subject", "Timestamp", "TopicArn", "Type"]
+      : ["Message", "MessageId", "SubscribeURL", "Timestamp", "Token", "TopicArn", "Type"];
   const signer = createSign("sha256WithRSAEncryption");
   for (const name of names) if (name in fields) signer.write(`${name}\n${fields[name]}\n`);
   signer.end();
@@ -112,7 +133,12 @@ async function queueAndDeliver(s: Session, overrides: Partial<QueueEmailSendInpu
 }
 
 const sendRow = (s: Session, id: string) => s.api.runtime.knex("email_sends").where({ id }).first();
-const eventRows = (s: Session, id: string) => s.api.runtime.knex("email_events").where({ email_send_id: id }).orderBy("created_at").select("event_type", "bounce_type", "bounce_sub_type", "provider_event_id");
+const eventRows = (s: Session, id: string) =>
+  s.api.runtime
+    .knex("email_events")
+    .where({ email_send_id: id })
+    .orderBy("created_at")
+    .select("event_type", "bounce_type", "bounce_sub_type", "provider_event_id");
 const iso = (value: unknown) => new Date(value as string).toISOString();
 
 for (const dialect of dialects()) {
@@ -151,7 +177,10 @@ for (const dialect of dialects()) {
     t.is(sent.status, "sent");
     t.is(sent.message_id, `<${id}@brand.example>`);
     t.is(iso(sent.sent_at), "2026-11-22T10:00:00.000Z");
-    t.deepEqual((await eventRows(s, id)).map((e) => e.event_type), ["send"]);
+    t.deepEqual(
+      (await eventRows(s, id)).map((e) => e.event_type),
+      ["send"],
+    );
 
     t.is(s.transport.messages.length, 1);
     const parsed = await simpleParser(s.transport.messages[0]!.raw);
@@ -200,33 +229,47 @@ for (const dialect of dialects()) {
     await runHandler(s, jobFor(s.company.companyId, id, DELIVER_ATTEMPTS));
     const failed = await sendRow(s, id);
     t.deepEqual([failed.status, failed.failure_reason], ["failed", "connect ECONNREFUSED 127.0.0.1:2525"]);
-    t.deepEqual((await eventRows(s, id)).map((e) => e.event_type), ["transport_failure"]);
+    t.deepEqual(
+      (await eventRows(s, id)).map((e) => e.event_type),
+      ["transport_failure"],
+    );
   });
 
-  test(name("sends queued together share one delivery job; a refused recipient is retried alone and failed after the last attempt, a suppressed one is never sent"), async (t) => {
-    const s = await session(t, dialect);
-    const queue = s.api.runtime.container.get(QueueEmailSend);
-    const recipients = ["a@example.org", "b@example.org", "c@example.org"];
-    const queued = await Promise.all(recipients.map((recipient) => queue.execute(sendInput(s.company.companyId, { recipient }))));
-    const ids = queued.map((result) => (result._tag === "Right" ? result.right.id : ""));
-    const jobs = await s.api.runtime.knex("jobs").where({ type: DELIVER_EMAIL_JOB });
-    t.is(jobs.length, 1, "one job for the three sends");
-    const payload = typeof jobs[0].payload === "string" ? JSON.parse(jobs[0].payload) : jobs[0].payload;
-    t.deepEqual([...payload.emailSendIds].sort(), [...ids].sort());
+  test(
+    name(
+      "sends queued together share one delivery job; a refused recipient is retried alone and failed after the last attempt, a suppressed one is never sent",
+    ),
+    async (t) => {
+      const s = await session(t, dialect);
+      const queue = s.api.runtime.container.get(QueueEmailSend);
+      const recipients = ["a@example.org", "b@example.org", "c@example.org"];
+      const queued = await Promise.all(recipients.map((recipient) => queue.execute(sendInput(s.company.companyId, { recipient }))));
+      const ids = queued.map((result) => (result._tag === "Right" ? result.right.id : ""));
+      const jobs = await s.api.runtime.knex("jobs").where({ type: DELIVER_EMAIL_JOB });
+      t.is(jobs.length, 1, "one job for the three sends");
+      const payload = typeof jobs[0].payload === "string" ? JSON.parse(jobs[0].payload) : jobs[0].payload;
+      t.deepEqual([...payload.emailSendIds].sort(), [...ids].sort());
 
-    s.transport.refused.add("b@example.org");
-    const suppressions = s.api.runtime.container.get<SuppressionRepository>(SuppressionRepository);
-    await suppressions.add({ companyId: s.company.companyId, email: "C@example.org", reason: "complaint", emailSendId: null, at: new Date() });
-    const job = { ...jobFor(s.company.companyId, "", 1), payload };
-    await t.throwsAsync(runHandler(s, job), { message: /550 5\.1\.1 <b@example\.org>/ });
-    t.deepEqual(await Promise.all(ids.map(async (id) => (await sendRow(s, id)).status)), ["sent", "pending", "suppressed"]);
-    t.deepEqual(s.transport.messages.map((m) => m.message.to), ["a@example.org"]);
+      s.transport.refused.add("b@example.org");
+      const suppressions = s.api.runtime.container.get<SuppressionRepository>(SuppressionRepository);
+      await suppressions.add({ companyId: s.company.companyId, email: "C@example.org", reason: "complaint", emailSendId: null, at: new Date() });
+      const job = { ...jobFor(s.company.companyId, "", 1), payload };
+      await t.throwsAsync(runHandler(s, job), { message: /550 5\.1\.1 <b@example\.org>/ });
+      t.deepEqual(await Promise.all(ids.map(async (id) => (await sendRow(s, id)).status)), ["sent", "pending", "suppressed"]);
+      t.deepEqual(
+        s.transport.messages.map((m) => m.message.to),
+        ["a@example.org"],
+      );
 
-    await runHandler(s, { ...job, attempts: DELIVER_ATTEMPTS });
-    t.deepEqual(await Promise.all(ids.map(async (id) => (await sendRow(s, id)).status)), ["sent", "failed", "suppressed"]);
-    t.is(s.transport.messages.length, 1, "the sends already made are not made again");
-    t.deepEqual((await eventRows(s, ids[1]!)).map((e) => e.event_type), ["transport_failure"]);
-  });
+      await runHandler(s, { ...job, attempts: DELIVER_ATTEMPTS });
+      t.deepEqual(await Promise.all(ids.map(async (id) => (await sendRow(s, id)).status)), ["sent", "failed", "suppressed"]);
+      t.is(s.transport.messages.length, 1, "the sends already made are not made again");
+      t.deepEqual(
+        (await eventRows(s, ids[1]!)).map((e) => e.event_type),
+        ["transport_failure"],
+      );
+    },
+  );
 
   test(name("suppression routes: list with search, paging and sorting, read one, remove; scopes and tenancy"), async (t) => {
     const s = await session(t, dialect);
@@ -242,14 +285,20 @@ for (const dialect of dialects()) {
 
     const all = await call("GET", "/api/v1/suppressions");
     t.is(all.status, 200);
-    t.deepEqual(all.body.suppressions.map((row: { email: string }) => row.email), ["c@test.io", "b@example.org", "a@example.org"]);
+    t.deepEqual(
+      all.body.suppressions.map((row: { email: string }) => row.email),
+      ["c@test.io", "b@example.org", "a@example.org"],
+    );
     t.deepEqual(all.body.pagination, { page: 1, limit: 25, total: 3, totalPages: 1 });
     t.deepEqual([all.body.sortBy, all.body.sortOrder], ["suppressedAt", "desc"]);
     const first = all.body.suppressions[2];
     t.like(first, { email: "a@example.org", suppressionType: "hard_bounce", removable: true, suppressedAt: "2026-11-20T10:00:00.000Z", emailSendId: null });
 
     const searched = await call("GET", "/v1/suppressions?search=EXAMPLE&sort=email&order=asc&limit=1&page=2");
-    t.deepEqual(searched.body.suppressions.map((row: { email: string }) => row.email), ["b@example.org"]);
+    t.deepEqual(
+      searched.body.suppressions.map((row: { email: string }) => row.email),
+      ["b@example.org"],
+    );
     t.deepEqual(searched.body.pagination, { page: 2, limit: 1, total: 2, totalPages: 2 });
     const tooMany = await call("GET", "/api/v1/suppressions?limit=101");
     t.is(tooMany.status, 422);
@@ -266,7 +315,14 @@ for (const dialect of dialects()) {
     t.truthy(await suppressions.find(other.companyId, "secret@other.io"));
 
     const removed = await call("DELETE", `/api/v1/suppressions/${encodeURIComponent("a@example.org")}`);
-    t.deepEqual(removed.body, { success: true, email: "a@example.org", removed: true, removedLocalBounce: true, removedSesRegions: [], remainingSuppression: null });
+    t.deepEqual(removed.body, {
+      success: true,
+      email: "a@example.org",
+      removed: true,
+      removedLocalBounce: true,
+      removedSesRegions: [],
+      remainingSuppression: null,
+    });
     t.is((await call("GET", `/api/v1/suppressions/${encodeURIComponent("a@example.org")}`)).status, 404);
     t.is((await call("DELETE", `/api/v1/suppressions/${encodeURIComponent("a@example.org")}`)).body.removed, false);
 
@@ -277,71 +333,95 @@ for (const dialect of dialects()) {
     t.truthy(await suppressions.find(s.company.companyId, "b@example.org"));
   });
 
-  test(name("generic webhook: signed events update the send once, a permanent bounce suppresses; bad signatures and unknown companies change nothing"), async (t) => {
-    const s = await session(t, dialect);
-    const { send } = await queueAndDeliver(s);
-    const issued = await s.api.call("POST", "/api/v1/delivery-webhooks/secret", { key: s.company.ownerKey });
-    t.is(issued.status, 201);
-    t.regex(issued.body.secret, /^whsec_/);
-    t.is(issued.body.webhookUrl, `http://lifecycle.test/api/webhooks/generic/${s.company.companyId}`);
-    t.is(issued.body.sesWebhookUrl, `http://lifecycle.test/api/webhooks/ses/${s.company.companyId}`);
-    const stored = await s.api.runtime.knex("delivery_webhook_secrets").where({ company_id: s.company.companyId }).first();
-    t.false(String(stored.secret_sealed).includes(issued.body.secret), "stored sealed, never in plain text");
+  test(
+    name("generic webhook: signed events update the send once, a permanent bounce suppresses; bad signatures and unknown companies change nothing"),
+    async (t) => {
+      const s = await session(t, dialect);
+      const { send } = await queueAndDeliver(s);
+      const issued = await s.api.call("POST", "/api/v1/delivery-webhooks/secret", { key: s.company.ownerKey });
+      t.is(issued.status, 201);
+      t.regex(issued.body.secret, /^whsec_/);
+      t.is(issued.body.webhookUrl, `http://lifecycle.test/api/webhooks/generic/${s.company.companyId}`);
+      t.is(issued.body.sesWebhookUrl, `http://lifecycle.test/api/webhooks/ses/${s.company.companyId}`);
+      const stored = await s.api.runtime.knex("delivery_webhook_secrets").where({ company_id: s.company.companyId }).first();
+      t.false(String(stored.secret_sealed).includes(issued.body.secret), "stored sealed, never in plain text");
 
-    const post = async (companyId: string, payload: unknown, secret: string = issued.body.secret, signature?: string) => {
-      const body = JSON.stringify(payload);
-      const response = await fetch(`${s.api.server.url}/api/webhooks/generic/${companyId}`, {
-        method: "POST",
-        headers: { "content-type": "application/json", "x-signature": signature ?? signWebhookBody(secret, body) },
-        body,
+      const post = async (companyId: string, payload: unknown, secret: string = issued.body.secret, signature?: string) => {
+        const body = JSON.stringify(payload);
+        const response = await fetch(`${s.api.server.url}/api/webhooks/generic/${companyId}`, {
+          method: "POST",
+          headers: { "content-type": "application/json", "x-signature": signature ?? signWebhookBody(secret, body) },
+          body,
+        });
+        return { status: response.status, body: (await response.json()) as any };
+      };
+
+      const delivered = await post(s.company.companyId, {
+        type: "delivered",
+        messageId: `<${send.id}@brand.example>`,
+        occurredAt: "2026-11-22T10:01:00.000Z",
+        id: "relay-1",
       });
-      return { status: response.status, body: (await response.json()) as any };
-    };
+      t.deepEqual(delivered, { status: 200, body: { success: true, emailSendId: send.id, stored: true } });
+      let row = await sendRow(s, send.id);
+      t.deepEqual([row.status, iso(row.delivered_at)], ["delivered", "2026-11-22T10:01:00.000Z"]);
 
-    const delivered = await post(s.company.companyId, { type: "delivered", messageId: `<${send.id}@brand.example>`, occurredAt: "2026-11-22T10:01:00.000Z", id: "relay-1" });
-    t.deepEqual(delivered, { status: 200, body: { success: true, emailSendId: send.id, stored: true } });
-    let row = await sendRow(s, send.id);
-    t.deepEqual([row.status, iso(row.delivered_at)], ["delivered", "2026-11-22T10:01:00.000Z"]);
+      const bounce = {
+        type: "bounced",
+        emailSendId: send.id,
+        bounceType: "Permanent",
+        bounceSubType: "NoEmail",
+        occurredAt: "2026-11-22T10:02:00.000Z",
+        id: "relay-2",
+      };
+      t.deepEqual((await post(s.company.companyId, bounce)).body, { success: true, emailSendId: send.id, stored: true });
+      t.deepEqual((await post(s.company.companyId, bounce)).body, { success: true, emailSendId: send.id, stored: false }, "a redelivery is stored once");
+      row = await sendRow(s, send.id);
+      t.deepEqual([row.status, row.bounce_type, row.bounce_sub_type, iso(row.bounced_at)], ["bounced", "Permanent", "NoEmail", "2026-11-22T10:02:00.000Z"]);
+      t.deepEqual((await eventRows(s, send.id)).map((e) => e.event_type).sort(), ["bounce", "delivery", "send"]);
+      const suppression = await s.api.runtime.container.get<SuppressionRepository>(SuppressionRepository).find(s.company.companyId, "reader@example.org");
+      t.like(suppression, { reason: "hard_bounce", emailSendId: send.id });
 
-    const bounce = { type: "bounced", emailSendId: send.id, bounceType: "Permanent", bounceSubType: "NoEmail", occurredAt: "2026-11-22T10:02:00.000Z", id: "relay-2" };
-    t.deepEqual((await post(s.company.companyId, bounce)).body, { success: true, emailSendId: send.id, stored: true });
-    t.deepEqual((await post(s.company.companyId, bounce)).body, { success: true, emailSendId: send.id, stored: false }, "a redelivery is stored once");
-    row = await sendRow(s, send.id);
-    t.deepEqual([row.status, row.bounce_type, row.bounce_sub_type, iso(row.bounced_at)], ["bounced", "Permanent", "NoEmail", "2026-11-22T10:02:00.000Z"]);
-    t.deepEqual((await eventRows(s, send.id)).map((e) => e.event_type).sort(), ["bounce", "delivery", "send"]);
-    const suppression = await s.api.runtime.container.get<SuppressionRepository>(SuppressionRepository).find(s.company.companyId, "reader@example.org");
-    t.like(suppression, { reason: "hard_bounce", emailSendId: send.id });
+      // Wrong secret, tampered body, no header: 401 and nothing stored.
+      const complaint = { type: "complained", emailSendId: send.id, id: "relay-3" };
+      t.deepEqual(await post(s.company.companyId, complaint, "whsec_wrong"), { status: 401, body: { success: false, error: "Invalid signature" } });
+      t.is((await post(s.company.companyId, complaint, issued.body.secret, signWebhookBody(issued.body.secret, "{}"))).status, 401);
+      t.is((await post("co_missing", complaint)).status, 404);
+      t.is((await sendRow(s, send.id)).complained_at, null);
 
-    // Wrong secret, tampered body, no header: 401 and nothing stored.
-    const complaint = { type: "complained", emailSendId: send.id, id: "relay-3" };
-    t.deepEqual(await post(s.company.companyId, complaint, "whsec_wrong"), { status: 401, body: { success: false, error: "Invalid signature" } });
-    t.is((await post(s.company.companyId, complaint, issued.body.secret, signWebhookBody(issued.body.secret, "{}"))).status, 401);
-    t.is((await post("co_missing", complaint)).status, 404);
-    t.is((await sendRow(s, send.id)).complained_at, null);
+      // Another company's secret cannot reach this company's sends.
+      const other = await createCompanyFixture(s.api.runtime.container);
+      const otherSecret = (await s.api.call("POST", "/api/v1/delivery-webhooks/secret", { key: other.ownerKey })).body.secret;
+      t.deepEqual((await post(other.companyId, complaint, otherSecret)).body, { success: true, emailSendId: null, stored: false });
+      t.is((await post(s.company.companyId, complaint, otherSecret)).status, 401);
+      t.is((await sendRow(s, send.id)).complained_at, null);
 
-    // Another company's secret cannot reach this company's sends.
-    const other = await createCompanyFixture(s.api.runtime.container);
-    const otherSecret = (await s.api.call("POST", "/api/v1/delivery-webhooks/secret", { key: other.ownerKey })).body.secret;
-    t.deepEqual((await post(other.companyId, complaint, otherSecret)).body, { success: true, emailSendId: null, stored: false });
-    t.is((await post(s.company.companyId, complaint, otherSecret)).status, 401);
-    t.is((await sendRow(s, send.id)).complained_at, null);
-
-    const invalid = await post(s.company.companyId, { type: "opened", emailSendId: send.id });
-    t.is(invalid.status, 422);
-  });
+      const invalid = await post(s.company.companyId, { type: "opened", emailSendId: send.id });
+      t.is(invalid.status, 422);
+    },
+  );
 
   test(name("SES webhook: SNS signatures are checked, bounces and complaints are matched by Message-ID, stored once and suppress"), async (t) => {
     const s = await session(t, dialect);
     const { send } = await queueAndDeliver(s);
     const messageId = `<${send.id}@brand.example>`;
     const post = async (companyId: string, payload: unknown) => {
-      const response = await fetch(`${s.api.server.url}/api/webhooks/ses/${companyId}`, { method: "POST", headers: { "content-type": "text/plain; charset=UTF-8" }, body: JSON.stringify(payload) });
+      const response = await fetch(`${s.api.server.url}/api/webhooks/ses/${companyId}`, {
+        method: "POST",
+        headers: { "content-type": "text/plain; charset=UTF-8" },
+        body: JSON.stringify(payload),
+      });
       return { status: response.status, body: (await response.json()) as any };
     };
 
     const bounce = sesNotification("sns-msg-1", messageId, {
       notificationType: "Bounce",
-      bounce: { bounceType: "Transient", bounceSubType: "MailboxFull", timestamp: "2026-11-22T10:03:00.000Z", bouncedRecipients: [{ emailAddress: "reader@example.org" }] },
+      bounce: {
+        bounceType: "Transient",
+        bounceSubType: "MailboxFull",
+        timestamp: "2026-11-22T10:03:00.000Z",
+        bouncedRecipients: [{ emailAddress: "reader@example.org" }],
+      },
     });
     t.deepEqual(await post(s.company.companyId, bounce), { status: 200, body: { success: true, emailSendId: send.id, stored: true } });
     t.deepEqual((await post(s.company.companyId, bounce)).body.stored, false, "SNS redelivery is stored once");
@@ -350,13 +430,22 @@ for (const dialect of dialects()) {
     const suppressions = s.api.runtime.container.get<SuppressionRepository>(SuppressionRepository);
     t.is(await suppressions.find(s.company.companyId, "reader@example.org"), null, "a transient bounce does not suppress");
 
-    const complaint = sesNotification("sns-msg-2", messageId, { notificationType: "Complaint", complaint: { timestamp: "2026-11-22T10:04:00.000Z", feedbackId: "fb-1" } });
+    const complaint = sesNotification("sns-msg-2", messageId, {
+      notificationType: "Complaint",
+      complaint: { timestamp: "2026-11-22T10:04:00.000Z", feedbackId: "fb-1" },
+    });
     t.is((await post(s.company.companyId, complaint)).body.stored, true);
     row = await sendRow(s, send.id);
     t.deepEqual([row.status, iso(row.complained_at)], ["complained", "2026-11-22T10:04:00.000Z"]);
     t.like(await suppressions.find(s.company.companyId, "reader@example.org"), { reason: "complaint" });
     const events = await eventRows(s, send.id);
-    t.deepEqual(events.filter((e) => e.provider_event_id).map((e) => [e.event_type, e.provider_event_id]), [["bounce", "ses:sns-msg-1"], ["complaint", "ses:sns-msg-2"]]);
+    t.deepEqual(
+      events.filter((e) => e.provider_event_id).map((e) => [e.event_type, e.provider_event_id]),
+      [
+        ["bounce", "ses:sns-msg-1"],
+        ["complaint", "ses:sns-msg-2"],
+      ],
+    );
 
     // A forged signature, or a signature over other content: 401 and nothing stored.
     const forged = sesNotification("sns-msg-3", messageId, { notificationType: "Delivery", delivery: { timestamp: "2026-11-22T10:05:00.000Z" } });
@@ -379,12 +468,25 @@ for (const dialect of dialects()) {
     const messageId = `<${send.id}@brand.example>`;
     const otherTopic = "arn:aws:sns:eu-west-1:999999999999:someone-elses";
     const post = async (payload: unknown) => {
-      const response = await fetch(`${s.api.server.url}/api/webhooks/ses/${s.company.companyId}`, { method: "POST", headers: { "content-type": "text/plain" }, body: JSON.stringify(payload) });
+      const response = await fetch(`${s.api.server.url}/api/webhooks/ses/${s.company.companyId}`, {
+        method: "POST",
+        headers: { "content-type": "text/plain" },
+        body: JSON.stringify(payload),
+      });
       return { status: response.status, body: (await response.json()) as any };
     };
     const confirmation = (topicArn: string) =>
-      snsMessage({ Type: "SubscriptionConfirmation", MessageId: `sub-${topicArn}`, Token: "tok", TopicArn: topicArn, Message: "You have chosen to subscribe", SubscribeURL: `https://sns.eu-west-1.amazonaws.com/?Action=ConfirmSubscription&Token=${dialect.name}`, Timestamp: "2026-11-22T10:00:00.000Z" });
-    const complaint = (snsId: string, topicArn: string) => sesNotification(snsId, messageId, { notificationType: "Complaint", complaint: { timestamp: "2026-11-22T10:04:00.000Z", feedbackId: snsId } }, topicArn);
+      snsMessage({
+        Type: "SubscriptionConfirmation",
+        MessageId: `sub-${topicArn}`,
+        Token: "tok",
+        TopicArn: topicArn,
+        Message: "You have chosen to subscribe",
+        SubscribeURL: `https://sns.eu-west-1.amazonaws.com/?Action=ConfirmSubscription&Token=${dialect.name}`,
+        Timestamp: "2026-11-22T10:00:00.000Z",
+      });
+    const complaint = (snsId: string, topicArn: string) =>
+      sesNotification(snsId, messageId, { notificationType: "Complaint", complaint: { timestamp: "2026-11-22T10:04:00.000Z", feedbackId: snsId } }, topicArn);
 
     // The company's own subscription pins its topic.
     nock("https://sns.eu-west-1.amazonaws.com").get("/").query(true).reply(200, "<ConfirmSubscriptionResponse/>");
@@ -421,7 +523,11 @@ for (const dialect of dialects()) {
         Timestamp: "2026-11-22T10:00:00.000Z",
       });
     const post = async (payload: unknown) => {
-      const response = await fetch(`${s.api.server.url}/api/webhooks/ses/${s.company.companyId}`, { method: "POST", headers: { "content-type": "text/plain" }, body: JSON.stringify(payload) });
+      const response = await fetch(`${s.api.server.url}/api/webhooks/ses/${s.company.companyId}`, {
+        method: "POST",
+        headers: { "content-type": "text/plain" },
+        body: JSON.stringify(payload),
+      });
       return { status: response.status, body: (await response.json()) as any };
     };
     t.deepEqual(await post(subscription(subscribeUrl)), { status: 200, body: { success: true, confirmed: true } });

@@ -17,7 +17,10 @@ async function session(t: ExecutionContext, dialect: Dialect, api?: ApiFixture):
   return { api: fixture, company, call: await pacedCaller(fixture, company) };
 }
 
-const HERO = [{ type: "heading", content: "Big news", level: 2 }, { type: "text", content: "Read all about it." }];
+const HERO = [
+  { type: "heading", content: "Big news", level: 2 },
+  { type: "text", content: "Read all about it." },
+];
 const NOW = "2026-11-22T10:00:00.000Z";
 
 for (const dialect of dialects()) {
@@ -31,9 +34,24 @@ for (const dialect of dialects()) {
     t.regex(hero.id, /^ecmp_/);
     t.deepEqual(created.body, {
       success: true,
-      component: { id: hero.id, companyId: s.company.companyId, name: "Hero", description: "Top of newsletters", blocks: HERO, componentType: "section", defaultSlot: null, version: 1, createdAt: NOW, updatedAt: NOW },
+      component: {
+        id: hero.id,
+        companyId: s.company.companyId,
+        name: "Hero",
+        description: "Top of newsletters",
+        blocks: HERO,
+        componentType: "section",
+        defaultSlot: null,
+        version: 1,
+        createdAt: NOW,
+        updatedAt: NOW,
+      },
     });
-    const legal = (await s.call("POST", "/api/v1/email-components", { body: { name: "Legal", blocks: [{ type: "footer", content: "Terms apply" }], componentType: "footer" } })).body.component;
+    const legal = (
+      await s.call("POST", "/api/v1/email-components", {
+        body: { name: "Legal", blocks: [{ type: "footer", content: "Terms apply" }], componentType: "footer" },
+      })
+    ).body.component;
     t.like(legal, { componentType: "footer", description: null });
 
     const duplicate = await s.call("POST", "/api/v1/email-components", { body: { name: "Hero", blocks: HERO } });
@@ -49,8 +67,14 @@ for (const dialect of dialects()) {
     t.deepEqual(badType.body.errors, [{ path: "componentType", message: "must be one of: section, footer" }]);
 
     const listed = await s.call("GET", "/api/v1/email-components");
-    t.deepEqual(listed.body.components.map((c: { name: string }) => c.name), ["Hero", "Legal"]);
-    t.deepEqual((await s.call("GET", "/api/v1/email-components?type=footer")).body.components.map((c: { id: string }) => c.id), [legal.id]);
+    t.deepEqual(
+      listed.body.components.map((c: { name: string }) => c.name),
+      ["Hero", "Legal"],
+    );
+    t.deepEqual(
+      (await s.call("GET", "/api/v1/email-components?type=footer")).body.components.map((c: { id: string }) => c.id),
+      [legal.id],
+    );
     t.deepEqual((await s.call("GET", "/api/v1/email-components?defaultsOnly=true")).body.components, []);
     t.is((await s.call("GET", "/api/v1/email-components?type=header")).status, 422);
     t.deepEqual((await s.call("GET", `/api/v1/email-components/${hero.id}`)).body, { success: true, component: hero });
@@ -90,17 +114,33 @@ for (const dialect of dialects()) {
     t.deepEqual([header.status, header.body], [400, { success: false, error: "Unsupported slot 'header': supported slots are footer" }]);
     t.is((await s.call("PUT", "/api/v1/email-components/defaults/header", { body: { blocks: [{ type: "footer" }] } })).status, 400);
 
-    const set = await s.call("PUT", "/api/v1/email-components/defaults/footer", { body: { name: "Brand footer", blocks: [{ type: "footer", showUnsubscribe: false, content: "1 Main St" }] } });
+    const set = await s.call("PUT", "/api/v1/email-components/defaults/footer", {
+      body: { name: "Brand footer", blocks: [{ type: "footer", showUnsubscribe: false, content: "1 Main St" }] },
+    });
     t.is(set.status, 200);
     const footer = set.body.component;
-    t.like(footer, { name: "Brand footer", componentType: "footer", defaultSlot: "footer", version: 1, blocks: [{ type: "footer", showUnsubscribe: true, content: "1 Main St" }] });
+    t.like(footer, {
+      name: "Brand footer",
+      componentType: "footer",
+      defaultSlot: "footer",
+      version: 1,
+      blocks: [{ type: "footer", showUnsubscribe: true, content: "1 Main St" }],
+    });
     t.deepEqual(set.body.application, { slot: "footer", created: true, appliesTo: "emails_without_own_footer", unsubscribeLink: "always_included" });
     t.deepEqual(set.body.warnings, ["showUnsubscribe stays true on the default footer: its unsubscribe link cannot be turned off"]);
     t.deepEqual((await s.call("GET", "/api/v1/email-components/defaults/footer")).body, { success: true, component: footer });
     t.deepEqual((await s.call("GET", "/api/v1/email-components?defaultsOnly=true")).body.components, [footer]);
 
-    const again = await s.call("PUT", "/api/v1/email-components/defaults/footer", { body: { blocks: [{ type: "footer", variant: "compact" }], description: "Compact" } });
-    t.like(again.body.component, { id: footer.id, name: "Brand footer", description: "Compact", version: 2, blocks: [{ type: "footer", variant: "compact", showUnsubscribe: true }] });
+    const again = await s.call("PUT", "/api/v1/email-components/defaults/footer", {
+      body: { blocks: [{ type: "footer", variant: "compact" }], description: "Compact" },
+    });
+    t.like(again.body.component, {
+      id: footer.id,
+      name: "Brand footer",
+      description: "Compact",
+      version: 2,
+      blocks: [{ type: "footer", variant: "compact", showUnsubscribe: true }],
+    });
     t.is(again.body.application.created, false);
     t.false("warnings" in again.body);
 
@@ -115,7 +155,9 @@ for (const dialect of dialects()) {
     t.deepEqual([missingBlocks.status, missingBlocks.body.errors], [422, [{ path: "blocks", message: "is required" }]]);
 
     // A non-default component may still turn its link off (emails get one injected anyway).
-    const plain = await s.call("POST", "/api/v1/email-components", { body: { name: "Quiet", blocks: [{ type: "footer", showUnsubscribe: false }], componentType: "footer" } });
+    const plain = await s.call("POST", "/api/v1/email-components", {
+      body: { name: "Quiet", blocks: [{ type: "footer", showUnsubscribe: false }], componentType: "footer" },
+    });
     t.deepEqual(plain.body.component.blocks, [{ type: "footer", showUnsubscribe: false }]);
     const clash = await s.call("PUT", "/api/v1/email-components/defaults/footer", { body: { name: "Quiet", blocks: [{ type: "footer" }] } });
     t.deepEqual([clash.status, clash.body.error], [409, "An email component named 'Quiet' already exists"]);
@@ -139,7 +181,11 @@ for (const dialect of dialects()) {
     const component = (await a.call("POST", "/api/v1/email-components", { body: { name: "Hero", blocks: HERO } })).body.component;
     await a.call("PUT", "/api/v1/email-components/defaults/footer", { body: { blocks: [{ type: "footer" }] } });
 
-    for (const [method, body] of [["GET", undefined], ["PATCH", { name: "Mine now" }], ["DELETE", undefined]] as const) {
+    for (const [method, body] of [
+      ["GET", undefined],
+      ["PATCH", { name: "Mine now" }],
+      ["DELETE", undefined],
+    ] as const) {
       const response = await b.call(method, `/api/v1/email-components/${component.id}`, body === undefined ? {} : { body });
       t.deepEqual([response.status, response.body], [404, { success: false, error: "Email component not found" }], method);
     }
@@ -161,13 +207,22 @@ for (const dialect of dialects()) {
     const response = await s.call("GET", "/v1/email-blocks");
     t.is(response.status, 200);
     const types = response.body.blockTypes;
-    t.deepEqual(types.map((type: { type: string }) => type.type), ["heading", "text", "list", "button", "image", "divider", "spacer", "html", "footer", "columns"]);
+    t.deepEqual(
+      types.map((type: { type: string }) => type.type),
+      ["heading", "text", "list", "button", "image", "divider", "spacer", "html", "footer", "columns"],
+    );
     const button = types.find((type: { type: string }) => type.type === "button");
     t.deepEqual(button.required, ["text", "url"]);
     t.deepEqual(button.optional, ["id", "styles", "variant", "align"]);
-    t.deepEqual(button.fields.find((field: { name: string }) => field.name === "variant"), { name: "variant", required: false, type: "string", values: ["primary", "secondary"] });
+    t.deepEqual(
+      button.fields.find((field: { name: string }) => field.name === "variant"),
+      { name: "variant", required: false, type: "string", values: ["primary", "secondary"] },
+    );
     const heading = types.find((type: { type: string }) => type.type === "heading");
-    t.deepEqual(heading.fields.find((field: { name: string }) => field.name === "level"), { name: "level", required: false, type: "integer", values: [1, 2, 3] });
+    t.deepEqual(
+      heading.fields.find((field: { name: string }) => field.name === "level"),
+      { name: "level", required: false, type: "integer", values: [1, 2, 3] },
+    );
     const list = types.find((type: { type: string }) => type.type === "list");
     t.deepEqual(list.fields.find((field: { name: string }) => field.name === "items").itemFields, [{ name: "content", required: true, type: "string" }]);
   });

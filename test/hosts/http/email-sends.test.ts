@@ -93,7 +93,16 @@ async function seed(api: ApiFixture, companyId: string, send: SeedSend): Promise
 /** Ten sends of the last fortnight covering every status, type and link, plus one too old to show. */
 async function seedFortnight(api: ApiFixture, companyId: string): Promise<void> {
   const sends: SeedSend[] = [
-    { id: "send_a_pending", createdAt: ago(10 * MINUTE), status: "pending", sentAt: null, emailType: "transactional", sendKind: "transactional", subject: "Your receipt", recipient: "erin@shop.example" },
+    {
+      id: "send_a_pending",
+      createdAt: ago(10 * MINUTE),
+      status: "pending",
+      sentAt: null,
+      emailType: "transactional",
+      sendKind: "transactional",
+      subject: "Your receipt",
+      recipient: "erin@shop.example",
+    },
     {
       id: "send_b_reset",
       createdAt: ago(1 * HOUR),
@@ -106,7 +115,16 @@ async function seedFortnight(api: ApiFixture, companyId: string): Promise<void> 
       transactionalEmailId: "txe_reset",
       deliveredAt: ago(1 * HOUR - MINUTE),
     },
-    { id: "send_c_opened", createdAt: ago(2 * HOUR), status: "delivered", subject: "Weekly NEWS 50%_off", recipient: "bob@example.com", campaignId: "camp_weekly", deliveredAt: ago(2 * HOUR - MINUTE), openedAt: ago(30 * MINUTE) },
+    {
+      id: "send_c_opened",
+      createdAt: ago(2 * HOUR),
+      status: "delivered",
+      subject: "Weekly NEWS 50%_off",
+      recipient: "bob@example.com",
+      campaignId: "camp_weekly",
+      deliveredAt: ago(2 * HOUR - MINUTE),
+      openedAt: ago(30 * MINUTE),
+    },
     {
       id: "send_d_clicked",
       createdAt: ago(3 * HOUR),
@@ -142,10 +160,43 @@ async function seedFortnight(api: ApiFixture, companyId: string): Promise<void> 
       bounceType: "Transient",
       bouncedAt: ago(2 * DAY - MINUTE),
     },
-    { id: "send_g_sent", createdAt: ago(5 * DAY), status: "sent", emailType: "transactional", sendKind: "marketing", subject: "A note from us", recipient: "gus@example.com" },
-    { id: "send_h_failed", createdAt: ago(6 * DAY), status: "failed", sentAt: null, subject: "Weekly news", recipient: "hal@example.com", failureReason: "550 mailbox unavailable" },
-    { id: "send_i_complained", createdAt: ago(7 * DAY), status: "complained", subject: "Weekly news", recipient: "ida@example.com", deliveredAt: ago(7 * DAY - MINUTE), complainedAt: ago(6 * DAY) },
-    { id: "send_j_suppressed", createdAt: ago(8 * DAY), status: "suppressed", sentAt: null, subject: "Weekly news", recipient: "jo@example.com", suppressionReason: "unsubscribe", suppressedAt: ago(8 * DAY) },
+    {
+      id: "send_g_sent",
+      createdAt: ago(5 * DAY),
+      status: "sent",
+      emailType: "transactional",
+      sendKind: "marketing",
+      subject: "A note from us",
+      recipient: "gus@example.com",
+    },
+    {
+      id: "send_h_failed",
+      createdAt: ago(6 * DAY),
+      status: "failed",
+      sentAt: null,
+      subject: "Weekly news",
+      recipient: "hal@example.com",
+      failureReason: "550 mailbox unavailable",
+    },
+    {
+      id: "send_i_complained",
+      createdAt: ago(7 * DAY),
+      status: "complained",
+      subject: "Weekly news",
+      recipient: "ida@example.com",
+      deliveredAt: ago(7 * DAY - MINUTE),
+      complainedAt: ago(6 * DAY),
+    },
+    {
+      id: "send_j_suppressed",
+      createdAt: ago(8 * DAY),
+      status: "suppressed",
+      sentAt: null,
+      subject: "Weekly news",
+      recipient: "jo@example.com",
+      suppressionReason: "unsubscribe",
+      suppressedAt: ago(8 * DAY),
+    },
     { id: "send_k_old", createdAt: ago(15 * DAY), status: "delivered", subject: "Password reset", recipient: "ann@example.com" },
   ];
   for (const send of sends) await seed(api, companyId, send);
@@ -266,7 +317,11 @@ for (const dialect of dialects()) {
     t.deepEqual(await list("campaignId=camp_other"), []);
 
     const counted = await s.call("GET", "/api/v1/email-sends?status=opened&limit=1");
-    t.deepEqual([ids(counted), counted.body.pagination], [["send_c_opened"], { page: 1, limit: 1, total: 2, totalPages: 2 }], "the total counts the filtered sends");
+    t.deepEqual(
+      [ids(counted), counted.body.pagination],
+      [["send_c_opened"], { page: 1, limit: 1, total: 2, totalPages: 2 }],
+      "the total counts the filtered sends",
+    );
   });
 
   test(name("days narrows the window to the last N days, measured from the current time"), async (t) => {
@@ -331,8 +386,30 @@ for (const dialect of dialects()) {
       "send_j_suppressed", // suppressed
     ]);
     // Never-sent sends (pending, failed, suppressed) come last in both directions.
-    t.deepEqual(await list("sortField=sentAt&sortOrder=desc"), ["send_b_reset", "send_c_opened", "send_d_clicked", "send_e_hard", "send_f_soft", "send_g_sent", "send_i_complained", "send_j_suppressed", "send_h_failed", "send_a_pending"]);
-    t.deepEqual(await list("sortField=sentAt&sortOrder=asc"), ["send_i_complained", "send_g_sent", "send_f_soft", "send_e_hard", "send_d_clicked", "send_c_opened", "send_b_reset", "send_a_pending", "send_h_failed", "send_j_suppressed"]);
+    t.deepEqual(await list("sortField=sentAt&sortOrder=desc"), [
+      "send_b_reset",
+      "send_c_opened",
+      "send_d_clicked",
+      "send_e_hard",
+      "send_f_soft",
+      "send_g_sent",
+      "send_i_complained",
+      "send_j_suppressed",
+      "send_h_failed",
+      "send_a_pending",
+    ]);
+    t.deepEqual(await list("sortField=sentAt&sortOrder=asc"), [
+      "send_i_complained",
+      "send_g_sent",
+      "send_f_soft",
+      "send_e_hard",
+      "send_d_clicked",
+      "send_c_opened",
+      "send_b_reset",
+      "send_a_pending",
+      "send_h_failed",
+      "send_j_suppressed",
+    ]);
     // eventAt: the latest thing that happened to the send; equal times fall back to the ID.
     t.deepEqual(await list("sortField=eventAt&sortOrder=desc"), [
       "send_a_pending", // created 10 min ago
@@ -405,20 +482,25 @@ for (const dialect of dialects()) {
       created_at: toDbDate(at),
     });
     const t0 = NOW + MINUTE;
-    await s.api.runtime.knex("email_events").insert([
-      event("eev_click", "click", new Date(t0 + 10 * MINUTE)),
-      event("eev_delivery", "delivery", new Date(t0 + 1000)),
-      event("eev_open_scanner", "open", new Date(t0 + 2000), true),
-      event("eev_open_reader", "open", new Date(t0 + 5 * MINUTE)),
-    ]);
-    await s.api.runtime.knex("email_sends").where({ id: primary.right.id }).update({
-      status: "delivered",
-      delivered_at: toDbDate(new Date(t0 + 1000)),
-      first_opened_at: toDbDate(new Date(t0 + 2000)),
-      first_human_opened_at: toDbDate(new Date(t0 + 5 * MINUTE)),
-      first_clicked_at: toDbDate(new Date(t0 + 10 * MINUTE)),
-      first_human_clicked_at: toDbDate(new Date(t0 + 10 * MINUTE)),
-    });
+    await s.api.runtime
+      .knex("email_events")
+      .insert([
+        event("eev_click", "click", new Date(t0 + 10 * MINUTE)),
+        event("eev_delivery", "delivery", new Date(t0 + 1000)),
+        event("eev_open_scanner", "open", new Date(t0 + 2000), true),
+        event("eev_open_reader", "open", new Date(t0 + 5 * MINUTE)),
+      ]);
+    await s.api.runtime
+      .knex("email_sends")
+      .where({ id: primary.right.id })
+      .update({
+        status: "delivered",
+        delivered_at: toDbDate(new Date(t0 + 1000)),
+        first_opened_at: toDbDate(new Date(t0 + 2000)),
+        first_human_opened_at: toDbDate(new Date(t0 + 5 * MINUTE)),
+        first_clicked_at: toDbDate(new Date(t0 + 10 * MINUTE)),
+        first_human_clicked_at: toDbDate(new Date(t0 + 10 * MINUTE)),
+      });
 
     const shown = await s.call("GET", `/api/v1/email-sends/${primary.right.id}`);
     t.is(shown.status, 200);
@@ -448,8 +530,22 @@ for (const dialect of dialects()) {
       events: [
         { id: sendEvent.id, emailSendId: primary.right.id, eventType: "send", eventTime: "2026-11-22T10:01:00.000Z", deliveryPolicy: null },
         { id: "eev_delivery", emailSendId: primary.right.id, eventType: "delivery", eventTime: "2026-11-22T10:01:01.000Z", deliveryPolicy: null },
-        { id: "eev_open_scanner", emailSendId: primary.right.id, eventType: "open", eventTime: "2026-11-22T10:01:02.000Z", deliveryPolicy: null, machine: true },
-        { id: "eev_open_reader", emailSendId: primary.right.id, eventType: "open", eventTime: "2026-11-22T10:06:00.000Z", deliveryPolicy: null, machine: false },
+        {
+          id: "eev_open_scanner",
+          emailSendId: primary.right.id,
+          eventType: "open",
+          eventTime: "2026-11-22T10:01:02.000Z",
+          deliveryPolicy: null,
+          machine: true,
+        },
+        {
+          id: "eev_open_reader",
+          emailSendId: primary.right.id,
+          eventType: "open",
+          eventTime: "2026-11-22T10:06:00.000Z",
+          deliveryPolicy: null,
+          machine: false,
+        },
         { id: "eev_click", emailSendId: primary.right.id, eventType: "click", eventTime: "2026-11-22T10:11:00.000Z", deliveryPolicy: null, machine: false },
       ],
     });
@@ -458,17 +554,38 @@ for (const dialect of dialects()) {
     const copied = await s.call("GET", `/v1/email-sends/${copy.right.id}`);
     t.is(copied.status, 200);
     t.deepEqual(copied.body.emailSend.copiedFrom, { emailSendId: primary.right.id, role: "cc" });
-    t.deepEqual([copied.body.emailSend.status, copied.body.emailSend.recipientEmail, copied.body.emailSend.sentAt, copied.body.events], ["pending", "boss@example.org", null, []]);
+    t.deepEqual(
+      [copied.body.emailSend.status, copied.body.emailSend.recipientEmail, copied.body.emailSend.sentAt, copied.body.events],
+      ["pending", "boss@example.org", null, []],
+    );
 
     // In the list too, with the same shown status.
     const listed = await s.call("GET", "/api/v1/email-sends?transactionalEmailId=txe_shipped");
-    t.deepEqual(listed.body.emailSends.map((send: { id: string; status: string }) => [send.id, send.status]), [[primary.right.id, "clicked"]]);
+    t.deepEqual(
+      listed.body.emailSends.map((send: { id: string; status: string }) => [send.id, send.status]),
+      [[primary.right.id, "clicked"]],
+    );
   });
 
   test(name("an expired body is left out; marketing, failed and suppressed sends say why"), async (t) => {
     const s = await session(t, dialect);
-    await seed(s.api, s.company.companyId, { id: "send_expired", createdAt: ago(DAY), html: null, emailType: "campaign", status: "delivered", deliveredAt: ago(DAY - MINUTE) });
-    await seed(s.api, s.company.companyId, { id: "send_failed", createdAt: ago(HOUR), sentAt: null, status: "failed", emailType: "transactional", sendKind: "marketing", failureReason: "550 no such user" });
+    await seed(s.api, s.company.companyId, {
+      id: "send_expired",
+      createdAt: ago(DAY),
+      html: null,
+      emailType: "campaign",
+      status: "delivered",
+      deliveredAt: ago(DAY - MINUTE),
+    });
+    await seed(s.api, s.company.companyId, {
+      id: "send_failed",
+      createdAt: ago(HOUR),
+      sentAt: null,
+      status: "failed",
+      emailType: "transactional",
+      sendKind: "marketing",
+      failureReason: "550 no such user",
+    });
     await seed(s.api, s.company.companyId, {
       id: "send_blocked",
       createdAt: ago(HOUR),
@@ -485,10 +602,16 @@ for (const dialect of dialects()) {
     t.deepEqual([expired.type, expired.emailType, expired.status, expired.deliveredAt], ["marketing", "campaign", "delivered", "2026-11-21T10:01:00.000Z"]);
 
     const failed = (await s.call("GET", "/api/v1/email-sends/send_failed")).body.emailSend;
-    t.deepEqual([failed.type, failed.emailType, failed.status, failed.failureReason, failed.sentAt], ["marketing", "transactional", "failed", "550 no such user", null]);
+    t.deepEqual(
+      [failed.type, failed.emailType, failed.status, failed.failureReason, failed.sentAt],
+      ["marketing", "transactional", "failed", "550 no such user", null],
+    );
 
     const blocked = (await s.call("GET", "/api/v1/email-sends/send_blocked")).body.emailSend;
-    t.deepEqual([blocked.status, blocked.suppressionReason, blocked.suppressedAt, blocked.copiedFrom], ["suppressed", "hard_bounce", "2026-11-22T09:00:00.000Z", { emailSendId: "send_primary", role: "bcc" }]);
+    t.deepEqual(
+      [blocked.status, blocked.suppressionReason, blocked.suppressedAt, blocked.copiedFrom],
+      ["suppressed", "hard_bounce", "2026-11-22T09:00:00.000Z", { emailSendId: "send_primary", role: "bcc" }],
+    );
   });
 
   test(name("another company's send is not found, and reading sends takes the email_sends:read scope"), async (t) => {
@@ -503,7 +626,11 @@ for (const dialect of dialects()) {
     const searched = await s.api.call("GET", "/api/v1/email-sends?search=private", { key: other.ownerKey });
     t.deepEqual([searched.status, searched.body.emailSends], [200, []]);
 
-    const noScope = await createMemberKeyFixture(s.api.runtime.container, s.company.companyId, { role: "owner", email: s.company.ownerEmail, scopes: ["account:read", "emails:read"] });
+    const noScope = await createMemberKeyFixture(s.api.runtime.container, s.company.companyId, {
+      role: "owner",
+      email: s.company.ownerEmail,
+      scopes: ["account:read", "emails:read"],
+    });
     for (const path of ["/api/v1/email-sends", "/api/v1/email-sends/send_mine"]) {
       const refused = await s.api.call("GET", path, { key: noScope.key });
       t.deepEqual([refused.status, refused.body.success, refused.body.error], [403, false, "API key is missing required scope: email_sends:read"], path);

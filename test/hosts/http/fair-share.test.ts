@@ -25,7 +25,8 @@ test("a company's ceiling spans all of its keys: past it every key gets 429 nami
   const second = await createMemberKeyFixture(api.runtime.container, acme.companyId, { role: "owner" });
   const other = await createCompanyFixture(api.runtime.container);
   const statuses: number[] = [];
-  for (const key of [acme.ownerKey, second.key, acme.ownerKey, second.key, acme.ownerKey]) statuses.push((await api.call("GET", "/api/v1/subscribers/me", { key })).status);
+  for (const key of [acme.ownerKey, second.key, acme.ownerKey, second.key, acme.ownerKey])
+    statuses.push((await api.call("GET", "/api/v1/subscribers/me", { key })).status);
   t.deepEqual(statuses, [200, 200, 200, 200, 200]);
   const refused = await api.call("GET", "/api/v1/subscribers/me", { key: second.key });
   t.is(refused.status, 429);

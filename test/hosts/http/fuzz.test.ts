@@ -52,7 +52,15 @@ const badValue: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 4, arbitrary: badScalar },
   { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 3 }) },
   { weight: 1, arbitrary: fc.array(badScalar, { maxLength: 5 }) },
-  { weight: 1, arbitrary: fc.constantFrom(deep(40), deep(2_000), Array.from({ length: 20_000 }, (_, i) => i), { __proto__: null, constructor: 1 }) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      deep(40),
+      deep(2_000),
+      Array.from({ length: 20_000 }, (_, i) => i),
+      { __proto__: null, constructor: 1 },
+    ),
+  },
 );
 
 const fieldsOf = (codec: unknown): string[] => {
@@ -74,7 +82,13 @@ const badObject = (fields: readonly string[]) =>
 /** Query strings carry scalars; very long ones are refused by Node's HTTP parser before the app (431), which is not under test. */
 const badQuery = (fields: readonly string[]) =>
   fc
-    .tuple(fc.subarray([...fields, "unknownField"]), fc.array(fc.oneof(fc.string(), fc.constantFrom("1e20", "-1", "0", "9007199254740993", "%FF", "\u0000", "\uD800", "[object Object]", "true")), { minLength: fields.length + 1, maxLength: fields.length + 1 }))
+    .tuple(
+      fc.subarray([...fields, "unknownField"]),
+      fc.array(fc.oneof(fc.string(), fc.constantFrom("1e20", "-1", "0", "9007199254740993", "%FF", "\u0000", "\uD800", "[object Object]", "true")), {
+        minLength: fields.length + 1,
+        maxLength: fields.length + 1,
+      }),
+    )
     .map(([keys, values]) => Object.fromEntries(keys.map((key, i) => [key, values[i]])));
 
 const pathValue = fc.oneof(
@@ -83,7 +97,10 @@ const pathValue = fc.oneof(
 );
 
 type Auth = "owner" | "none" | "malformed" | "unknown-key";
-const auth = fc.oneof({ weight: 8, arbitrary: fc.constant<Auth>("owner") }, { weight: 1, arbitrary: fc.constantFrom<Auth>("none", "malformed", "unknown-key") });
+const auth = fc.oneof(
+  { weight: 8, arbitrary: fc.constant<Auth>("owner") },
+  { weight: 1, arbitrary: fc.constantFrom<Auth>("none", "malformed", "unknown-key") },
+);
 
 interface FuzzRequest {
   readonly path: string;
@@ -101,20 +118,31 @@ function requests(route: Route): fc.Arbitrary<FuzzRequest> {
   const body = route.body ? fc.oneof({ weight: 3, arbitrary: badObject(fieldsOf(route.body)) }, { weight: 1, arbitrary: badValue }) : fc.constant(undefined);
   const rawBody = fc.oneof(
     { weight: 6, arbitrary: fc.constant(null) },
-    { weight: 1, arbitrary: fc.constantFrom("{", '{"a":', "[1,2", "\u0000", '{"__proto__":{"polluted":true}}', `${'{"a":'.repeat(20_000)}1${"}".repeat(20_000)}`) },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom("{", '{"a":', "[1,2", "\u0000", '{"__proto__":{"polluted":true}}', `${'{"a":'.repeat(20_000)}1${"}".repeat(20_000)}`),
+    },
   );
   return fc.record({ path, query: badQuery(fieldsOf(route.query)), body, rawBody, auth });
 }
 
 function queryString(query: Record<string, unknown>): string {
   const search = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) search.append(key, typeof value === "string" ? value : JSON.stringify(value) ?? "");
+  for (const [key, value] of Object.entries(query)) search.append(key, typeof value === "string" ? value : (JSON.stringify(value) ?? ""));
   const text = search.toString();
   return text ? `?${text}` : "";
 }
 
 const unlimited: RateLimiter = {
-  consume: async (): Promise<RateDecision> => ({ allowed: true, limit: 1_000_000, remaining: 1_000_000, resetMs: 1_000, retryAfterMs: 0, windowSeconds: 60, policy: "" }),
+  consume: async (): Promise<RateDecision> => ({
+    allowed: true,
+    limit: 1_000_000,
+    remaining: 1_000_000,
+    resetMs: 1_000,
+    retryAfterMs: 0,
+    windowSeconds: 60,
+    policy: "",
+  }),
   refund: async () => undefined,
   refusal: () => undefined,
   close: async () => undefined,
@@ -156,9 +184,13 @@ for (const dialect of dialects()) {
         const url = `${server.url}/api/v1${request.path}${queryString(request.query)}`;
         const send = () => fetch(url, { method: route.method.toUpperCase(), headers, ...(body !== undefined && route.method !== "get" ? { body } : {}) });
         // A kept-alive socket the server closed at that instant fails once; a crash fails again.
-        const response = await send().catch(() => send()).catch((error: Error) => error);
+        const response = await send()
+          .catch(() => send())
+          .catch((error: Error) => error);
         if (response instanceof Error) {
-          failures.push(`${route.method.toUpperCase()} ${route.path} (${request.path.slice(0, 80)}, body ${String(body).slice(0, 80)}) -> no answer: ${response.cause instanceof Error ? response.cause.message : response.message}`);
+          failures.push(
+            `${route.method.toUpperCase()} ${route.path} (${request.path.slice(0, 80)}, body ${String(body).slice(0, 80)}) -> no answer: ${response.cause instanceof Error ? response.cause.message : response.message}`,
+          );
           continue;
         }
         const text = await response.text();

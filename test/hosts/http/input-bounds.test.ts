@@ -47,12 +47,27 @@ for (const dialect of dialects()) {
     const manyKeys = Object.fromEntries(Array.from({ length: ATTRIBUTE_LIMITS.maxKeys + 1 }, (_, i) => [`k${i}`, i]));
     const cases: Array<[string, string, unknown, string]> = [
       ["too many attributes", "/api/v1/subscribers", { email: "a@example.com", customAttributes: manyKeys }, "customAttributes"],
-      ["long attribute name", "/api/v1/subscribers", { email: "a@example.com", customAttributes: { ["k".repeat(101)]: 1 } }, `customAttributes.${"k".repeat(101)}`],
+      [
+        "long attribute name",
+        "/api/v1/subscribers",
+        { email: "a@example.com", customAttributes: { ["k".repeat(101)]: 1 } },
+        `customAttributes.${"k".repeat(101)}`,
+      ],
       ["long attribute value", "/api/v1/subscribers", { email: "a@example.com", customAttributes: { plan: "p".repeat(10_001) } }, "customAttributes.plan"],
       ["deep attribute value", "/api/v1/subscribers", { email: "a@example.com", customAttributes: { plan: JSON.parse(nested(9)) } }, "customAttributes.plan"],
       ["long tag", "/api/v1/subscribers", { email: "a@example.com", tags: ["t".repeat(101)] }, "tags.0"],
-      ["long event property", "/api/v1/subscribers/events", { email: "a@example.com", event: "x", properties: { note: "n".repeat(10_001) } }, "properties.note"],
-      ["500 KB filter value", "/api/v1/segments", { name: "Huge", filters: [{ field: "email", operator: "contains", value: "%".repeat(500_000) }] }, "filters.0.value"],
+      [
+        "long event property",
+        "/api/v1/subscribers/events",
+        { email: "a@example.com", event: "x", properties: { note: "n".repeat(10_001) } },
+        "properties.note",
+      ],
+      [
+        "500 KB filter value",
+        "/api/v1/segments",
+        { name: "Huge", filters: [{ field: "email", operator: "contains", value: "%".repeat(500_000) }] },
+        "filters.0.value",
+      ],
     ];
     for (const [name, path, body, field] of cases) {
       const response = await call("POST", path, body);
@@ -82,7 +97,10 @@ for (const dialect of dialects()) {
     const accepted = await create(ours.body.list.id);
     t.is(accepted.status, 200);
     const segments = await api.call("GET", "/api/v1/segments", { key: acme.ownerKey });
-    t.deepEqual(segments.body.segments.map((segment: { name: string }) => segment.name), [`In ${ours.body.list.id}`]);
+    t.deepEqual(
+      segments.body.segments.map((segment: { name: string }) => segment.name),
+      [`In ${ours.body.list.id}`],
+    );
   });
 
   test(`${dialect.name}: malformed percent-encoding in a path is a 400, and the server answers afterwards`, async (t) => {
@@ -97,8 +115,7 @@ for (const dialect of dialects()) {
   test(`${dialect.name}: every POST honours Idempotency-Key (a list is created once, another body is 409)`, async (t) => {
     const api = await apiFixture(t, dialect);
     const acme = await createCompanyFixture(api.runtime.container);
-    const create = (name: string) =>
-      api.call("POST", "/api/v1/lists", { key: acme.ownerKey, body: { name }, headers: { "Idempotency-Key": "create-vip" } });
+    const create = (name: string) => api.call("POST", "/api/v1/lists", { key: acme.ownerKey, body: { name }, headers: { "Idempotency-Key": "create-vip" } });
     const [first, concurrent] = await Promise.all([create("VIP"), create("VIP")]);
     const replay = await create("VIP");
     const statuses = [first.status, concurrent.status].sort();

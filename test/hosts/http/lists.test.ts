@@ -15,7 +15,8 @@ async function session(t: ExecutionContext, dialect: Dialect, api?: ApiFixture):
   const fixture = api ?? (await apiFixture(t, dialect));
   const company = await createCompanyFixture(fixture.runtime.container);
   const ring = [company.ownerKey];
-  for (let i = 1; i < 4; i++) ring.push((await createMemberKeyFixture(fixture.runtime.container, company.companyId, { role: "owner", email: company.ownerEmail })).key);
+  for (let i = 1; i < 4; i++)
+    ring.push((await createMemberKeyFixture(fixture.runtime.container, company.companyId, { role: "owner", email: company.ownerEmail })).key);
   const lastUse = new Map<string, number>();
   let next = 0;
   return {
@@ -84,7 +85,11 @@ for (const dialect of dialects()) {
     const listed = await s.call("GET", "/api/v1/lists");
     t.is(listed.status, 200);
     t.deepEqual(
-      listed.body.lists.map((l: { name: string; subscriberCount: unknown; activeSubscriberCount: unknown }) => [l.name, l.subscriberCount, l.activeSubscriberCount]),
+      listed.body.lists.map((l: { name: string; subscriberCount: unknown; activeSubscriberCount: unknown }) => [
+        l.name,
+        l.subscriberCount,
+        l.activeSubscriberCount,
+      ]),
       [
         ["Beta testers", 0, 0],
         ["Newsletter", 2, 1],
@@ -116,7 +121,10 @@ for (const dialect of dialects()) {
 
     const deleted = await s.call("DELETE", `/api/v1/lists/${newsletter.id}`);
     t.deepEqual([deleted.status, deleted.body], [200, { success: true, listId: newsletter.id }]);
-    t.deepEqual((await s.call("GET", "/api/v1/lists")).body.lists.map((l: { id: string }) => l.id), [beta.id]);
+    t.deepEqual(
+      (await s.call("GET", "/api/v1/lists")).body.lists.map((l: { id: string }) => l.id),
+      [beta.id],
+    );
     t.deepEqual(await s.api.runtime.knex("list_memberships").where({ list_id: newsletter.id }), []);
     t.deepEqual(await s.api.runtime.knex("subscribers").orderBy("email").pluck("email"), ["ann@example.com", "bob@example.com"], "contacts stay");
     const again = await s.call("DELETE", `/api/v1/lists/${newsletter.id}`);
@@ -129,12 +137,18 @@ for (const dialect of dialects()) {
     await s.call("POST", "/api/v1/subscribers/tags", { body: { email: "ann@example.com", tag: "customer" } });
     const path = `/api/v1/lists/${list.id}/subscribers`;
 
-    const first = await s.call("POST", path, { body: { emails: ["ann@example.com", "New@Example.com", "new@example.com"], duplicateStrategy: "skip", enrollInSequences: false, optInMode: "default" } });
+    const first = await s.call("POST", path, {
+      body: { emails: ["ann@example.com", "New@Example.com", "new@example.com"], duplicateStrategy: "skip", enrollInSequences: false, optInMode: "default" },
+    });
     t.is(first.status, 200);
     t.deepEqual(first.body, { success: true, list: { ...list, subscriberCount: 2, activeSubscriberCount: 2 }, added: 2, skipped: 1, created: 1 });
     t.deepEqual(await members(s, list.id), ["ann@example.com", "new@example.com"]);
     const ann = await s.api.runtime.knex("subscribers").where({ email: "ann@example.com" }).first();
-    t.is(ann.updated_at instanceof Date ? ann.updated_at.toISOString() : new Date(ann.updated_at).toISOString(), NOW, "a known contact is only joined, never rewritten");
+    t.is(
+      ann.updated_at instanceof Date ? ann.updated_at.toISOString() : new Date(ann.updated_at).toISOString(),
+      NOW,
+      "a known contact is only joined, never rewritten",
+    );
 
     // A member who left the list is not re-subscribed.
     await s.api.runtime.knex("list_memberships").where({ list_id: list.id, subscriber_id: ann.id }).update({ unsubscribed_at: NOW });
@@ -163,7 +177,9 @@ for (const dialect of dialects()) {
     const list = (await s.call("POST", "/api/v1/lists", { body: { name: "Big" } })).body.list;
     const emails = Array.from({ length: 500 }, (_, i) => `contact-${i}@example.com`);
     // Half of them are contacts already.
-    await s.call("POST", `/api/v1/lists/${(await s.call("POST", "/api/v1/lists", { body: { name: "Seed" } })).body.list.id}/subscribers`, { body: { emails: emails.slice(0, 250) } });
+    await s.call("POST", `/api/v1/lists/${(await s.call("POST", "/api/v1/lists", { body: { name: "Seed" } })).body.list.id}/subscribers`, {
+      body: { emails: emails.slice(0, 250) },
+    });
 
     const added = await s.call("POST", `/api/v1/lists/${list.id}/subscribers`, { body: { emails } });
     t.deepEqual([added.status, added.body.added, added.body.skipped, added.body.created], [200, 500, 0, 250]);
@@ -182,7 +198,9 @@ for (const dialect of dialects()) {
     await s.call("POST", "/api/v1/subscribers/tags", { body: { email: "cat@example.com", tag: "x" } });
     const path = `/api/v1/lists/${list.id}/subscribers/remove`;
 
-    const removed = await s.call("POST", path, { body: { emails: ["ANN@example.com", "cat@example.com", "Nobody@Example.com", "not an email", "ann@example.com"] } });
+    const removed = await s.call("POST", path, {
+      body: { emails: ["ANN@example.com", "cat@example.com", "Nobody@Example.com", "not an email", "ann@example.com"] },
+    });
     t.is(removed.status, 200);
     t.deepEqual(removed.body, {
       success: true,
@@ -204,7 +222,11 @@ for (const dialect of dialects()) {
 
   test(name("list routes need lists:read or lists:write"), async (t) => {
     const s = await session(t, dialect);
-    const reader = await createMemberKeyFixture(s.api.runtime.container, s.company.companyId, { role: "owner", email: s.company.ownerEmail, scopes: ["lists:read"] });
+    const reader = await createMemberKeyFixture(s.api.runtime.container, s.company.companyId, {
+      role: "owner",
+      email: s.company.ownerEmail,
+      scopes: ["lists:read"],
+    });
     const list = (await s.call("POST", "/api/v1/lists", { body: { name: "Newsletter" } })).body.list;
 
     t.is((await s.api.call("GET", "/api/v1/lists", { key: reader.key })).status, 200);
@@ -245,7 +267,10 @@ for (const dialect of dialects()) {
     const removed = await b.call("POST", `/api/v1/lists/${own.id}/subscribers/remove`, { body: { emails: ["ann@example.com"] } });
     t.is(removed.body.removed, 1);
     const aLists = (await a.call("GET", "/api/v1/lists")).body.lists;
-    t.deepEqual(aLists.map((l: { id: string; name: string; subscriberCount: number }) => [l.id, l.name, l.subscriberCount]), [[list.id, "Newsletter", 1]]);
+    t.deepEqual(
+      aLists.map((l: { id: string; name: string; subscriberCount: number }) => [l.id, l.name, l.subscriberCount]),
+      [[list.id, "Newsletter", 1]],
+    );
     t.is((await a.api.runtime.knex("subscribers").where({ email: "ann@example.com" }).pluck("company_id")).length, 2);
   });
 }

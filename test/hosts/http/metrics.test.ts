@@ -57,8 +57,23 @@ function history(): SendHistory[] {
     },
     { id: "s4", sentAt: daysAgo(3), events: [{ type: "bounce", at: daysAgo(3), bounceType: "Transient", bounceSubType: "MailboxFull" }] },
     // Sent before the 7-day period: its open inside the period does not count there.
-    { id: "s5", sentAt: daysAgo(10), events: [{ type: "delivery", at: daysAgo(10) }, { type: "open", at: daysAgo(1) }] },
-    { id: "s6", sentAt: daysAgo(2), isTest: true, events: [{ type: "delivery", at: daysAgo(2) }, { type: "open", at: daysAgo(2) }] },
+    {
+      id: "s5",
+      sentAt: daysAgo(10),
+      events: [
+        { type: "delivery", at: daysAgo(10) },
+        { type: "open", at: daysAgo(1) },
+      ],
+    },
+    {
+      id: "s6",
+      sentAt: daysAgo(2),
+      isTest: true,
+      events: [
+        { type: "delivery", at: daysAgo(2) },
+        { type: "open", at: daysAgo(2) },
+      ],
+    },
     {
       id: "s7",
       sentAt: daysAgo(5),
@@ -96,7 +111,16 @@ async function session(t: ExecutionContext, dialect: Dialect): Promise<Session> 
   await insertSendHistories(knex, company.companyId, history());
   // Another company's sends and contacts count nowhere here.
   await insertSendHistories(knex, other.companyId, [
-    { id: "o1", sentAt: hoursAgo(2), mailboxProvider: "gmail", transactionalEmailId: "txe_theirs", events: [{ type: "delivery", at: hoursAgo(2) }, { type: "open", at: hoursAgo(1) }] },
+    {
+      id: "o1",
+      sentAt: hoursAgo(2),
+      mailboxProvider: "gmail",
+      transactionalEmailId: "txe_theirs",
+      events: [
+        { type: "delivery", at: hoursAgo(2) },
+        { type: "open", at: hoursAgo(1) },
+      ],
+    },
   ]);
   await insertContactRows(knex, company.companyId, [
     { id: "c1", email: "c1@example.com", createdAt: daysAgo(400) },
@@ -258,25 +282,39 @@ for (const dialect of dialects()) {
       const response = await s.get(`/api/v1/metrics?${query}`);
       return [response.status, response.body.error, response.body.errors];
     };
-    t.deepEqual(await refused("period=2d"), [422, "Invalid request: period must be one of: 1h, 24h, 7d, 30d, 90d", [{ path: "period", message: "must be one of: 1h, 24h, 7d, 30d, 90d" }]]);
+    t.deepEqual(await refused("period=2d"), [
+      422,
+      "Invalid request: period must be one of: 1h, 24h, 7d, 30d, 90d",
+      [{ path: "period", message: "must be one of: 1h, 24h, 7d, 30d, 90d" }],
+    ]);
     t.deepEqual(await refused(`start=${iso(daysAgo(3))}`), [400, "start and end must be used together", undefined]);
     t.deepEqual(await refused(`end=${iso(daysAgo(3))}`), [400, "start and end must be used together", undefined]);
     t.deepEqual(await refused(`start=${iso(daysAgo(1))}&end=${iso(daysAgo(2))}`), [400, "start must be before end", undefined]);
     t.deepEqual(await refused(`start=${iso(daysAgo(91))}&end=${iso(NOW)}`), [400, "The date range must be at most 90 days", undefined]);
     t.is((await s.get(`/api/v1/metrics?start=${iso(daysAgo(90))}&end=${iso(NOW)}`)).status, 200, "exactly 90 days is allowed");
-    t.deepEqual(await refused("start=yesterday&end=today"), [422, "Invalid request: start must be an ISO 8601 timestamp (and 1 more)", [
-      { path: "start", message: "must be an ISO 8601 timestamp" },
-      { path: "end", message: "must be an ISO 8601 timestamp" },
-    ]]);
-    t.deepEqual(await refused("emailType=newsletter"), [422, "Invalid request: emailType must be one of: campaign, transactional, sequence", [
-      { path: "emailType", message: "must be one of: campaign, transactional, sequence" },
-    ]]);
-    t.deepEqual(await refused("mailboxProvider=hotmail"), [422, "Invalid request: mailboxProvider must be one of: gmail, microsoft, yahoo, icloud, orange, other", [
-      { path: "mailboxProvider", message: "must be one of: gmail, microsoft, yahoo, icloud, orange, other" },
-    ]]);
-    t.deepEqual(await refused("includeMachineEngagement=maybe"), [422, "Invalid request: includeMachineEngagement must be true or false", [
-      { path: "includeMachineEngagement", message: "must be true or false" },
-    ]]);
+    t.deepEqual(await refused("start=yesterday&end=today"), [
+      422,
+      "Invalid request: start must be an ISO 8601 timestamp (and 1 more)",
+      [
+        { path: "start", message: "must be an ISO 8601 timestamp" },
+        { path: "end", message: "must be an ISO 8601 timestamp" },
+      ],
+    ]);
+    t.deepEqual(await refused("emailType=newsletter"), [
+      422,
+      "Invalid request: emailType must be one of: campaign, transactional, sequence",
+      [{ path: "emailType", message: "must be one of: campaign, transactional, sequence" }],
+    ]);
+    t.deepEqual(await refused("mailboxProvider=hotmail"), [
+      422,
+      "Invalid request: mailboxProvider must be one of: gmail, microsoft, yahoo, icloud, orange, other",
+      [{ path: "mailboxProvider", message: "must be one of: gmail, microsoft, yahoo, icloud, orange, other" }],
+    ]);
+    t.deepEqual(await refused("includeMachineEngagement=maybe"), [
+      422,
+      "Invalid request: includeMachineEngagement must be true or false",
+      [{ path: "includeMachineEngagement", message: "must be true or false" }],
+    ]);
     const transactional = await s.get(`/api/v1/metrics/transactional/welcome?start=${iso(daysAgo(100))}&end=${iso(NOW)}`);
     t.deepEqual([transactional.status, transactional.body], [400, { success: false, error: "The date range must be at most 90 days" }]);
   });

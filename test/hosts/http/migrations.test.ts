@@ -41,7 +41,8 @@ async function session(t: ExecutionContext, dialect: Dialect, options: TestRunti
   const api = await apiFixture(t, dialect, options);
   const company = await createCompanyFixture(api.runtime.container);
   const ring = [company.ownerKey];
-  for (let i = 0; i < 2; i++) ring.push((await createMemberKeyFixture(api.runtime.container, company.companyId, { role: "owner", email: company.ownerEmail })).key);
+  for (let i = 0; i < 2; i++)
+    ring.push((await createMemberKeyFixture(api.runtime.container, company.companyId, { role: "owner", email: company.ownerEmail })).key);
   let next = 0;
   return {
     api,
@@ -95,7 +96,9 @@ async function everyStoredRow(knex: Knex, dialect: Dialect): Promise<string> {
   const tables: string[] =
     dialect.name === "sqlite"
       ? (await knex.raw("select name from sqlite_master where type = 'table'")).map((row: { name: string }) => row.name)
-      : (await knex.raw("select table_name from information_schema.tables where table_schema = current_schema()")).rows.map((row: { table_name: string }) => row.table_name);
+      : (await knex.raw("select table_name from information_schema.tables where table_schema = current_schema()")).rows.map(
+          (row: { table_name: string }) => row.table_name,
+        );
   const dumps: string[] = [];
   for (const table of tables) dumps.push(JSON.stringify(await knex(table).select("*")));
   return dumps.join("\n");
@@ -109,7 +112,8 @@ const CSV = [
   "dora@example.com,Dora,Explorer,7,",
 ].join("\n");
 
-const bigCsv = (rows: number): string => ["email,first_name,score", ...Array.from({ length: rows }, (_, i) => `person${i}@example.com,Person ${i},${i}`)].join("\n");
+const bigCsv = (rows: number): string =>
+  ["email,first_name,score", ...Array.from({ length: rows }, (_, i) => `person${i}@example.com,Person ${i},${i}`)].join("\n");
 
 /** Each Mailchimp test has a data center of its own, so tests running side by side never share interceptors. */
 let dataCenters = 30;
@@ -127,7 +131,12 @@ function mailchimpAccount(): MailchimpAccount {
       status: "subscribed",
       firstName: "Grace",
       lastName: "Hopper",
-      mergeFields: { ADDRESS: { addr1: "1 Navy Way", addr2: "", city: "Arlington", state: "VA", zip: "22202", country: "US" }, PHONE: "+1 555 0100", BIRTHDAY: "12/09", COMPANY: "US Navy" },
+      mergeFields: {
+        ADDRESS: { addr1: "1 Navy Way", addr2: "", city: "Arlington", state: "VA", zip: "22202", country: "US" },
+        PHONE: "+1 555 0100",
+        BIRTHDAY: "12/09",
+        COMPANY: "US Navy",
+      },
       tags: ["Customer", "VIP List", "***"],
       signedUpAt: "2024-04-01T10:00:00+00:00",
     },
@@ -138,7 +147,14 @@ function mailchimpAccount(): MailchimpAccount {
     apiKey: `8f14e45fceea167a5a36dedd4bea2543-${dataCenter}`,
     audiences: [
       { id: "a1b2c3d4e5", name: "Newsletter", members: newsletter },
-      { id: "f6e5d4c3b2", name: "Beta testers", members: [{ email: "beta1@example.com", status: "subscribed" }, { email: "beta2@example.com", status: "subscribed" }] },
+      {
+        id: "f6e5d4c3b2",
+        name: "Beta testers",
+        members: [
+          { email: "beta1@example.com", status: "subscribed" },
+          { email: "beta2@example.com", status: "subscribed" },
+        ],
+      },
     ],
     campaigns: Array.from({ length: 12 }, (_, i) => ({
       id: `c${String(i).padStart(2, "0")}9e57a1`,
@@ -171,7 +187,13 @@ for (const dialect of dialects()) {
     t.is(run.status, "awaiting_approval");
     t.deepEqual(run.discovery, { provider: "csv", resources: [{ id: "contacts", type: "contacts", count: 4, name: "Contacts (CSV)" }] });
     t.deepEqual(run.approvedPlan, { resourceIds: [], resourceOptions: {}, approvedAt: null });
-    t.deepEqual(run.report, { subscribersQueued: 0, draftCampaignsCreated: 0, draftSequencesCreated: 0, draftTransactionalEmailsCreated: 0, templatesCreated: 0 });
+    t.deepEqual(run.report, {
+      subscribersQueued: 0,
+      draftCampaignsCreated: 0,
+      draftSequencesCreated: 0,
+      draftTransactionalEmailsCreated: 0,
+      templatesCreated: 0,
+    });
     t.deepEqual(run.errors, []);
     t.false(JSON.stringify(created.body).includes("ada@example.com"), "the CSV is not returned");
     t.is(await subscriberCount(s), 0, "nothing is imported before the start");
@@ -187,7 +209,13 @@ for (const dialect of dialects()) {
     t.truthy(done.startedAt);
     t.truthy(done.completedAt);
     t.deepEqual(done.approvedPlan.resourceIds, ["contacts"]);
-    t.deepEqual(done.report, { subscribersQueued: 4, draftCampaignsCreated: 0, draftSequencesCreated: 0, draftTransactionalEmailsCreated: 0, templatesCreated: 0 });
+    t.deepEqual(done.report, {
+      subscribersQueued: 4,
+      draftCampaignsCreated: 0,
+      draftSequencesCreated: 0,
+      draftTransactionalEmailsCreated: 0,
+      templatesCreated: 0,
+    });
     t.is(done.progress.resourcesDone, 1);
     const [progress] = done.progress.resources;
     t.like(progress, { id: "contacts", type: "contacts", total: 4, processed: 4, queued: 4, skipped: 0, done: true });
@@ -290,7 +318,9 @@ for (const dialect of dialects()) {
     // Bob is unsubscribed in the file: filtered out; the invalid row (no status: active) still goes to the import and fails there.
     t.like(done.progress.resources[0], { processed: 4, queued: 3, skipped: 1, done: true });
     t.is(done.report.subscribersQueued, 3);
-    const emails = (await s.knex("subscribers").where({ company_id: s.company.companyId }).orderBy("email").select("email")).map((row: { email: string }) => row.email);
+    const emails = (await s.knex("subscribers").where({ company_id: s.company.companyId }).orderBy("email").select("email")).map(
+      (row: { email: string }) => row.email,
+    );
     t.deepEqual(emails, ["ada@example.com", "dora@example.com"]);
   });
 
@@ -356,7 +386,11 @@ for (const dialect of dialects()) {
   test(name("404 for unknown runs and other tenants' runs; 403 for a run of another company of the same user; scopes"), async (t) => {
     const s = await session(t, dialect);
     const run = await createRun(s, { provider: "csv", csv: CSV });
-    for (const [method, path] of [["GET", `${MIGRATIONS}/mig_missing`], ["POST", `${MIGRATIONS}/mig_missing/start`], ["POST", `${MIGRATIONS}/mig_missing/cancel`]] as const) {
+    for (const [method, path] of [
+      ["GET", `${MIGRATIONS}/mig_missing`],
+      ["POST", `${MIGRATIONS}/mig_missing/start`],
+      ["POST", `${MIGRATIONS}/mig_missing/cancel`],
+    ] as const) {
       const missing = await s.call(method, path, method === "POST" ? { body: { resourceIds: ["contacts"] } } : {});
       t.is(missing.status, 404);
       t.deepEqual(missing.body, { success: false, error: "Migration run not found" });
@@ -364,7 +398,11 @@ for (const dialect of dialects()) {
 
     // Another tenant never learns the run exists.
     const other = await createCompanyFixture(s.api.runtime.container);
-    for (const [method, path] of [["GET", `${MIGRATIONS}/${run.id}`], ["POST", `${MIGRATIONS}/${run.id}/start`], ["POST", `${MIGRATIONS}/${run.id}/cancel`]] as const) {
+    for (const [method, path] of [
+      ["GET", `${MIGRATIONS}/${run.id}`],
+      ["POST", `${MIGRATIONS}/${run.id}/start`],
+      ["POST", `${MIGRATIONS}/${run.id}/cancel`],
+    ] as const) {
       const hidden = await s.api.call(method, path, { key: other.ownerKey, ...(method === "POST" ? { body: { resourceIds: ["contacts"] } } : {}) });
       t.is(hidden.status, 404);
       t.is(hidden.body.error, "Migration run not found");
@@ -383,14 +421,26 @@ for (const dialect of dialects()) {
     t.is(selected.body.data.id, run.id);
 
     // Scopes: migrations:read to read, migrations:write to create, start and cancel.
-    const reader = await createMemberKeyFixture(s.api.runtime.container, s.company.companyId, { role: "owner", email: s.company.ownerEmail, scopes: ["migrations:read"] });
+    const reader = await createMemberKeyFixture(s.api.runtime.container, s.company.companyId, {
+      role: "owner",
+      email: s.company.ownerEmail,
+      scopes: ["migrations:read"],
+    });
     t.is((await s.api.call("GET", `${MIGRATIONS}/${run.id}`, { key: reader.key })).status, 200);
-    for (const [path, body] of [[MIGRATIONS, { provider: "csv", csv: CSV }], [`${MIGRATIONS}/${run.id}/start`, { resourceIds: ["contacts"] }], [`${MIGRATIONS}/${run.id}/cancel`, undefined]] as const) {
+    for (const [path, body] of [
+      [MIGRATIONS, { provider: "csv", csv: CSV }],
+      [`${MIGRATIONS}/${run.id}/start`, { resourceIds: ["contacts"] }],
+      [`${MIGRATIONS}/${run.id}/cancel`, undefined],
+    ] as const) {
       const refused = await s.api.call("POST", path, { key: reader.key, body });
       t.is(refused.status, 403);
       t.deepEqual(refused.body, { success: false, error: "API key is missing required scope: migrations:write" });
     }
-    const writer = await createMemberKeyFixture(s.api.runtime.container, s.company.companyId, { role: "owner", email: s.company.ownerEmail, scopes: ["migrations:write"] });
+    const writer = await createMemberKeyFixture(s.api.runtime.container, s.company.companyId, {
+      role: "owner",
+      email: s.company.ownerEmail,
+      scopes: ["migrations:write"],
+    });
     const unreadable = await s.api.call("GET", `${MIGRATIONS}/${run.id}`, { key: writer.key });
     t.is(unreadable.status, 403);
     t.is(unreadable.body.error, "API key is missing required scope: migrations:read");
@@ -422,81 +472,100 @@ for (const dialect of dialects()) {
     t.is(Number(row?.n), 0);
   });
 
-  test(name("mailchimp: audiences, campaigns and templates discovered, imported page by page; the key is never returned nor stored in plain text"), async (t) => {
-    const s = await session(t, dialect);
-    const account = mailchimpAccount();
-    const [newsletter] = account.audiences;
-    const discovery = interceptDiscovery(account);
-    const created = await s.call("POST", MIGRATIONS, { body: { provider: "mailchimp", apiKey: account.apiKey } });
-    t.is(created.status, 200, JSON.stringify(created.body));
-    t.true(discovery.isDone());
-    const run = created.body.data;
-    t.is(run.status, "awaiting_approval");
-    t.deepEqual(run.discovery, {
-      provider: "mailchimp",
-      resources: [
-        { id: NEWSLETTER, type: "audience", count: 502, name: "Newsletter" },
-        { id: "audience:f6e5d4c3b2", type: "audience", count: 2, name: "Beta testers" },
-        { id: "campaigns", type: "campaign", count: 12, name: "Campaigns" },
-        { id: "templates", type: "template", count: 2, name: "Saved templates" },
-      ],
-    });
+  test(
+    name("mailchimp: audiences, campaigns and templates discovered, imported page by page; the key is never returned nor stored in plain text"),
+    async (t) => {
+      const s = await session(t, dialect);
+      const account = mailchimpAccount();
+      const [newsletter] = account.audiences;
+      const discovery = interceptDiscovery(account);
+      const created = await s.call("POST", MIGRATIONS, { body: { provider: "mailchimp", apiKey: account.apiKey } });
+      t.is(created.status, 200, JSON.stringify(created.body));
+      t.true(discovery.isDone());
+      const run = created.body.data;
+      t.is(run.status, "awaiting_approval");
+      t.deepEqual(run.discovery, {
+        provider: "mailchimp",
+        resources: [
+          { id: NEWSLETTER, type: "audience", count: 502, name: "Newsletter" },
+          { id: "audience:f6e5d4c3b2", type: "audience", count: 2, name: "Beta testers" },
+          { id: "campaigns", type: "campaign", count: 12, name: "Campaigns" },
+          { id: "templates", type: "template", count: 2, name: "Saved templates" },
+        ],
+      });
 
-    // Only what is selected is read: the second audience's members are never requested.
-    const reads = [interceptMembers(account, newsletter!, 500), interceptCampaigns(account, 10), interceptTemplates(account, 10)];
-    const started = await s.call("POST", `${MIGRATIONS}/${run.id}/start`, { body: { resourceIds: [NEWSLETTER, "campaigns", "templates"] } });
-    t.deepEqual(started.body, { success: true, data: { id: run.id, status: "queued" } });
-    await runJobs(s);
-    for (const scope of reads) t.true(scope.isDone(), `pending: ${scope.pendingMocks().join(", ")}`);
+      // Only what is selected is read: the second audience's members are never requested.
+      const reads = [interceptMembers(account, newsletter!, 500), interceptCampaigns(account, 10), interceptTemplates(account, 10)];
+      const started = await s.call("POST", `${MIGRATIONS}/${run.id}/start`, { body: { resourceIds: [NEWSLETTER, "campaigns", "templates"] } });
+      t.deepEqual(started.body, { success: true, data: { id: run.id, status: "queued" } });
+      await runJobs(s);
+      for (const scope of reads) t.true(scope.isDone(), `pending: ${scope.pendingMocks().join(", ")}`);
 
-    const done = await getRun(s, run.id);
-    t.is(done.status, "completed");
-    t.deepEqual(done.report, { subscribersQueued: 502, draftCampaignsCreated: 12, draftSequencesCreated: 0, draftTransactionalEmailsCreated: 0, templatesCreated: 1 });
-    t.like(done.progress.resources[0], { id: NEWSLETTER, type: "audience", total: 502, processed: 503, queued: 502, skipped: 1, done: true });
-    t.like(done.progress.resources[1], { id: "campaigns", type: "campaign", total: 12, processed: 12, created: 12, skipped: 0, done: true });
-    t.like(done.progress.resources[2], { id: "templates", type: "template", total: 2, processed: 2, created: 1, skipped: 1, done: true });
-    t.is(done.errors.length, 1);
-    t.like(done.errors[0], { resourceId: "templates", message: "Template 'Empty layout' (10002) was not imported: the source returned no content for it" });
+      const done = await getRun(s, run.id);
+      t.is(done.status, "completed");
+      t.deepEqual(done.report, {
+        subscribersQueued: 502,
+        draftCampaignsCreated: 12,
+        draftSequencesCreated: 0,
+        draftTransactionalEmailsCreated: 0,
+        templatesCreated: 1,
+      });
+      t.like(done.progress.resources[0], { id: NEWSLETTER, type: "audience", total: 502, processed: 503, queued: 502, skipped: 1, done: true });
+      t.like(done.progress.resources[1], { id: "campaigns", type: "campaign", total: 12, processed: 12, created: 12, skipped: 0, done: true });
+      t.like(done.progress.resources[2], { id: "templates", type: "template", total: 2, processed: 2, created: 1, skipped: 1, done: true });
+      t.is(done.errors.length, 1);
+      t.like(done.errors[0], { resourceId: "templates", message: "Template 'Empty layout' (10002) was not imported: the source returned no content for it" });
 
-    // Contacts: statuses mapped (cleaned -> bounced), pending ones left out, merge fields and tags kept.
-    t.is(await subscriberCount(s), 502);
-    const grace = (await s.call("GET", "/api/v1/subscribers/grace%40example.com")).body.subscriber;
-    t.like(grace, { email: "grace@example.com", firstName: "Grace", lastName: "Hopper", status: "active", createdAt: "2024-04-01T10:00:00.000Z" });
-    t.deepEqual([...grace.tags].sort(), ["customer", "vip-list"]);
-    t.deepEqual(grace.customAttributes, {
-      address: { addr1: "1 Navy Way", addr2: "", city: "Arlington", state: "VA", zip: "22202", country: "US" },
-      phone: "+1 555 0100",
-      birthday: "12/09",
-      company: "US Navy",
-    });
-    t.is((await s.call("GET", "/api/v1/subscribers/una%40example.com")).body.subscriber.status, "unsubscribed");
-    t.is((await s.call("GET", "/api/v1/subscribers/gone%40example.com")).body.subscriber.status, "bounced");
-    t.is((await s.call("GET", "/api/v1/subscribers/pending%40example.com")).status, 404);
-    t.is((await s.call("GET", "/api/v1/subscribers/beta1%40example.com")).status, 404);
-    const inList = await s.call("GET", "/api/v1/subscribers?listName=Newsletter&status=all&limit=1");
-    t.is(inList.body.pagination.total, 502, "the audience's contacts joined a list of its name");
+      // Contacts: statuses mapped (cleaned -> bounced), pending ones left out, merge fields and tags kept.
+      t.is(await subscriberCount(s), 502);
+      const grace = (await s.call("GET", "/api/v1/subscribers/grace%40example.com")).body.subscriber;
+      t.like(grace, { email: "grace@example.com", firstName: "Grace", lastName: "Hopper", status: "active", createdAt: "2024-04-01T10:00:00.000Z" });
+      t.deepEqual([...grace.tags].sort(), ["customer", "vip-list"]);
+      t.deepEqual(grace.customAttributes, {
+        address: { addr1: "1 Navy Way", addr2: "", city: "Arlington", state: "VA", zip: "22202", country: "US" },
+        phone: "+1 555 0100",
+        birthday: "12/09",
+        company: "US Navy",
+      });
+      t.is((await s.call("GET", "/api/v1/subscribers/una%40example.com")).body.subscriber.status, "unsubscribed");
+      t.is((await s.call("GET", "/api/v1/subscribers/gone%40example.com")).body.subscriber.status, "bounced");
+      t.is((await s.call("GET", "/api/v1/subscribers/pending%40example.com")).status, 404);
+      t.is((await s.call("GET", "/api/v1/subscribers/beta1%40example.com")).status, 404);
+      const inList = await s.call("GET", "/api/v1/subscribers?listName=Newsletter&status=all&limit=1");
+      t.is(inList.body.pagination.total, 502, "the audience's contacts joined a list of its name");
 
-    // Campaigns became drafts, content included (a plain-text campaign has no HTML).
-    const drafts = await s.knex("campaigns").where({ company_id: s.company.companyId }).orderBy("external_id");
-    t.is(drafts.length, 12);
-    t.like(drafts[0], { name: "Newsletter #1", subject: "What is new in month 1", preview_text: "Our picks for month 1", status: "draft", source: "mailchimp", external_id: "c009e57a1" });
-    t.regex(drafts[0].html, /<h1>Month 1<\/h1>/);
-    t.is(drafts[5].html, null);
+      // Campaigns became drafts, content included (a plain-text campaign has no HTML).
+      const drafts = await s.knex("campaigns").where({ company_id: s.company.companyId }).orderBy("external_id");
+      t.is(drafts.length, 12);
+      t.like(drafts[0], {
+        name: "Newsletter #1",
+        subject: "What is new in month 1",
+        preview_text: "Our picks for month 1",
+        status: "draft",
+        source: "mailchimp",
+        external_id: "c009e57a1",
+      });
+      t.regex(drafts[0].html, /<h1>Month 1<\/h1>/);
+      t.is(drafts[5].html, null);
 
-    // Templates: the one with content, labelled with the provider.
-    const templates = await s.call("GET", "/api/v1/templates?label=mailchimp");
-    t.is(templates.body.templates.length, 1);
-    t.like(templates.body.templates[0], { name: "Monthly newsletter", subject: "Monthly newsletter", labels: ["mailchimp"] });
-    t.is(templates.body.templates[0].html, '<div data-mc-edit="header"><h1>Acme news</h1></div>\n<div data-mc-edit="body"><p>*|FNAME|*, here is what is new.</p></div>');
+      // Templates: the one with content, labelled with the provider.
+      const templates = await s.call("GET", "/api/v1/templates?label=mailchimp");
+      t.is(templates.body.templates.length, 1);
+      t.like(templates.body.templates[0], { name: "Monthly newsletter", subject: "Monthly newsletter", labels: ["mailchimp"] });
+      t.is(
+        templates.body.templates[0].html,
+        '<div data-mc-edit="header"><h1>Acme news</h1></div>\n<div data-mc-edit="body"><p>*|FNAME|*, here is what is new.</p></div>',
+      );
 
-    // The key: in no response, and in no column of any table in plain text (nor as the basic-auth header).
-    const basic = Buffer.from(`lifecycle:${account.apiKey}`).toString("base64");
-    for (const body of [created.body, started.body, done]) t.false(JSON.stringify(body).includes(account.apiKey.slice(0, 32)));
-    const stored = await everyStoredRow(s.knex, dialect);
-    t.true(stored.includes(run.id), "the dump holds the run");
-    t.false(stored.includes(account.apiKey.slice(0, 32)));
-    t.false(stored.includes(basic));
-  });
+      // The key: in no response, and in no column of any table in plain text (nor as the basic-auth header).
+      const basic = Buffer.from(`lifecycle:${account.apiKey}`).toString("base64");
+      for (const body of [created.body, started.body, done]) t.false(JSON.stringify(body).includes(account.apiKey.slice(0, 32)));
+      const stored = await everyStoredRow(s.knex, dialect);
+      t.true(stored.includes(run.id), "the dump holds the run");
+      t.false(stored.includes(account.apiKey.slice(0, 32)));
+      t.false(stored.includes(basic));
+    },
+  );
 
   test(name("mailchimp: a key Mailchimp refuses (401) is a clear 400 at creation and nothing is saved"), async (t) => {
     const s = await session(t, dialect);
@@ -514,7 +583,10 @@ for (const dialect of dialects()) {
     t.is(noDataCenter.status, 400);
     t.is(noDataCenter.body.code, "invalid_credentials");
     t.regex(noDataCenter.body.error, /must end with its data center, such as -us21/);
-    const unavailable = nock(hostOf(account.dataCenter)).get("/3.0/lists").query(true).reply(503, problem(503, "Service Unavailable", "Please try again later."));
+    const unavailable = nock(hostOf(account.dataCenter))
+      .get("/3.0/lists")
+      .query(true)
+      .reply(503, problem(503, "Service Unavailable", "Please try again later."));
     const down = await s.call("POST", MIGRATIONS, { body: { provider: "mailchimp", apiKey: account.apiKey } });
     t.true(unavailable.isDone());
     t.is(down.status, 400);
@@ -531,7 +603,10 @@ for (const dialect of dialects()) {
     const run = await createRun(s, { provider: "mailchimp", apiKey: account.apiKey, resourceIds: [NEWSLETTER, "campaigns"] });
     const host = hostOf(account.dataCenter);
     // The first members request meets a 500: the step is retried later and goes on.
-    const flaky = nock(host).get("/3.0/lists/a1b2c3d4e5/members").query(true).reply(500, problem(500, "Internal Server Error", "An unexpected internal error has occurred."));
+    const flaky = nock(host)
+      .get("/3.0/lists/a1b2c3d4e5/members")
+      .query(true)
+      .reply(500, problem(500, "Internal Server Error", "An unexpected internal error has occurred."));
     interceptMembers(account, account.audiences[0]!, 500);
     await s.call("POST", `${MIGRATIONS}/${run.id}/start`);
     await runJobs(s);
@@ -550,7 +625,10 @@ for (const dialect of dialects()) {
     t.is(current.status, "failed");
     t.truthy(current.completedAt);
     t.is(current.report.subscribersQueued, 502, "what was imported before stays");
-    t.like(current.errors.at(-1), { resourceId: null, message: "Mailchimp refused the API key (HTTP 401: API Key Invalid - Your API key may be invalid, or you've attempted to access the wrong datacenter.)" });
+    t.like(current.errors.at(-1), {
+      resourceId: null,
+      message: "Mailchimp refused the API key (HTTP 401: API Key Invalid - Your API key may be invalid, or you've attempted to access the wrong datacenter.)",
+    });
     const start = await s.call("POST", `${MIGRATIONS}/${run.id}/start`, { body: { resourceIds: ["campaigns"] } });
     t.is(start.status, 400);
     t.is(start.body.error, "Migration run cannot be started in its current state (failed)");
@@ -571,7 +649,9 @@ for (const dialect of dialects()) {
 
     const local = await session(t, dialect, { allowPrivateDestinations: true });
     const double = interceptDiscovery(account, "https://mailchimp-double.test", "/api/3.0");
-    const created = await local.call("POST", MIGRATIONS, { body: { provider: "mailchimp", apiKey: account.apiKey, baseUrl: "https://mailchimp-double.test/api/3.0/" } });
+    const created = await local.call("POST", MIGRATIONS, {
+      body: { provider: "mailchimp", apiKey: account.apiKey, baseUrl: "https://mailchimp-double.test/api/3.0/" },
+    });
     t.is(created.status, 200, JSON.stringify(created.body));
     t.true(double.isDone());
     t.is(created.body.data.discovery.resources.length, 4);

@@ -15,7 +15,10 @@ async function session(t: ExecutionContext, dialect: Dialect, api?: ApiFixture, 
   const fixture = api ?? (await apiFixture(t, dialect));
   const company = await createCompanyFixture(fixture.runtime.container);
   await fixture.runtime.knex("users").where({ email: company.ownerEmail }).update({ name: ownerName });
-  const ring = [company.ownerKey, (await createMemberKeyFixture(fixture.runtime.container, company.companyId, { role: "owner", email: company.ownerEmail })).key];
+  const ring = [
+    company.ownerKey,
+    (await createMemberKeyFixture(fixture.runtime.container, company.companyId, { role: "owner", email: company.ownerEmail })).key,
+  ];
   let next = 0;
   return { api: fixture, company, call: (method, path, options = {}) => fixture.call(method, path, { ...options, key: ring[next++ % ring.length]! }) };
 }
@@ -120,10 +123,7 @@ for (const dialect of dialects()) {
     const other = await s.call("POST", notesOf("grace@example.com"), { body: { body: "Second" } });
 
     const listed = await s.call("GET", externalNotes("org/7/user/3"));
-    t.deepEqual(
-      listed.body.notes.map((n: { body: string }) => n.body).sort(),
-      ["Second", "VIP at org 7"],
-    );
+    t.deepEqual(listed.body.notes.map((n: { body: string }) => n.body).sort(), ["Second", "VIP at org 7"]);
     const missingQuery = await s.call("GET", "/api/v1/subscribers/external/notes");
     t.deepEqual([missingQuery.status, missingQuery.body.error], [422, "Invalid request: externalId is required"]);
     const unknown = await s.call("POST", externalNotes("org/7/user/4"), { body: { body: "x" } });
@@ -135,7 +135,10 @@ for (const dialect of dialects()) {
     t.is(deleted.status, 200);
     t.deepEqual(deleted.body, { success: true, deleted: true, id: added.body.note.id, subscriberId: grace.id });
     const after = await s.call("GET", externalNotes("org/7/user/3"));
-    t.deepEqual(after.body.notes.map((n: { id: string }) => n.id), [other.body.note.id]);
+    t.deepEqual(
+      after.body.notes.map((n: { id: string }) => n.id),
+      [other.body.note.id],
+    );
     const again = await s.call("DELETE", `/api/v1/subscribers/notes/${added.body.note.id}`);
     t.deepEqual([again.status, again.body], [404, NOTE_NOT_FOUND]);
   });
@@ -168,7 +171,11 @@ for (const dialect of dialects()) {
     const s = await session(t, dialect);
     await contact(s, { email: "scoped@example.com" });
     const note = (await s.call("POST", notesOf("scoped@example.com"), { body: { body: "n" } })).body.note;
-    const reader = await createMemberKeyFixture(s.api.runtime.container, s.company.companyId, { role: "owner", email: s.company.ownerEmail, scopes: ["subscribers:read"] });
+    const reader = await createMemberKeyFixture(s.api.runtime.container, s.company.companyId, {
+      role: "owner",
+      email: s.company.ownerEmail,
+      scopes: ["subscribers:read"],
+    });
     t.is((await s.api.call("GET", notesOf("scoped@example.com"), { key: reader.key })).status, 200);
     for (const [method, path] of [
       ["POST", notesOf("scoped@example.com")],

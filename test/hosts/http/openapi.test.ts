@@ -37,10 +37,7 @@ test("GET /api/v1/openapi.json needs no key, is valid OpenAPI 3.1, and lists exa
       .filter((key) => ["get", "post", "put", "patch", "delete"].includes(key))
       .map((method) => `${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ":$1")}`),
   );
-  const served = [
-    ...mounted.api,
-    ...mounted.app.map((route) => route.replace(/^(\w+) \/(api\/)?v1\//, "$1 /")),
-  ];
+  const served = [...mounted.api, ...mounted.app.map((route) => route.replace(/^(\w+) \/(api\/)?v1\//, "$1 /"))];
   t.deepEqual([...new Set(served)].sort(), [...new Set(documented)].sort());
   t.true(mounted.app.includes("GET /api/v1/openapi.json") && mounted.app.includes("GET /v1/openapi.json"));
 

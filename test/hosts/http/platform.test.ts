@@ -15,7 +15,6 @@ import { withSearchPath } from "../../helpers/databases.js";
 import { listen, startTestRuntime } from "../../helpers/runtime.js";
 import { TcpProxy } from "../../helpers/tcp-proxy.js";
 
-
 const [sqlite] = dialects();
 
 test("GET /health answers without a key, and 503 when the database is gone", async (t) => {
@@ -148,7 +147,11 @@ if (postgres) {
     await proxy.start();
     const recovered = await call(server.url, "GET", "/api/v1/api-keys", key);
     t.is(recovered.status, 200);
-    t.deepEqual(recovered.body.apiKeys.map((k: { id: string }) => k.id), [acme.ownerKeyId], "the DELETE during the outage changed nothing");
+    t.deepEqual(
+      recovered.body.apiKeys.map((k: { id: string }) => k.id),
+      [acme.ownerKeyId],
+      "the DELETE during the outage changed nothing",
+    );
     t.deepEqual((await call(server.url, "GET", "/health")).body, { ok: true });
   });
 }

@@ -16,7 +16,11 @@ import { dialects } from "../../helpers/databases.js";
 import { call, type JsonResponse } from "../../helpers/http-client.js";
 import { runCli, startCli } from "../../helpers/cli.js";
 
-const statuses = (responses: JsonResponse[]) => responses.map((r) => r.status).sort().join(",");
+const statuses = (responses: JsonResponse[]) =>
+  responses
+    .map((r) => r.status)
+    .sort()
+    .join(",");
 const count = (responses: JsonResponse[], status: number) => responses.filter((r) => r.status === status).length;
 
 for (const dialect of dialects()) {
@@ -38,9 +42,7 @@ for (const dialect of dialects()) {
       t.is(first.headers.get("ratelimit-remaining"), "19");
       t.is(first.headers.get("ratelimit-policy"), "20;w=1, 300;w=60");
       t.regex(first.headers.get("ratelimit-reset") ?? "", /^[01]$/);
-      burst = await Promise.all(
-        Array.from({ length: 24 }, (_, i) => api.call("GET", i % 2 ? "/v1/subscribers/me" : "/api/v1/api-keys", { key })),
-      );
+      burst = await Promise.all(Array.from({ length: 24 }, (_, i) => api.call("GET", i % 2 ? "/v1/subscribers/me" : "/api/v1/api-keys", { key })));
       if (Date.now() - started < 900) break;
       if (attempt === 3) return t.fail("the machine is too slow to send 25 requests within a second");
       key = (await createMemberKeyFixture(api.runtime.container, acme.companyId, { role: "owner" })).key;

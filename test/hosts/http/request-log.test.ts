@@ -44,6 +44,9 @@ test("one JSON line per request with request id, company, key id, status and dur
   t.is(second.req.id, "req-42");
   t.is(second.res.status, 401);
   t.false("companyId" in second);
-  t.false(lines.some((line) => line.includes(acme.ownerKey.slice(5))), "no line holds the key");
+  t.false(
+    lines.some((line) => line.includes(acme.ownerKey.slice(5))),
+    "no line holds the key",
+  );
   t.false(lines.some((line) => /authorization/i.test(line)));
 });

@@ -45,7 +45,8 @@ async function session(t: ExecutionContext, dialect: Dialect, keys = 1, api?: Ap
   const fixture = api ?? (await apiFixture(t, dialect));
   const company = await createCompanyFixture(fixture.runtime.container);
   const ring = [company.ownerKey];
-  for (let i = 1; i < keys; i++) ring.push((await createMemberKeyFixture(fixture.runtime.container, company.companyId, { role: "owner", email: company.ownerEmail })).key);
+  for (let i = 1; i < keys; i++)
+    ring.push((await createMemberKeyFixture(fixture.runtime.container, company.companyId, { role: "owner", email: company.ownerEmail })).key);
   let next = 0;
   return { api: fixture, company, call: (method, path, options = {}) => fixture.call(method, path, { ...options, key: ring[next++ % ring.length]! }) };
 }
@@ -168,7 +169,14 @@ for (const dialect of dialects()) {
     t.is((await s.call("DELETE", `/api/v1/segments/${segment.id}`)).status, 404);
     t.is((await s.call("PATCH", `/api/v1/segments/${segment.id}`, { body: { name: "x" } })).status, 404);
     t.deepEqual((await s.call("GET", "/api/v1/segments")).body, { success: true, segments: [] });
-    t.is(await knex("segments").where({ company_id: companyId }).count({ n: "*" }).first().then((r) => Number(r!.n)), 0);
+    t.is(
+      await knex("segments")
+        .where({ company_id: companyId })
+        .count({ n: "*" })
+        .first()
+        .then((r) => Number(r!.n)),
+      0,
+    );
   });
 
   test(name("counts follow each field of the filter table"), async (t) => {
@@ -253,9 +261,17 @@ for (const dialect of dialects()) {
     const expectations: Array<[unknown, number, string]> = [
       [{ name: "x", filters: [leaf("shoeSize", "is", "9")] }, 422, "Invalid request: filters.0.field must be one of: "],
       [{ name: "x", filters: [leaf("status", "equals", "active")] }, 422, "Invalid request: filters.0.operator must be one of: "],
-      [{ name: "x", filters: [leaf("status", "contains", "act")] }, 422, "Invalid request: filters.0.operator must be one of: is, is_not for the field 'status'"],
+      [
+        { name: "x", filters: [leaf("status", "contains", "act")] },
+        422,
+        "Invalid request: filters.0.operator must be one of: is, is_not for the field 'status'",
+      ],
       [{ name: "x", filters: [leaf("status", "is", "sleeping")] }, 422, "Invalid filters.0 (status is): value must be one of: active, unsubscribed, bounced"],
-      [{ name: "x", root: { kind: "group", joinOperator: "xor", children: [leaf("phone", "is_empty")] } }, 422, "Invalid request: root.joinOperator must be one of: and, or"],
+      [
+        { name: "x", root: { kind: "group", joinOperator: "xor", children: [leaf("phone", "is_empty")] } },
+        422,
+        "Invalid request: root.joinOperator must be one of: and, or",
+      ],
       [{ filters: [leaf("phone", "is_empty")] }, 422, "Invalid request: name must be a string"],
       [{ name: "x", filters: [leaf("email", "contains", "  ")] }, 400, "Invalid filters.0 (email contains): value must not be empty"],
       [{ name: "x", filters: [leaf("tag", "contains")] }, 400, "Invalid filters.0 (tag contains): value must not be empty"],
@@ -269,11 +285,27 @@ for (const dialect of dialects()) {
         400,
         "Invalid root.children.1: the field 'stripeProduct' is not supported (Stripe data is not synced by this server yet)",
       ],
-      [{ name: "x", filters: [leaf("commerceProduct", "is", "p")] }, 400, "Invalid filters.0: the field 'commerceProduct' is not supported (commerce data is not recorded by this server yet)"],
-      [{ name: "x", filters: [leaf("pollResponse", "is", "{}")] }, 400, "Invalid filters.0: the field 'pollResponse' is not supported (poll responses are not recorded by this server yet)"],
-      [{ name: "x", filters: [leaf("event", "is", "login:7y")] }, 400, "Invalid filters.0 (event is): window must be 7d, 30d, 90d, 180d, Nd (1 to 36500 days) or all"],
+      [
+        { name: "x", filters: [leaf("commerceProduct", "is", "p")] },
+        400,
+        "Invalid filters.0: the field 'commerceProduct' is not supported (commerce data is not recorded by this server yet)",
+      ],
+      [
+        { name: "x", filters: [leaf("pollResponse", "is", "{}")] },
+        400,
+        "Invalid filters.0: the field 'pollResponse' is not supported (poll responses are not recorded by this server yet)",
+      ],
+      [
+        { name: "x", filters: [leaf("event", "is", "login:7y")] },
+        400,
+        "Invalid filters.0 (event is): window must be 7d, 30d, 90d, 180d, Nd (1 to 36500 days) or all",
+      ],
       [{ name: "x", filters: [leaf("event", "is", ":30d")] }, 400, "Invalid filters.0 (event is): value must be eventName:window (for example signed_up:30d)"],
-      [{ name: "x", filters: [leaf("event", "at_least", "login:30d")] }, 400, "Invalid filters.0 (event at_least): value must be eventName:count:window (for example signed_up:3:30d)"],
+      [
+        { name: "x", filters: [leaf("event", "at_least", "login:30d")] },
+        400,
+        "Invalid filters.0 (event at_least): value must be eventName:count:window (for example signed_up:3:30d)",
+      ],
       [{ name: "x", filters: [leaf("attribute", "is", "plan")] }, 400, "Invalid filters.0 (attribute is): value must be name:value (name: for empty checks)"],
       [{ name: "x", filters: [leaf("attribute", "gt", "age:")] }, 400, 'Invalid filters.0 (attribute gt): value needs something after "age:"'],
       [
@@ -284,7 +316,11 @@ for (const dialect of dialects()) {
       [{ name: "x", filters: [] }, 400, "Invalid filters: at least one filter is required"],
       [{ name: "x", root: { kind: "group", joinOperator: "and", children: [] } }, 400, "Invalid root: a filter group needs at least one condition"],
       [{ name: "x" }, 400, "Provide filters (with an optional filterJoinOperator) or root"],
-      [{ name: "x", filters: [leaf("phone", "is_empty")], root: { kind: "group", joinOperator: "and", children: [leaf("phone", "is_empty")] } }, 400, "Provide either filters or root, not both"],
+      [
+        { name: "x", filters: [leaf("phone", "is_empty")], root: { kind: "group", joinOperator: "and", children: [leaf("phone", "is_empty")] } },
+        400,
+        "Provide either filters or root, not both",
+      ],
       [{ name: "x", filters: [leaf("segment", "is", "seg_nothing")] }, 400, "Segment filters reference a segment that does not exist: seg_nothing"],
     ];
     for (const [body, status, message] of expectations) {
@@ -294,12 +330,22 @@ for (const dialect of dialects()) {
       t.true(String(response.body.error).startsWith(message), `${JSON.stringify(body)} -> ${response.body.error}`);
     }
     const deep = (levels: number): Record<string, unknown> =>
-      levels === 1 ? { kind: "group", joinOperator: "and", children: [leaf("phone", "is_empty")] } : { kind: "group", joinOperator: "or", children: [deep(levels - 1)] };
+      levels === 1
+        ? { kind: "group", joinOperator: "and", children: [leaf("phone", "is_empty")] }
+        : { kind: "group", joinOperator: "or", children: [deep(levels - 1)] };
     t.is((await post({ name: "8 levels", root: deep(8) })).status, 200);
     const nine = await post({ name: "9 levels", root: deep(9) });
     t.is(nine.status, 400);
     t.regex(nine.body.error, /filter groups can be nested at most 8 levels deep/);
-    t.is(await s.api.runtime.knex("segments").count({ n: "*" }).first().then((r) => Number(r!.n)), 1, "only the valid segment was stored");
+    t.is(
+      await s.api.runtime
+        .knex("segments")
+        .count({ n: "*" })
+        .first()
+        .then((r) => Number(r!.n)),
+      1,
+      "only the valid segment was stored",
+    );
 
     const id = await createSegment(s, { name: "ok", filters: [leaf("phone", "is_empty")] });
     const nothing = await s.call("PATCH", `/api/v1/segments/${id}`, { body: {} });
@@ -354,10 +400,15 @@ for (const dialect of dialects()) {
     t.is(self.status, 400);
     t.deepEqual(self.body, { success: false, error: "A segment cannot reference itself" });
     const cycle = await s.call("PATCH", `/api/v1/segments/${base}`, {
-      body: { root: { kind: "group", joinOperator: "or", children: [leaf("phone", "is_empty"), { kind: "group", joinOperator: "and", children: [refersTo(user)] }] } },
+      body: {
+        root: { kind: "group", joinOperator: "or", children: [leaf("phone", "is_empty"), { kind: "group", joinOperator: "and", children: [refersTo(user)] }] },
+      },
     });
     t.is(cycle.status, 400);
-    t.deepEqual(cycle.body, { success: false, error: `Segment filters cannot reference a segment that references this segment back (${base} -> ${user} -> ${base})` });
+    t.deepEqual(cycle.body, {
+      success: false,
+      error: `Segment filters cannot reference a segment that references this segment back (${base} -> ${user} -> ${base})`,
+    });
     const blocked = await s.call("DELETE", `/api/v1/segments/${base}`);
     t.is(blocked.status, 409);
     t.deepEqual(blocked.body, { success: false, error: `Segment is referenced by other segments (${user}): remove those references first` });
@@ -374,7 +425,10 @@ for (const dialect of dialects()) {
     t.deepEqual((await s.call("GET", `/api/v1/segments/${chain[16]}/count`)).body, { success: true, count: 1, segmentId: chain[16] });
 
     const tooDeep = await s.call("POST", "/api/v1/segments", {
-      body: { name: "level 17", root: { kind: "group", joinOperator: "and", children: [{ kind: "group", joinOperator: "or", children: [refersTo(chain[16]!)] }] } },
+      body: {
+        name: "level 17",
+        root: { kind: "group", joinOperator: "and", children: [{ kind: "group", joinOperator: "or", children: [refersTo(chain[16]!)] }] },
+      },
     });
     t.is(tooDeep.status, 400);
     const { details, ...rest } = tooDeep.body;
@@ -399,8 +453,14 @@ for (const dialect of dialects()) {
     // The list still answers, with zero counts for the broken segment.
     const listed = await s.call("GET", "/api/v1/segments");
     t.is(listed.status, 200);
-    t.like(listed.body.segments.find((one: { id: string }) => one.id === chain[16]), { name: "level 16", subscriberCount: 0, activeSubscriberCount: 0 });
-    t.like(listed.body.segments.find((one: { id: string }) => one.id === chain[15]), { subscriberCount: 1 });
+    t.like(
+      listed.body.segments.find((one: { id: string }) => one.id === chain[16]),
+      { name: "level 16", subscriberCount: 0, activeSubscriberCount: 0 },
+    );
+    t.like(
+      listed.body.segments.find((one: { id: string }) => one.id === chain[15]),
+      { subscriberCount: 1 },
+    );
   });
 
   test(name("more than 1,000 segment references in total give SEGMENT_REFERENCE_COUNT_EXCEEDED"), async (t) => {
@@ -432,7 +492,11 @@ for (const dialect of dialects()) {
     const grouped = await s.call("POST", "/api/v1/segments", {
       body: {
         name: "grouped",
-        root: { kind: "group", joinOperator: "and", children: [{ kind: "group", joinOperator: "or", children: [{ kind: "group", joinOperator: "and", children: many(1000, base) }] }] },
+        root: {
+          kind: "group",
+          joinOperator: "and",
+          children: [{ kind: "group", joinOperator: "or", children: [{ kind: "group", joinOperator: "and", children: many(1000, base) }] }],
+        },
       },
     });
     t.is(grouped.status, 200);

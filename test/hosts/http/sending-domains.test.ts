@@ -98,7 +98,10 @@ for (const dialect of dialects()) {
     const pendingProfile = (await s.call("GET", "/api/v1/sender-profiles")).body.senderProfiles[0];
     t.like(pendingProfile, { domainId: domain.id, domain: "mail.acme.test", domainStatus: "pending", canSend: false, isDefault: true });
     const unsendable = await s.api.runtime.container.get(ResolveSender).execute(s.company.companyId);
-    t.like(unsendable, { _tag: "Left", left: { _tag: "Conflict", message: "No verified sender: add and verify a sending domain (POST /api/v1/sending-domains), then set a From address on it" } });
+    t.like(unsendable, {
+      _tag: "Left",
+      left: { _tag: "Conflict", message: "No verified sender: add and verify a sending domain (POST /api/v1/sending-domains), then set a From address on it" },
+    });
 
     // Nothing published: every record missing, still pending.
     const nothing = await s.call("POST", `/api/v1/sending-domains/${domain.id}/verify`);
@@ -137,7 +140,13 @@ for (const dialect of dialects()) {
     publish(s.dns, domain.records);
     s.api.clock.advance(60_000);
     const verified = await s.call("POST", `/api/v1/sending-domains/${domain.id}/verify`);
-    t.like(verified.body.sendingDomain, { status: "verified", verifiedBy: "dns", canSend: true, verifiedAt: "2026-11-22T10:01:00.000Z", lastCheckedAt: "2026-11-22T10:01:00.000Z" });
+    t.like(verified.body.sendingDomain, {
+      status: "verified",
+      verifiedBy: "dns",
+      canSend: true,
+      verifiedAt: "2026-11-22T10:01:00.000Z",
+      lastCheckedAt: "2026-11-22T10:01:00.000Z",
+    });
     t.true(verified.body.sendingDomain.records.every((r: RecordView) => r.status === "verified" && r.problem === null));
     t.like((await s.call("GET", "/api/v1/sender-profiles")).body.senderProfiles[0], { domainStatus: "verified", canSend: true });
 
@@ -154,7 +163,10 @@ for (const dialect of dialects()) {
     const got = await s.call("GET", `/api/v1/sending-domains/${domain.id}`);
     t.deepEqual(got.body.sendingDomain, verified.body.sendingDomain);
     const listed = await s.call("GET", "/api/v1/sending-domains");
-    t.deepEqual(listed.body.sendingDomains.map((d: { domain: string }) => d.domain), ["mail.acme.test"]);
+    t.deepEqual(
+      listed.body.sendingDomains.map((d: { domain: string }) => d.domain),
+      ["mail.acme.test"],
+    );
 
     // A record taken down later: the next check takes the verification back.
     s.dns.zone.delete("bounces.mail.acme.test");
@@ -165,8 +177,17 @@ for (const dialect of dialects()) {
     // Deleting the domain keeps its profiles, which can no longer send.
     const deleted = await s.call("DELETE", `/api/v1/sending-domains/${domain.id}`);
     t.deepEqual([deleted.status, deleted.body], [200, { success: true, domainId: domain.id }]);
-    t.like((await s.call("GET", "/api/v1/sender-profiles")).body.senderProfiles[0], { email: "hi@mail.acme.test", domainId: null, domain: null, domainStatus: null, canSend: false });
-    t.deepEqual([(await s.call("GET", `/api/v1/sending-domains/${domain.id}`)).status, (await s.call("DELETE", `/api/v1/sending-domains/${domain.id}`)).status], [404, 404]);
+    t.like((await s.call("GET", "/api/v1/sender-profiles")).body.senderProfiles[0], {
+      email: "hi@mail.acme.test",
+      domainId: null,
+      domain: null,
+      domainStatus: null,
+      canSend: false,
+    });
+    t.deepEqual(
+      [(await s.call("GET", `/api/v1/sending-domains/${domain.id}`)).status, (await s.call("DELETE", `/api/v1/sending-domains/${domain.id}`)).status],
+      [404, 404],
+    );
     // Added again, the domain takes its profiles back.
     const again = await s.call("POST", "/api/v1/sending-domains", { body: { domain: "mail.acme.test" } });
     t.like((await s.call("GET", "/api/v1/sender-profiles")).body.senderProfiles[0], { domainId: again.body.sendingDomain.id, domainStatus: "pending" });
@@ -178,10 +199,15 @@ for (const dialect of dialects()) {
     const domain = (await s.call("POST", "/api/v1/sending-domains", { body: { domain: "acme.test" } })).body.sendingDomain;
     publish(s.dns, domain.records);
     t.is((await s.call("POST", `/api/v1/sending-domains/${domain.id}/verify`)).body.sendingDomain.status, "verified");
-    await s.call("PATCH", `/api/v1/companies/${s.company.companyId}`, { body: { fromEmail: "news@acme.test", fromName: "Acme News", replyTo: "help@elsewhere.example", replyToName: "Help" } });
+    await s.call("PATCH", `/api/v1/companies/${s.company.companyId}`, {
+      body: { fromEmail: "news@acme.test", fromName: "Acme News", replyTo: "help@elsewhere.example", replyToName: "Help" },
+    });
 
     const byDefault = await resolve.execute(s.company.companyId);
-    t.like(byDefault, { _tag: "Right", right: { from: { email: "news@acme.test", name: "Acme News" }, replyTo: { email: "help@elsewhere.example", name: "Help" } } });
+    t.like(byDefault, {
+      _tag: "Right",
+      right: { from: { email: "news@acme.test", name: "Acme News" }, replyTo: { email: "help@elsewhere.example", name: "Help" } },
+    });
     const requested = await resolve.execute(s.company.companyId, { email: "Billing@Acme.test", name: "Billing" });
     t.like(requested, { _tag: "Right", right: { from: { email: "billing@acme.test", name: "Billing" } } });
     const unnamed = await resolve.execute(s.company.companyId, { email: "news@acme.test" });

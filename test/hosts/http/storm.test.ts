@@ -61,7 +61,8 @@ async function seed(databaseUrl: string) {
   try {
     const storming = await createCompanyFixture(runtime.container, { name: "Storming" });
     const keys = [storming.ownerKey];
-    for (let i = 1; i < STORM_KEYS; i++) keys.push((await createMemberKeyFixture(runtime.container, storming.companyId, { role: "owner", email: storming.ownerEmail })).key);
+    for (let i = 1; i < STORM_KEYS; i++)
+      keys.push((await createMemberKeyFixture(runtime.container, storming.companyId, { role: "owner", email: storming.ownerEmail })).key);
     const contacts = Array.from({ length: CONTACTS }, (_, i) => ({
       id: `sub_storm_${String(i).padStart(5, "0")}`,
       email: `contact-${i}@storm.example`,
@@ -94,7 +95,9 @@ async function storm(t: ExecutionContext, dialect: Dialect) {
   const auth = (key: string) => ({ authorization: `Bearer ${key}` });
 
   let storming = true;
-  const stormer = spawn(process.execPath, [STORM_CLIENT, server.url, HEAVY, JSON.stringify(stormKeys), String(STORM_CONCURRENCY), String(STORM_MS)], { stdio: ["ignore", "pipe", "inherit"] });
+  const stormer = spawn(process.execPath, [STORM_CLIENT, server.url, HEAVY, JSON.stringify(stormKeys), String(STORM_CONCURRENCY), String(STORM_MS)], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   let stormOutput = "";
   stormer.stdout.on("data", (chunk) => (stormOutput += chunk));
   const stormDone = once(stormer, "close");
@@ -135,10 +138,26 @@ async function storm(t: ExecutionContext, dialect: Dialect) {
   const figures = {
     dialect: dialect.name,
     seconds: Math.round(elapsedMs / 100) / 10,
-    storm: { requests: stormResults.length, ok: count(stormResults, 200), limited: count(stormResults, 429), shed: count(stormResults, 503), failedConnections: count(stormResults, 0) },
-    healthP95Ms: Math.round(percentile(health.map((r) => r.ms), 95)),
+    storm: {
+      requests: stormResults.length,
+      ok: count(stormResults, 200),
+      limited: count(stormResults, 429),
+      shed: count(stormResults, 503),
+      failedConnections: count(stormResults, 0),
+    },
+    healthP95Ms: Math.round(
+      percentile(
+        health.map((r) => r.ms),
+        95,
+      ),
+    ),
     healthPolls: health.length,
-    neighbourP95Ms: Math.round(percentile(light.map((r) => r.ms), 95)),
+    neighbourP95Ms: Math.round(
+      percentile(
+        light.map((r) => r.ms),
+        95,
+      ),
+    ),
     neighbourRequests: light.length,
     neighbourStatuses: [...new Set(light.map((r) => r.status))].sort().join(","),
     acknowledgedWrites: acknowledged.length,
@@ -148,9 +167,15 @@ async function storm(t: ExecutionContext, dialect: Dialect) {
   const answered = stormResults.filter((r) => r.status !== 0);
   const unexpected = answered.filter((r) => ![200, 429, 503].includes(r.status));
   t.deepEqual([...new Set(unexpected.map((r) => `${r.status} ${r.failure ?? ""}`))], [], "the storming company sees only 200, 429 and 503");
-  t.true(answered.filter((r) => r.status !== 200).every((r) => r.retryAfter !== null && Number(r.retryAfter) >= 1), "every refusal says when to retry");
+  t.true(
+    answered.filter((r) => r.status !== 200).every((r) => r.retryAfter !== null && Number(r.retryAfter) >= 1),
+    "every refusal says when to retry",
+  );
   t.true(figures.storm.ok > 0, "the storming company is still served its share");
-  t.true(health.every((r) => r.status === 200), "/health stays 200 while the database answers");
+  t.true(
+    health.every((r) => r.status === 200),
+    "/health stays 200 while the database answers",
+  );
   // The latency goals (and a storm client that keeps its own connections) need a machine that is
   // not running several times more work than it has cores; on one that is, the figures are logged only.
   const runQueuePerCore = loadavg()[0]! / availableParallelism();
@@ -166,7 +191,10 @@ async function storm(t: ExecutionContext, dialect: Dialect) {
   // Nothing acknowledged is lost: every contact the neighbour was told about is there.
   const listed = await fetch(`${server.url}/api/v1/subscribers?limit=1000`, { headers: auth(otherKey) });
   const emails = new Set(((await listed.json()) as { subscribers: Array<{ email: string }> }).subscribers.map((s) => s.email));
-  t.deepEqual(acknowledged.filter((email) => !emails.has(email)), []);
+  t.deepEqual(
+    acknowledged.filter((email) => !emails.has(email)),
+    [],
+  );
   t.is(await server.stop(), 0);
 }
 

@@ -28,7 +28,11 @@ async function setup(t: ExecutionContext, dialect: Dialect) {
   const contact = async (email: string, companyId = a.companyId) => {
     const row = await knex("subscribers").where({ company_id: companyId, email }).first();
     if (!row) return null;
-    const tags = await knex("subscriber_tags").join("tags", "tags.id", "subscriber_tags.tag_id").where("subscriber_tags.subscriber_id", row.id).orderBy("tags.name").pluck("tags.name");
+    const tags = await knex("subscriber_tags")
+      .join("tags", "tags.id", "subscriber_tags.tag_id")
+      .where("subscriber_tags.subscriber_id", row.id)
+      .orderBy("tags.name")
+      .pluck("tags.name");
     const lists = await knex("list_memberships").where({ subscriber_id: row.id }).orderBy("list_id").pluck("list_id");
     return { ...row, custom_attributes: json(row.custom_attributes), tags, lists };
   };
@@ -162,7 +166,10 @@ for (const dialect of dialects()) {
     t.like(await contact("new@example.com"), { external_id: "crm-new", first_name: "Newton" });
     t.is(await contact("other@example.com"), null);
 
-    const overwritten = await post({ duplicateStrategy: "overwrite", subscribers: [{ email: "ada@example.com", firstName: "Augusta", tags: ["Math"], customAttributes: { born: 1815 } }] });
+    const overwritten = await post({
+      duplicateStrategy: "overwrite",
+      subscribers: [{ email: "ada@example.com", firstName: "Augusta", tags: ["Math"], customAttributes: { born: 1815 } }],
+    });
     await runJobs();
     t.like((await get(overwritten.body.import.id)).body.import, { status: "completed", updatedCount: 1 });
     const replaced = await contact("ada@example.com");
@@ -190,7 +197,14 @@ for (const dialect of dialects()) {
     t.true(later.body.deduplicated);
     t.like(later.body.import, { id: first.body.import.id, status: "completed", addedCount: 1 });
     t.like((await get(first.body.import.id)).body.import, { totalRows: 1 });
-    t.is(await knex("subscribers").where({ company_id: a.companyId }).count("* as n").first().then((row) => Number(row!.n)), 1);
+    t.is(
+      await knex("subscribers")
+        .where({ company_id: a.companyId })
+        .count("* as n")
+        .first()
+        .then((row) => Number(row!.n)),
+      1,
+    );
   });
 
   test(name("another company's import is not found"), async (t) => {
@@ -204,7 +218,9 @@ for (const dialect of dialects()) {
 
   test(name("requests are checked: row count, types, lists and scope"), async (t) => {
     const { api, a, post } = await setup(t, dialect);
-    const tooMany = await post({ subscribers: Array.from({ length: 5001 }, (_, i) => ({ email: `u${i}@example.com`, firstName: "A rather long first name" })) });
+    const tooMany = await post({
+      subscribers: Array.from({ length: 5001 }, (_, i) => ({ email: `u${i}@example.com`, firstName: "A rather long first name" })),
+    });
     t.is(tooMany.status, 400);
     t.deepEqual(tooMany.body, {
       success: false,
@@ -236,7 +252,9 @@ for (const dialect of dialects()) {
     const created = await post({ subscribers: Array.from({ length: 700 }, (_, i) => ({ email: `u${i}@example.com` })) });
     const id = created.body.import.id as string;
     // The second chunk's stored rows are damaged: reading them fails every time.
-    await knex("subscriber_import_chunks").where({ import_id: id, chunk: 1 }).update({ rows: JSON.stringify({ broken: true }) });
+    await knex("subscriber_import_chunks")
+      .where({ import_id: id, chunk: 1 })
+      .update({ rows: JSON.stringify({ broken: true }) });
 
     for (let round = 0; round < 8; round++) {
       await runJobs();

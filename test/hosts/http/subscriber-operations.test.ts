@@ -30,7 +30,8 @@ async function session(t: ExecutionContext, dialect: Dialect, keys = 2, api?: Ap
   const fixture = api ?? (await apiFixture(t, dialect));
   const company = await createCompanyFixture(fixture.runtime.container);
   const ring = [company.ownerKey];
-  for (let i = 1; i < keys; i++) ring.push((await createMemberKeyFixture(fixture.runtime.container, company.companyId, { role: "owner", email: company.ownerEmail })).key);
+  for (let i = 1; i < keys; i++)
+    ring.push((await createMemberKeyFixture(fixture.runtime.container, company.companyId, { role: "owner", email: company.ownerEmail })).key);
   let next = 0;
   return {
     api: fixture,
@@ -63,12 +64,22 @@ async function seedContacts(s: Session, count: number, prefix = "bulk"): Promise
 
 /** Tag names of a contact, alphabetical, as stored. */
 async function tagsOf(s: Session, subscriberId: string): Promise<string[]> {
-  const rows: Array<{ name: string }> = await s.knex("subscriber_tags").join("tags", "tags.id", "subscriber_tags.tag_id").where({ subscriber_id: subscriberId }).orderBy("name").select("name");
+  const rows: Array<{ name: string }> = await s
+    .knex("subscriber_tags")
+    .join("tags", "tags.id", "subscriber_tags.tag_id")
+    .where({ subscriber_id: subscriberId })
+    .orderBy("name")
+    .select("name");
   return rows.map((row) => row.name);
 }
 
 async function taggedCount(s: Session, tag: string, companyId = s.company.companyId): Promise<number> {
-  const row = await s.knex("subscriber_tags").join("tags", "tags.id", "subscriber_tags.tag_id").where({ "tags.company_id": companyId, "tags.name": tag }).count("* as n").first();
+  const row = await s
+    .knex("subscriber_tags")
+    .join("tags", "tags.id", "subscriber_tags.tag_id")
+    .where({ "tags.company_id": companyId, "tags.name": tag })
+    .count("* as n")
+    .first();
   return Number(row?.n ?? 0);
 }
 
@@ -146,7 +157,9 @@ for (const dialect of dialects()) {
 
     // Removing: ada and bob lose the tag, a tag nobody has changes nothing and is not created.
     await s.call("POST", REMOVE, { body: { tags: ["vip"], subscriberIds: [cy] } });
-    const removed = await s.call("POST", REMOVE, { body: { tags: ["VIP", "Ghost Tag"], emails: ["ada@example.com", "bob@example.com", "cy@example.com", "zed@example.com"] } });
+    const removed = await s.call("POST", REMOVE, {
+      body: { tags: ["VIP", "Ghost Tag"], emails: ["ada@example.com", "bob@example.com", "cy@example.com", "zed@example.com"] },
+    });
     t.is(removed.status, 200);
     t.deepEqual(removed.body, {
       success: true,
@@ -170,7 +183,9 @@ for (const dialect of dialects()) {
     await saveContact(s, { email: "ada@example.com" });
     const emails = (count: number) => Array.from({ length: count }, (_, i) => `person${i}@example.com`);
 
-    const tooMany = await s.call("POST", ADD, { body: { tags: ["vip"], emails: emails(400), externalIds: ["x"], subscriberIds: Array.from({ length: 100 }, (_, i) => `sub_${i}`) } });
+    const tooMany = await s.call("POST", ADD, {
+      body: { tags: ["vip"], emails: emails(400), externalIds: ["x"], subscriberIds: Array.from({ length: 100 }, (_, i) => `sub_${i}`) },
+    });
     t.is(tooMany.status, 400);
     t.false(tooMany.body.success);
     t.is(
@@ -193,7 +208,10 @@ for (const dialect of dialects()) {
     t.deepEqual([nobody.status, nobody.body.error], [400, "Provide at least one contact in emails, externalIds or subscriberIds"]);
     const notAList = await s.call("POST", ADD, { body: { tags: "vip", emails: ["ada@example.com"] } });
     t.is(notAList.status, 422);
-    t.deepEqual(notAList.body.errors.map((e: { path: string }) => e.path), ["tags"]);
+    t.deepEqual(
+      notAList.body.errors.map((e: { path: string }) => e.path),
+      ["tags"],
+    );
   });
 
   test(name("an operation queues its selection page by page (total grows), tags every contact, then completes"), async (t) => {
@@ -267,7 +285,10 @@ for (const dialect of dialects()) {
       s.api.clock.advance(1);
     }
     const listed = await s.call("GET", OPERATIONS);
-    t.deepEqual(listed.body.operations.map((o: { id: string }) => o.id), started.slice(1).reverse());
+    t.deepEqual(
+      listed.body.operations.map((o: { id: string }) => o.id),
+      started.slice(1).reverse(),
+    );
   });
 
   test(name("an operation whose steps keep failing ends as failed after the job's last attempt"), async (t) => {
@@ -278,14 +299,21 @@ for (const dialect of dialects()) {
     const row = await s.knex("subscriber_operations").where({ id: op.id }).first("params");
     const params = typeof row.params === "string" ? JSON.parse(row.params) : row.params;
     const root = { kind: "group", id: "g", joinOperator: "and", children: [{ kind: "filter", id: "f", field: "segment", operator: "is", value: "seg_gone" }] };
-    await s.knex("subscriber_operations").where({ id: op.id }).update({ params: JSON.stringify({ ...params, audience: { ...params.audience, filter: { root, referenced: [] } } }) });
+    await s
+      .knex("subscriber_operations")
+      .where({ id: op.id })
+      .update({ params: JSON.stringify({ ...params, audience: { ...params.audience, filter: { root, referenced: [] } } }) });
     for (let attempt = 1; attempt <= 10; attempt++) {
       await runAllJobs(s.api);
       if (attempt < 10) t.like(await operation(s, op.id), { status: "queued" }, `attempt ${attempt}: the failed step saved nothing`);
       s.api.clock.advance(3_600_000);
     }
     const failed = await operation(s, op.id);
-    t.like(failed, { status: "failed", error: "The operation stopped after repeated errors; contacts processed before it stopped keep their tags", processed: 0 });
+    t.like(failed, {
+      status: "failed",
+      error: "The operation stopped after repeated errors; contacts processed before it stopped keep their tags",
+      processed: 0,
+    });
     t.truthy(failed.completedAt);
     t.truthy(failed.expiresAt);
     const cancel = await s.call("POST", `${OPERATIONS}/${op.id}/cancel`);
@@ -309,11 +337,28 @@ for (const dialect of dialects()) {
       ["external id search", { search: "CRM-4" }, [dee]],
       ["full email search", { search: "Ada@Example.com" }, [ada]],
       ["flat filters", { filters: [{ field: "tag", operator: "contains", value: "beta" }] }, [ada]],
-      ["filters joined by or", { filters: [{ field: "tag", operator: "contains", value: "beta" }, { field: "firstName", operator: "contains", value: "zed" }], filterJoinOperator: "or" }, [ada, cy]],
+      [
+        "filters joined by or",
+        {
+          filters: [
+            { field: "tag", operator: "contains", value: "beta" },
+            { field: "firstName", operator: "contains", value: "zed" },
+          ],
+          filterJoinOperator: "or",
+        },
+        [ada, cy],
+      ],
       [
         "nested root and activeOnly",
         {
-          root: { kind: "group", joinOperator: "or", children: [{ field: "email", operator: "contains", value: "bob" }, { kind: "group", joinOperator: "and", children: [{ field: "list", operator: "is", value: list.id }] }] },
+          root: {
+            kind: "group",
+            joinOperator: "or",
+            children: [
+              { field: "email", operator: "contains", value: "bob" },
+              { kind: "group", joinOperator: "and", children: [{ field: "list", operator: "is", value: list.id }] },
+            ],
+          },
           activeOnly: true,
         },
         [ada],
@@ -329,22 +374,41 @@ for (const dialect of dialects()) {
     }
 
     const refusals: Array<[Record<string, unknown>, number, string | RegExp]> = [
-      [{ subscriberIds: Array.from({ length: 1001 }, (_, i) => `sub_${i}`) }, 400, "audience.subscriberIds holds at most 1000 IDs (got 1001); use filters, root or listId for larger audiences"],
-      [{ filters: [{ field: "tag", operator: "contains", value: "x" }], root: { kind: "group", joinOperator: "and", children: [{ field: "tag", operator: "contains", value: "x" }] } }, 400, "Provide either filters or root, not both"],
+      [
+        { subscriberIds: Array.from({ length: 1001 }, (_, i) => `sub_${i}`) },
+        400,
+        "audience.subscriberIds holds at most 1000 IDs (got 1001); use filters, root or listId for larger audiences",
+      ],
+      [
+        {
+          filters: [{ field: "tag", operator: "contains", value: "x" }],
+          root: { kind: "group", joinOperator: "and", children: [{ field: "tag", operator: "contains", value: "x" }] },
+        },
+        400,
+        "Provide either filters or root, not both",
+      ],
       [{ listId: "list_unknown" }, 404, "List not found"],
       [{ filters: [{ field: "colour", operator: "is", value: "red" }] }, 422, /filters/],
       [{ filters: [{ field: "emailOpened", operator: "is", value: "x" }] }, 400, /not supported/],
     ];
     let deep: Record<string, unknown> = { kind: "group", joinOperator: "and", children: [{ field: "tag", operator: "contains", value: "x" }] };
     for (let depth = 1; depth < 9; depth++) deep = { kind: "group", joinOperator: "and", children: [deep] };
-    refusals.push([{ root: deep }, 400, "Invalid audience.root.children.0.children.0.children.0.children.0.children.0.children.0.children.0.children.0: filter groups can be nested at most 8 levels deep"]);
+    refusals.push([
+      { root: deep },
+      400,
+      "Invalid audience.root.children.0.children.0.children.0.children.0.children.0.children.0.children.0.children.0: filter groups can be nested at most 8 levels deep",
+    ]);
     for (const [audience, status, message] of refusals) {
-      const refused = await s.call("POST", OPERATIONS, { body: { kind: "add_tags", requestKey: `bad-${status}-${JSON.stringify(audience).length}`, tags: ["x"], audience } });
+      const refused = await s.call("POST", OPERATIONS, {
+        body: { kind: "add_tags", requestKey: `bad-${status}-${JSON.stringify(audience).length}`, tags: ["x"], audience },
+      });
       t.is(refused.status, status, JSON.stringify(audience).slice(0, 80));
       if (typeof message === "string") t.is(refused.body.error, message);
       else t.regex(refused.body.error, message);
     }
-    const tooManyTags = await s.call("POST", OPERATIONS, { body: { kind: "add_tags", requestKey: "tags", tags: Array.from({ length: 26 }, (_, i) => `t${i}`) } });
+    const tooManyTags = await s.call("POST", OPERATIONS, {
+      body: { kind: "add_tags", requestKey: "tags", tags: Array.from({ length: 26 }, (_, i) => `t${i}`) },
+    });
     t.deepEqual([tooManyTags.status, tooManyTags.body.error], [400, "An operation adds at most 25 tags (got 26)"]);
     const noTags = await s.call("POST", OPERATIONS, { body: { kind: "add_tags", requestKey: "none", tags: [] } });
     t.deepEqual([noTags.status, noTags.body.error], [400, "Provide at least one tag in tags"]);
@@ -352,7 +416,10 @@ for (const dialect of dialects()) {
     t.is(otherKind.status, 422);
     const noKey = await s.call("POST", OPERATIONS, { body: { kind: "add_tags", tags: ["x"] } });
     t.is(noKey.status, 422);
-    t.deepEqual(noKey.body.errors.map((e: { path: string }) => e.path), ["requestKey"]);
+    t.deepEqual(
+      noKey.body.errors.map((e: { path: string }) => e.path),
+      ["requestKey"],
+    );
   });
 
   test(name("cancel: a running operation stops before its next batch; queued ones never start; ended ones refuse with 400"), async (t) => {
@@ -368,7 +435,13 @@ for (const dialect of dialects()) {
     t.is(cancelled.status, 200);
     t.like(cancelled.body, {
       success: true,
-      operation: { id: running.id, status: "cancelled", processed: SELECTION_PAGE_SIZE, completedAt: "2026-11-22T10:00:05.000Z", expiresAt: new Date(Date.parse("2026-11-22T10:00:05.000Z") + 30 * DAY).toISOString() },
+      operation: {
+        id: running.id,
+        status: "cancelled",
+        processed: SELECTION_PAGE_SIZE,
+        completedAt: "2026-11-22T10:00:05.000Z",
+        expiresAt: new Date(Date.parse("2026-11-22T10:00:05.000Z") + 30 * DAY).toISOString(),
+      },
     });
     await runAllJobs(s.api);
     t.like(await operation(s, running.id), { status: "cancelled", processed: SELECTION_PAGE_SIZE, succeeded: SELECTION_PAGE_SIZE });
@@ -404,7 +477,10 @@ for (const dialect of dialects()) {
     t.is(await taggedCount(s, "launch"), 3);
     t.is(await taggedCount(s, "something-else"), 0);
     const listed = await s.call("GET", OPERATIONS);
-    t.deepEqual(listed.body.operations.map((o: { id: string }) => o.id), [first.id]);
+    t.deepEqual(
+      listed.body.operations.map((o: { id: string }) => o.id),
+      [first.id],
+    );
 
     const theirs = await startOperation(other, { requestKey: "launch", tags: ["launch"] });
     t.not(theirs.id, first.id, "another company's key space is its own");
@@ -423,7 +499,10 @@ for (const dialect of dialects()) {
     const done = await operation(s, op.id);
     t.like(done, { status: "completed", total: 30, processed: 30, succeeded: 5, failed: 25, error: null });
     t.is(done.failures.length, 20);
-    t.deepEqual(done.failures, deleted.slice(0, 20).map((subscriberId) => ({ subscriberId, error: "Subscriber not found" })));
+    t.deepEqual(
+      done.failures,
+      deleted.slice(0, 20).map((subscriberId) => ({ subscriberId, error: "Subscriber not found" })),
+    );
     t.is(await taggedCount(s, "doomed"), 5);
   });
 

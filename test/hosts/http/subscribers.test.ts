@@ -16,7 +16,8 @@ async function session(t: ExecutionContext, dialect: Dialect, keys = 1, api?: Ap
   const fixture = api ?? (await apiFixture(t, dialect));
   const company = await createCompanyFixture(fixture.runtime.container);
   const ring = [company.ownerKey];
-  for (let i = 1; i < keys; i++) ring.push((await createMemberKeyFixture(fixture.runtime.container, company.companyId, { role: "owner", email: company.ownerEmail })).key);
+  for (let i = 1; i < keys; i++)
+    ring.push((await createMemberKeyFixture(fixture.runtime.container, company.companyId, { role: "owner", email: company.ownerEmail })).key);
   let next = 0;
   return { api: fixture, company, call: (method, path, options = {}) => fixture.call(method, path, { ...options, key: ring[next++ % ring.length]! }) };
 }
@@ -124,13 +125,20 @@ for (const dialect of dialects()) {
     const customers = await s.api.runtime.knex("lists").where({ company_id: s.company.companyId, name: "Customers" }).first();
     const second = await create(s, { email: "member2@example.com", lists: [customers.id] });
     const members = await s.api.runtime.knex("list_memberships").where({ list_id: customers.id }).orderBy("subscriber_id").select("subscriber_id");
-    t.deepEqual(members.map((m: { subscriber_id: string }) => m.subscriber_id), [withList.id, second.id].sort());
+    t.deepEqual(
+      members.map((m: { subscriber_id: string }) => m.subscriber_id),
+      [withList.id, second.id].sort(),
+    );
 
     const cases: Array<[Record<string, unknown>, number, string]> = [
       [{ externalId: "only-external" }, 400, "email is required to create a subscriber"],
       [{ email: "a@example.com", customAttributes: { account: "acme" } }, 400, "The custom attribute name 'account' is reserved for accounts"],
       [{ email: "a@example.com", lists: ["list_01JD8Z0000000000000000NONE"] }, 404, "List not found: list_01JD8Z0000000000000000NONE"],
-      [{ email: "a@example.com", phone: "12345" }, 400, "phone must be in E.164 format (e.g. +14155550123), or a 10-digit national number when phoneCountry is US or CA"],
+      [
+        { email: "a@example.com", phone: "12345" },
+        400,
+        "phone must be in E.164 format (e.g. +14155550123), or a 10-digit national number when phoneCountry is US or CA",
+      ],
       [{ email: "not-an-email" }, 422, "Invalid request: email must be a valid email address"],
       [{ email: "a@example.com", timezone: "Mars/Olympus" }, 422, "Invalid request: timezone must be an IANA time zone such as Europe/Paris"],
       [{ email: "a@example.com", duplicateStrategy: "replace" }, 422, "Invalid request: duplicateStrategy must be one of: skip, merge, overwrite"],
@@ -173,7 +181,11 @@ for (const dialect of dialects()) {
     }
     await s.call("POST", byEmail("ada+news@example.com", "/notes"), { body: { body: "Asked about pricing" } });
 
-    for (const path of [byEmail("Ada+News@Example.com"), "/api/v1/subscribers/ada+news@example.com", byEmail("ada+news@example.com") + "?includeMachineEngagement=true"]) {
+    for (const path of [
+      byEmail("Ada+News@Example.com"),
+      "/api/v1/subscribers/ada+news@example.com",
+      byEmail("ada+news@example.com") + "?includeMachineEngagement=true",
+    ]) {
       const got = await s.call("GET", path);
       t.is(got.status, 200, path);
       const detail = got.body.subscriber;
@@ -319,7 +331,10 @@ for (const dialect of dialects()) {
     const unsubscribed = await s.call("PATCH", byExternalId("u/1"), { body: { status: "unsubscribed" } });
     t.like(unsubscribed.body.subscriber, { status: "unsubscribed", unsubscribedAt: "2026-11-22T10:02:00.000Z" });
     const detail = (await s.call("GET", byExternalId("u/1"))).body.subscriber;
-    t.deepEqual(detail.lists.map((l: any) => l.unsubscribedAt), ["2026-11-22T10:02:00.000Z", "2026-11-22T10:02:00.000Z"]);
+    t.deepEqual(
+      detail.lists.map((l: any) => l.unsubscribedAt),
+      ["2026-11-22T10:02:00.000Z", "2026-11-22T10:02:00.000Z"],
+    );
     const resubscribed = await s.call("PATCH", byExternalId("u/1"), { body: { status: "active" } });
     t.like(resubscribed.body.subscriber, { status: "active", unsubscribedAt: null });
   });
@@ -359,7 +374,10 @@ for (const dialect of dialects()) {
       t.deepEqual([response.status, response.body], [404, NOT_FOUND], `${method} ${path}`);
     }
     const listedB = await b.call("GET", "/api/v1/subscribers?limit=100");
-    t.deepEqual(listedB.body.subscribers.map((x: any) => x.email), ["only-b@example.com"]);
+    t.deepEqual(
+      listedB.body.subscribers.map((x: any) => x.email),
+      ["only-b@example.com"],
+    );
     t.is(listedB.body.pagination.total, 1);
     const searched = await b.call("GET", "/api/v1/subscribers?query=shared");
     t.deepEqual(searched.body.subscribers, []);
@@ -375,7 +393,11 @@ for (const dialect of dialects()) {
   test(name("scopes: reading needs subscribers:read, writing subscribers:write, deleting subscribers:delete"), async (t) => {
     const s = await session(t, dialect);
     await create(s, { email: "scoped@example.com" });
-    const reader = await createMemberKeyFixture(s.api.runtime.container, s.company.companyId, { role: "owner", email: s.company.ownerEmail, scopes: ["subscribers:read"] });
+    const reader = await createMemberKeyFixture(s.api.runtime.container, s.company.companyId, {
+      role: "owner",
+      email: s.company.ownerEmail,
+      scopes: ["subscribers:read"],
+    });
     t.is((await s.api.call("GET", "/api/v1/subscribers", { key: reader.key })).status, 200);
     t.is((await s.api.call("GET", byEmail("scoped@example.com"), { key: reader.key })).status, 200);
     const write = await s.api.call("POST", "/api/v1/subscribers", { key: reader.key, body: { email: "x@example.com" } });
@@ -389,7 +411,14 @@ for (const dialect of dialects()) {
     const knex = s.api.runtime.knex;
     // Seven contacts, one minute apart: newest first means the reverse of this order.
     const specs: Array<Record<string, unknown>> = [
-      { email: "alice@gmail.com", firstName: "Alice", lastName: "Smith", tags: ["vip", "pro"], lists: ["Newsletter"], customAttributes: { plan: "pro", seats: 10, signup: "2026-01-10" } },
+      {
+        email: "alice@gmail.com",
+        firstName: "Alice",
+        lastName: "Smith",
+        tags: ["vip", "pro"],
+        lists: ["Newsletter"],
+        customAttributes: { plan: "pro", seats: 10, signup: "2026-01-10" },
+      },
       { email: "bob@example.com", firstName: "Bob", externalId: "crm-bob", tags: ["vip"], customAttributes: { plan: "free", seats: 1, signup: "2026-03-01" } },
       { email: "carol@example.com", firstName: "Carol", tags: ["pro"], lists: ["Newsletter"], customAttributes: { plan: "Pro Annual", seats: 25 } },
       { email: "dave@example.com", firstName: "Dave", tags: ["vip", "pro", "beta"], customAttributes: { plan: "", beta: true } },
@@ -413,7 +442,21 @@ for (const dialect of dialects()) {
     t.is(all.body.returned, 7);
     t.false(all.body.truncated);
     t.deepEqual(Object.keys(all.body.subscribers[0]).sort(), [
-      "createdAt", "customAttributes", "email", "emailProvider", "externalId", "firstName", "id", "lastName", "phone", "smsStatus", "status", "tags", "timezone", "unsubscribedAt", "updatedAt",
+      "createdAt",
+      "customAttributes",
+      "email",
+      "emailProvider",
+      "externalId",
+      "firstName",
+      "id",
+      "lastName",
+      "phone",
+      "smsStatus",
+      "status",
+      "tags",
+      "timezone",
+      "unsubscribedAt",
+      "updatedAt",
     ]);
 
     const cases: Array<[string, string[]]> = [
@@ -454,7 +497,9 @@ for (const dialect of dialects()) {
     t.deepEqual([unknownList.status, unknownList.body.error], [404, "List not found"]);
 
     // Unsubscribed between two instants; a bare date is UTC midnight.
-    await knex("subscribers").where({ id: ids["frank_x@example.com"] }).update({ unsubscribed_at: toDbDate(new Date("2026-06-15T12:00:00.000Z")) });
+    await knex("subscribers")
+      .where({ id: ids["frank_x@example.com"] })
+      .update({ unsubscribed_at: toDbDate(new Date("2026-06-15T12:00:00.000Z")) });
     t.deepEqual(emails(await get("?unsubscribedAfter=2026-06-15&unsubscribedBefore=2026-06-16")), ["frank_x"]);
     t.deepEqual(emails(await get("?unsubscribedAfter=2026-06-15T12:00:01.000Z")), []);
     t.deepEqual(emails(await get("?unsubscribedBefore=2026-06-15T12:00:00.000Z")), []);
@@ -555,11 +600,7 @@ for (const dialect of dialects()) {
 
   test(name("GET /subscribers?segmentId= lists the segment's members"), async (t) => {
     const s = await session(t, dialect, 2);
-    for (const spec of [
-      { email: "a@gmail.com", tags: ["vip"] },
-      { email: "b@example.com", tags: ["vip"] },
-      { email: "c@gmail.com" },
-    ]) {
+    for (const spec of [{ email: "a@gmail.com", tags: ["vip"] }, { email: "b@example.com", tags: ["vip"] }, { email: "c@gmail.com" }]) {
       await create(s, spec);
       s.api.clock.advance(1000);
     }
@@ -569,10 +610,16 @@ for (const dialect of dialects()) {
     t.is(segment.status, 200, JSON.stringify(segment.body));
     const members = await s.call("GET", `/api/v1/subscribers?segmentId=${segment.body.segment.id}`);
     t.is(members.status, 200, JSON.stringify(members.body));
-    t.deepEqual(members.body.subscribers.map((x: any) => x.email), ["b@example.com", "a@gmail.com"]);
+    t.deepEqual(
+      members.body.subscribers.map((x: any) => x.email),
+      ["b@example.com", "a@gmail.com"],
+    );
     t.is(members.body.pagination.total, 2);
     const narrowed = await s.call("GET", `/api/v1/subscribers?segmentId=${segment.body.segment.id}&query=gmail`);
-    t.deepEqual(narrowed.body.subscribers.map((x: any) => x.email), ["a@gmail.com"]);
+    t.deepEqual(
+      narrowed.body.subscribers.map((x: any) => x.email),
+      ["a@gmail.com"],
+    );
 
     // Another company's segment is not found.
     const other = await session(t, dialect, 1, s.api);

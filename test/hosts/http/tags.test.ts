@@ -33,7 +33,15 @@ for (const dialect of dialects()) {
     const pro = created.body.tag;
     t.deepEqual(created.body, {
       success: true,
-      tag: { id: pro.id, name: "pro-customer", color: "blue", isSystem: false, subscriberCount: 0, createdAt: "2026-11-22T10:00:00.000Z", updatedAt: "2026-11-22T10:00:00.000Z" },
+      tag: {
+        id: pro.id,
+        name: "pro-customer",
+        color: "blue",
+        isSystem: false,
+        subscriberCount: 0,
+        createdAt: "2026-11-22T10:00:00.000Z",
+        updatedAt: "2026-11-22T10:00:00.000Z",
+      },
     });
     t.regex(pro.id, /^tag_/);
     const vip = (await s.call("POST", "/api/v1/tags", { body: { name: "VIP" } })).body.tag;
@@ -46,7 +54,12 @@ for (const dialect of dialects()) {
     t.deepEqual([blank.status, blank.body.error], [400, "Tag name '!!!' must contain a letter or a digit"]);
     const color = await s.call("POST", "/api/v1/tags", { body: { name: "other", color: "magenta" } });
     t.is(color.status, 422);
-    t.deepEqual(color.body.errors, [{ path: "color", message: "must be one of: gray, red, orange, amber, yellow, lime, green, emerald, teal, cyan, sky, blue, indigo, violet, purple, fuchsia, pink, rose" }]);
+    t.deepEqual(color.body.errors, [
+      {
+        path: "color",
+        message: "must be one of: gray, red, orange, amber, yellow, lime, green, emerald, teal, cyan, sky, blue, indigo, violet, purple, fuchsia, pink, rose",
+      },
+    ]);
     const missing = await s.call("POST", "/api/v1/tags", { body: {} });
     t.deepEqual([missing.status, missing.body.errors], [422, [{ path: "name", message: "is required" }]]);
 
@@ -57,7 +70,10 @@ for (const dialect of dialects()) {
     const listed = await s.call("GET", "/api/v1/tags");
     t.is(listed.status, 200);
     t.deepEqual(tagNames(listed), ["pro-customer", "vip"], "alphabetical");
-    t.deepEqual(listed.body.tags.map((tag: { subscriberCount: unknown }) => tag.subscriberCount), [0, 2]);
+    t.deepEqual(
+      listed.body.tags.map((tag: { subscriberCount: unknown }) => tag.subscriberCount),
+      [0, 2],
+    );
     t.regex(listed.body.tags[1].createdAt, ISO);
 
     s.api.clock.advance(60_000);
@@ -86,11 +102,27 @@ for (const dialect of dialects()) {
   test(name("system tags can be neither recoloured nor deleted"), async (t) => {
     const s = await session(t, dialect);
     const at = toDbDate(new Date("2026-01-01T00:00:00.000Z"));
-    await s.api.runtime.knex("tags").insert({ id: "tag_system1", company_id: s.company.companyId, name: "unsubscribed-by-import", color: "gray", is_system: true, created_at: at, updated_at: at });
+    await s.api.runtime.knex("tags").insert({
+      id: "tag_system1",
+      company_id: s.company.companyId,
+      name: "unsubscribed-by-import",
+      color: "gray",
+      is_system: true,
+      created_at: at,
+      updated_at: at,
+    });
 
     const listed = await s.call("GET", "/api/v1/tags");
     t.deepEqual(listed.body.tags, [
-      { id: "tag_system1", name: "unsubscribed-by-import", color: "gray", isSystem: true, subscriberCount: 0, createdAt: "2026-01-01T00:00:00.000Z", updatedAt: "2026-01-01T00:00:00.000Z" },
+      {
+        id: "tag_system1",
+        name: "unsubscribed-by-import",
+        color: "gray",
+        isSystem: true,
+        subscriberCount: 0,
+        createdAt: "2026-01-01T00:00:00.000Z",
+        updatedAt: "2026-01-01T00:00:00.000Z",
+      },
     ]);
     const patch = await s.call("PATCH", "/api/v1/tags/tag_system1", { body: { color: "red" } });
     t.deepEqual([patch.status, patch.body], [400, { success: false, error: "System tags cannot be changed" }]);
@@ -153,7 +185,9 @@ for (const dialect of dialects()) {
     await s.call("POST", "/api/v1/tags", { body: { name: "vip" } });
     await s.call("POST", "/api/v1/subscribers/tags", { body: { email: "ann@example.com", tag: "customer" } });
 
-    const bulk = await s.call("POST", "/api/v1/subscribers/tags/bulk", { body: { email: "ann@example.com", tags: ["VIP", "Customer", "beta tester", "vip"], customAttributes: { tier: 2 } } });
+    const bulk = await s.call("POST", "/api/v1/subscribers/tags/bulk", {
+      body: { email: "ann@example.com", tags: ["VIP", "Customer", "beta tester", "vip"], customAttributes: { tier: 2 } },
+    });
     t.is(bulk.status, 200);
     t.deepEqual(bulk.body, {
       success: true,
@@ -162,11 +196,16 @@ for (const dialect of dialects()) {
     });
 
     const fresh = await s.call("POST", "/api/v1/subscribers/tags/bulk", { body: { email: "new@example.com", tags: ["one", "two"] } });
-    t.deepEqual([fresh.body.subscriber.created, fresh.body.subscriber.tags, fresh.body.tags], [true, ["one", "two"], { added: ["one", "two"], created: ["one", "two"] }]);
+    t.deepEqual(
+      [fresh.body.subscriber.created, fresh.body.subscriber.tags, fresh.body.tags],
+      [true, ["one", "two"], { added: ["one", "two"], created: ["one", "two"] }],
+    );
 
     const empty = await s.call("POST", "/api/v1/subscribers/tags/bulk", { body: { email: "ann@example.com", tags: [] } });
     t.deepEqual([empty.status, empty.body.error], [400, "Provide at least one tag in tags"]);
-    const tooMany = await s.call("POST", "/api/v1/subscribers/tags/bulk", { body: { email: "ann@example.com", tags: Array.from({ length: 101 }, (_, i) => `t${i}`) } });
+    const tooMany = await s.call("POST", "/api/v1/subscribers/tags/bulk", {
+      body: { email: "ann@example.com", tags: Array.from({ length: 101 }, (_, i) => `t${i}`) },
+    });
     t.deepEqual([tooMany.status, tooMany.body.error], [400, "At most 100 tags can be added per request (got 101)"]);
     const notArray = await s.call("POST", "/api/v1/subscribers/tags/bulk", { body: { email: "ann@example.com", tags: "vip" } });
     t.is(notArray.status, 422);
@@ -179,7 +218,9 @@ for (const dialect of dialects()) {
     const tagged = await s.call("POST", "/api/v1/subscribers/tags/bulk", { body: { email: "ann@example.com", externalId: "crm-7", tags: ["vip", "beta"] } });
     const id = tagged.body.subscriber.id;
 
-    const removed = await s.call("POST", "/api/v1/subscribers/tags/remove", { body: { email: "ANN@example.com", tag: "VIP", firstName: "Ann", lastName: "Lee" } });
+    const removed = await s.call("POST", "/api/v1/subscribers/tags/remove", {
+      body: { email: "ANN@example.com", tag: "VIP", firstName: "Ann", lastName: "Lee" },
+    });
     t.is(removed.status, 200);
     t.deepEqual(removed.body, {
       success: true,
@@ -241,6 +282,9 @@ for (const dialect of dialects()) {
     t.deepEqual([own.status, own.body.subscriber.created, own.body.tag.created], [200, true, true]);
     t.not(own.body.tag.id, tag.id);
     const aTags = (await a.call("GET", "/api/v1/tags")).body.tags;
-    t.deepEqual(aTags.map((x: { id: string; color: string; subscriberCount: number }) => [x.id, x.color, x.subscriberCount]), [[tag.id, "gray", 1]]);
+    t.deepEqual(
+      aTags.map((x: { id: string; color: string; subscriberCount: number }) => [x.id, x.color, x.subscriberCount]),
+      [[tag.id, "gray", 1]],
+    );
   });
 }

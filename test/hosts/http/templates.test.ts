@@ -65,12 +65,22 @@ for (const dialect of dialects()) {
 
     const all = await s.call("GET", "/api/v1/templates");
     t.is(all.status, 200);
-    t.deepEqual(all.body.templates.map((tpl: { name: string }) => tpl.name), ["Third", "Receipt", "Welcome"], "newest first");
+    t.deepEqual(
+      all.body.templates.map((tpl: { name: string }) => tpl.name),
+      ["Third", "Receipt", "Welcome"],
+      "newest first",
+    );
     t.deepEqual(all.body.pagination, { limit: 50, offset: 0, count: 3, total: 3, hasMore: false });
     const page = await s.call("GET", "/api/v1/templates?limit=1&offset=1");
-    t.deepEqual([page.body.templates.map((tpl: { id: string }) => tpl.id), page.body.pagination], [[html.body.template.id], { limit: 1, offset: 1, count: 1, total: 3, hasMore: true }]);
+    t.deepEqual(
+      [page.body.templates.map((tpl: { id: string }) => tpl.id), page.body.pagination],
+      [[html.body.template.id], { limit: 1, offset: 1, count: 1, total: 3, hasMore: true }],
+    );
     const labelled = await s.call("GET", "/api/v1/templates?label=email");
-    t.deepEqual(labelled.body.templates.map((tpl: { id: string }) => tpl.id), [third.id, welcome.id]);
+    t.deepEqual(
+      labelled.body.templates.map((tpl: { id: string }) => tpl.id),
+      [third.id, welcome.id],
+    );
     t.is(labelled.body.pagination.total, 2);
     t.deepEqual((await s.call("GET", "/api/v1/templates?label=nothing")).body.pagination, { limit: 50, offset: 0, count: 0, total: 0, hasMore: false });
 
@@ -92,7 +102,10 @@ for (const dialect of dialects()) {
     const noName = await post({ subject: "s", html: "<p>x</p>" });
     t.deepEqual([noName.status, noName.body.errors], [422, [{ path: "name", message: "is required" }]]);
     const noSubject = await post({ name: "n", html: "<p>x</p>" });
-    t.deepEqual([noSubject.status, noSubject.body], [422, { success: false, error: "Invalid request: subject is required", errors: [{ path: "subject", message: "is required" }] }]);
+    t.deepEqual(
+      [noSubject.status, noSubject.body],
+      [422, { success: false, error: "Invalid request: subject is required", errors: [{ path: "subject", message: "is required" }] }],
+    );
     const both = await post({ name: "n", subject: "s", html: "<p>x</p>", blocks: BLOCKS });
     t.deepEqual([both.status, both.body], [400, { success: false, error: "Provide exactly one of html or blocks" }]);
     const neither = await post({ name: "n", subject: "s" });
@@ -102,15 +115,28 @@ for (const dialect of dialects()) {
     const prompt = await post({ name: "n", prompt: "Write a welcome email", style: "branded" });
     t.deepEqual([prompt.status, prompt.body.error], [400, "AI generation (prompt) is not available on this server: provide the content as html or blocks"]);
 
-    const unknownType = await post({ name: "n", subject: "s", blocks: [{ type: "text", content: "ok" }, { type: "carousel", images: [] }] });
+    const unknownType = await post({
+      name: "n",
+      subject: "s",
+      blocks: [
+        { type: "text", content: "ok" },
+        { type: "carousel", images: [] },
+      ],
+    });
     t.is(unknownType.status, 422);
     t.deepEqual(unknownType.body.errors, [
       { path: "blocks.1.type", message: "is not a known block type; use one of: heading, text, list, button, image, divider, spacer, html, footer, columns" },
     ]);
     const missingField = await post({ name: "n", subject: "s", blocks: [{ type: "button", text: "Go" }] });
     t.deepEqual([missingField.status, missingField.body.errors], [422, [{ path: "blocks.0.url", message: "is required" }]]);
-    const nested = await post({ name: "n", subject: "s", blocks: [{ type: "columns", columns: [{ blocks: [{ type: "footer" }] }, { blocks: [{ type: "text", content: "x" }] }] }] });
-    t.deepEqual(nested.body.errors, [{ path: "blocks.0.columns.0.blocks.0.type", message: "is not a known block type; use one of: heading, text, list, button, image, divider, spacer, html" }]);
+    const nested = await post({
+      name: "n",
+      subject: "s",
+      blocks: [{ type: "columns", columns: [{ blocks: [{ type: "footer" }] }, { blocks: [{ type: "text", content: "x" }] }] }],
+    });
+    t.deepEqual(nested.body.errors, [
+      { path: "blocks.0.columns.0.blocks.0.type", message: "is not a known block type; use one of: heading, text, list, button, image, divider, spacer, html" },
+    ]);
     const badColor = await post({ name: "n", subject: "s", blocks: [{ type: "text", content: "x", styles: { backgroundColor: "red" } }] });
     t.deepEqual(badColor.body.errors, [{ path: "blocks.0.styles.backgroundColor", message: "must be a hex color such as #2563EB" }]);
     const notObject = await post({ name: "n", subject: "s", blocks: ["text"] });
@@ -183,16 +209,31 @@ for (const dialect of dialects()) {
   test(name("a template preview renders with the company's theme, default footer and a contact's values"), async (t) => {
     const s = await session(t, dialect);
     const knex = s.api.runtime.container.get<Knex>(Database);
-    await knex("companies").where({ id: s.company.companyId }).update({ primary_color: "#BE123C", email_theme: JSON.stringify({ presetId: "soft", colors: { surface: "#FEFCE8" } }) });
+    await knex("companies")
+      .where({ id: s.company.companyId })
+      .update({ primary_color: "#BE123C", email_theme: JSON.stringify({ presetId: "soft", colors: { surface: "#FEFCE8" } }) });
     const template = (
       await s.call("POST", "/api/v1/templates", {
-        body: { name: "Welcome", subject: "Hi {{ firstName }}", previewText: "For {{ plan }}", blocks: [...BLOCKS, { type: "text", content: "Code: {{ code }} {{ company.size }}" }] },
+        body: {
+          name: "Welcome",
+          subject: "Hi {{ firstName }}",
+          previewText: "For {{ plan }}",
+          blocks: [...BLOCKS, { type: "text", content: "Code: {{ code }} {{ company.size }}" }],
+        },
       })
     ).body.template;
 
     const anonymous = await s.call("POST", `/api/v1/templates/${template.id}/render`, {});
     t.is(anonymous.status, 200);
-    t.like(anonymous.body, { success: true, subject: "Hi", previewText: "For", personalized: false, trackingApplied: false, locale: "default", unevaluatedConditions: [] });
+    t.like(anonymous.body, {
+      success: true,
+      subject: "Hi",
+      previewText: "For",
+      personalized: false,
+      trackingApplied: false,
+      locale: "default",
+      unevaluatedConditions: [],
+    });
     t.deepEqual(anonymous.body.entity, { type: "template", id: template.id, variantId: null });
     t.deepEqual(anonymous.body.unresolvedMergeTags, [
       { tag: "firstName", reason: "unknown" },
@@ -206,11 +247,15 @@ for (const dialect of dialects()) {
     t.true(anonymous.body.html.includes('href="http://'), "links present");
     t.regex(anonymous.body.text, /Unsubscribe \[http:\/\/[^\]]+\/u\/preview\]/);
 
-    const subscriber = (await s.call("POST", "/api/v1/subscribers", { body: { email: "ann@example.com", firstName: "Ann", customAttributes: { plan: "Pro" } } })).body.subscriber;
+    const subscriber = (
+      await s.call("POST", "/api/v1/subscribers", { body: { email: "ann@example.com", firstName: "Ann", customAttributes: { plan: "Pro" } } })
+    ).body.subscriber;
     t.truthy(subscriber?.id);
     const footer = await s.call("PUT", "/api/v1/email-components/defaults/footer", { body: { blocks: [{ type: "footer", content: "1 Main St" }] } });
     t.is(footer.status, 200);
-    const personal = await s.call("POST", `/api/v1/templates/${template.id}/render`, { body: { subscriberId: subscriber.id, variables: { code: "<b>SAVE10</b>" } } });
+    const personal = await s.call("POST", `/api/v1/templates/${template.id}/render`, {
+      body: { subscriberId: subscriber.id, variables: { code: "<b>SAVE10</b>" } },
+    });
     t.is(personal.status, 200);
     t.like(personal.body, { subject: "Hi Ann", previewText: "For Pro", personalized: true });
     t.true(personal.body.html.includes("Code: &lt;b&gt;SAVE10&lt;/b&gt;"));
@@ -219,7 +264,9 @@ for (const dialect of dialects()) {
 
     const inline = await s.call("POST", `/api/v1/templates/${template.id}/render`, { body: { subscriber: { email: "Bob@Example.com", firstName: "Bob" } } });
     t.like(inline.body, { subject: "Hi Bob", personalized: true });
-    const both = await s.call("POST", `/api/v1/templates/${template.id}/render`, { body: { subscriberId: subscriber.id, subscriber: { email: "x@example.com" } } });
+    const both = await s.call("POST", `/api/v1/templates/${template.id}/render`, {
+      body: { subscriberId: subscriber.id, subscriber: { email: "x@example.com" } },
+    });
     t.deepEqual([both.status, both.body.error], [400, "Provide subscriberId or subscriber, not both"]);
     const unknown = await s.call("POST", `/api/v1/templates/${template.id}/render`, { body: { subscriberId: "sub_missing" } });
     t.deepEqual([unknown.status, unknown.body.error], [404, "Subscriber not found"]);
@@ -228,6 +275,9 @@ for (const dialect of dialects()) {
 
     const broken = (await s.call("POST", "/api/v1/templates", { body: { name: "Broken", subject: "{{ name | shout }}", html: "<p>x</p>" } })).body.template;
     const failed = await s.call("POST", `/api/v1/templates/${broken.id}/render`, {});
-    t.deepEqual([failed.status, failed.body], [400, { success: false, error: "Invalid merge tag in subject: undefined filter: shout, line:1, col:1", code: "INVALID_MERGE_TAG" }]);
+    t.deepEqual(
+      [failed.status, failed.body],
+      [400, { success: false, error: "Invalid merge tag in subject: undefined filter: shout, line:1, col:1", code: "INVALID_MERGE_TAG" }],
+    );
   });
 }

@@ -52,7 +52,11 @@ async function tracking(t: ExecutionContext, dialect: Dialect): Promise<Tracking
     b,
     fetch: (url, init = {}) => {
       const { userAgent, ...rest } = init;
-      return fetch(url.replace(BASE_URL, api.server.url), { redirect: "manual", ...rest, headers: { "user-agent": userAgent ?? CHROME, ...(rest.headers as Record<string, string> | undefined) } });
+      return fetch(url.replace(BASE_URL, api.server.url), {
+        redirect: "manual",
+        ...rest,
+        headers: { "user-agent": userAgent ?? CHROME, ...(rest.headers as Record<string, string> | undefined) },
+      });
     },
     async contact(company, email) {
       const response = await api.call("GET", `/api/v1/subscribers/${encodeURIComponent(email)}`, { key: company.ownerKey });
@@ -87,13 +91,22 @@ async function tracking(t: ExecutionContext, dialect: Dialect): Promise<Tracking
       const row = await knex("email_sends").where({ id }).first();
       return Object.fromEntries(
         [
-          "first_opened_at", "first_human_opened_at", "first_clicked_at", "first_human_clicked_at",
-          "first_machine_opened_at", "first_machine_clicked_at", "unsubscribed_at",
+          "first_opened_at",
+          "first_human_opened_at",
+          "first_clicked_at",
+          "first_human_clicked_at",
+          "first_machine_opened_at",
+          "first_machine_clicked_at",
+          "unsubscribed_at",
         ].map((column) => [column, iso(row[column])]),
       );
     },
     events: async (id) =>
-      (await knex("email_events").where({ email_send_id: id }).orderBy([{ column: "event_time" }, { column: "id" }])).map((row: Record<string, unknown>) => ({
+      (
+        await knex("email_events")
+          .where({ email_send_id: id })
+          .orderBy([{ column: "event_time" }, { column: "id" }])
+      ).map((row: Record<string, unknown>) => ({
         type: row.event_type,
         url: row.url ?? null,
         machine: row.machine === true || row.machine === 1,
@@ -141,7 +154,13 @@ for (const dialect of dialects()) {
     t.is((await s.fetch(send.openPixelUrl)).status, 200);
     t.deepEqual(await s.sendRow(send.id), { ...none, first_opened_at: NOW, first_human_opened_at: NOW });
     const events = await s.events(send.id);
-    t.deepEqual(events.map((e) => [e.type, e.machine, e.at]), [["open", false, NOW], ["open", false, "2026-11-22T10:01:00.000Z"]]);
+    t.deepEqual(
+      events.map((e) => [e.type, e.machine, e.at]),
+      [
+        ["open", false, NOW],
+        ["open", false, "2026-11-22T10:01:00.000Z"],
+      ],
+    );
     const stored = await s.knex("email_events").where({ email_send_id: send.id }).first();
     t.is(stored.user_agent, CHROME);
     t.regex(String(stored.ip), /127\.0\.0\.1/);
@@ -155,10 +174,17 @@ for (const dialect of dialects()) {
     t.is(head.status, 200);
     t.is(head.headers.get("content-type"), "image/gif");
     t.is((await head.arrayBuffer()).byteLength, 0);
-    t.deepEqual((await s.events(send.id)).map((e) => [e.type, e.machine, e.reason]), [["open", true, "head_request"]]);
+    t.deepEqual(
+      (await s.events(send.id)).map((e) => [e.type, e.machine, e.reason]),
+      [["open", true, "head_request"]],
+    );
     t.deepEqual(await s.sendRow(send.id), { ...none, first_opened_at: NOW, first_machine_opened_at: NOW }, "opened, but not by a person");
 
-    for (const url of [tampered(send.openPixelUrl), `${s.api.server.url}/t/o/garbage.gif`, `${s.api.server.url}/t/o/${send.unsubscribeUrl.split("/u/")[1]}.gif`]) {
+    for (const url of [
+      tampered(send.openPixelUrl),
+      `${s.api.server.url}/t/o/garbage.gif`,
+      `${s.api.server.url}/t/o/${send.unsubscribeUrl.split("/u/")[1]}.gif`,
+    ]) {
       const response = await s.fetch(url);
       t.is(response.status, 200, url);
       t.deepEqual(Buffer.from(await response.arrayBuffer()), GIF);
@@ -178,7 +204,10 @@ for (const dialect of dialects()) {
     t.is(response.headers.get("location"), destination);
     t.is(response.headers.get("cache-control"), "no-store");
     t.is(response.headers.get("referrer-policy"), "no-referrer");
-    t.deepEqual((await s.events(send.id)).map((e) => [e.type, e.url, e.machine]), [["click", destination, false]]);
+    t.deepEqual(
+      (await s.events(send.id)).map((e) => [e.type, e.url, e.machine]),
+      [["click", destination, false]],
+    );
     t.deepEqual(await s.sendRow(send.id), { ...none, first_opened_at: NOW, first_human_opened_at: NOW, first_clicked_at: NOW, first_human_clicked_at: NOW });
 
     // A query added to the tracking link changes nothing: the destination is the signed one.
@@ -186,7 +215,10 @@ for (const dialect of dialects()) {
     t.is(steered.headers.get("location"), destination);
     const head = await s.fetch(link, { method: "HEAD" });
     t.deepEqual([head.status, head.headers.get("location")], [302, destination]);
-    t.deepEqual((await s.events(send.id)).map((e) => e.reason), [null, null, "head_request"]);
+    t.deepEqual(
+      (await s.events(send.id)).map((e) => e.reason),
+      [null, null, "head_request"],
+    );
   });
 
   test(name("click: a forged, modified or misused token gets a 404 page and no redirect: no open redirect"), async (t) => {
@@ -198,7 +230,12 @@ for (const dialect of dialects()) {
     const otherUrl = `${Buffer.from(JSON.stringify({ s: send.id, u: "https://evil.example/" })).toString("base64url")}.${mac}`;
     const pixelToken = send.openPixelUrl.split("/t/o/")[1]!.replace(/\.gif$/, "");
 
-    for (const url of [tampered(link), `${s.api.server.url}/t/c/${otherUrl}`, `${s.api.server.url}/t/c/${pixelToken}`, `${s.api.server.url}/t/c/https%3A%2F%2Fevil.example%2F`]) {
+    for (const url of [
+      tampered(link),
+      `${s.api.server.url}/t/c/${otherUrl}`,
+      `${s.api.server.url}/t/c/${pixelToken}`,
+      `${s.api.server.url}/t/c/https%3A%2F%2Fevil.example%2F`,
+    ]) {
       const response = await s.fetch(url);
       t.is(response.status, 404, url);
       t.is(response.headers.get("location"), null);
@@ -215,13 +252,23 @@ for (const dialect of dialects()) {
     const signer = s.api.runtime.container.get<TokenSigner>(TokenSigner);
     const web = await s.fetch(`${s.api.server.url}/t/c/${signer.sign("tracking.click", { s: send.id, u: "https://shop.example/" })}`);
     t.is(web.headers.get("location"), "https://shop.example/", "a token signed the same way for a web link redirects");
-    for (const destination of ["javascript:alert(1)", " JaVaScRiPt:alert(1)", "java\tscript:alert(1)", "vbscript:msgbox(1)", "data:text/html,<script>alert(1)</script>"]) {
+    for (const destination of [
+      "javascript:alert(1)",
+      " JaVaScRiPt:alert(1)",
+      "java\tscript:alert(1)",
+      "vbscript:msgbox(1)",
+      "data:text/html,<script>alert(1)</script>",
+    ]) {
       const response = await s.fetch(`${s.api.server.url}/t/c/${signer.sign("tracking.click", { s: send.id, u: destination })}`);
       t.is(response.status, 404, destination);
       t.is(response.headers.get("location"), null, destination);
       t.regex(await response.text(), /Link not found/);
     }
-    t.deepEqual((await s.events(send.id)).map((event) => [event.type, event.url]), [["click", "https://shop.example/"]], "only the web link's click is recorded");
+    t.deepEqual(
+      (await s.events(send.id)).map((event) => [event.type, event.url]),
+      [["click", "https://shop.example/"]],
+      "only the web link's click is recorded",
+    );
   });
 
   test(name("tracking turned off on the send: nothing recorded, the click still redirects"), async (t) => {
@@ -244,8 +291,20 @@ for (const dialect of dialects()) {
     const scanned = await s.send(s.a);
     await s.fetch(scanned.rewriteLink("https://shop.example/"), { userAgent: "Mozilla/5.0 Mimecast URL Protect" });
     await s.fetch(scanned.openPixelUrl, { userAgent: "Mozilla/5.0" });
-    t.deepEqual((await s.events(scanned.id)).map((e) => [e.type, e.machine, e.reason]), [["click", true, "security_scanner"], ["open", true, "known_proxy"]]);
-    t.deepEqual(await s.sendRow(scanned.id), { ...none, first_opened_at: NOW, first_clicked_at: NOW, first_machine_opened_at: NOW, first_machine_clicked_at: NOW });
+    t.deepEqual(
+      (await s.events(scanned.id)).map((e) => [e.type, e.machine, e.reason]),
+      [
+        ["click", true, "security_scanner"],
+        ["open", true, "known_proxy"],
+      ],
+    );
+    t.deepEqual(await s.sendRow(scanned.id), {
+      ...none,
+      first_opened_at: NOW,
+      first_clicked_at: NOW,
+      first_machine_opened_at: NOW,
+      first_machine_clicked_at: NOW,
+    });
 
     // The person comes later: the human firsts are theirs.
     s.api.clock.advance(120_000);
@@ -261,11 +320,17 @@ for (const dialect of dialects()) {
 
     const justSent = await s.send(s.a, { sentAt: new Date(Date.parse(NOW) + 120_000 - 1_000) });
     await s.fetch(justSent.openPixelUrl);
-    t.deepEqual((await s.events(justSent.id)).map((e) => e.reason), ["too_fast"]);
+    t.deepEqual(
+      (await s.events(justSent.id)).map((e) => e.reason),
+      ["too_fast"],
+    );
 
     const bot = await s.send(s.a);
     await s.fetch(bot.rewriteLink("https://shop.example/"), { userAgent: "python-requests/2.31" });
-    t.deepEqual((await s.events(bot.id)).map((e) => e.reason), ["bot"]);
+    t.deepEqual(
+      (await s.events(bot.id)).map((e) => e.reason),
+      ["bot"],
+    );
   });
 
   test(name("machine engagement: every link of a send clicked at once flags all those clicks, earlier ones too"), async (t) => {
@@ -279,17 +344,27 @@ for (const dialect of dialects()) {
     await s.fetch(send.rewriteLink("https://shop.example/b"));
     s.api.clock.advance(300);
     await s.fetch(send.rewriteLink("https://shop.example/c"));
-    t.deepEqual((await s.events(send.id)).map((e) => [e.url, e.machine, e.reason]), [
-      ["https://shop.example/a", true, "all_links"],
-      ["https://shop.example/b", true, "all_links"],
-      ["https://shop.example/c", true, "all_links"],
-    ]);
-    t.deepEqual(await s.sendRow(send.id), { ...none, first_clicked_at: NOW, first_machine_clicked_at: NOW }, "no person engaged: the earlier click is a machine's too");
+    t.deepEqual(
+      (await s.events(send.id)).map((e) => [e.url, e.machine, e.reason]),
+      [
+        ["https://shop.example/a", true, "all_links"],
+        ["https://shop.example/b", true, "all_links"],
+        ["https://shop.example/c", true, "all_links"],
+      ],
+    );
+    t.deepEqual(
+      await s.sendRow(send.id),
+      { ...none, first_clicked_at: NOW, first_machine_clicked_at: NOW },
+      "no person engaged: the earlier click is a machine's too",
+    );
 
     // Concurrent scanner clicks on a fresh send: whichever arrives last flags them all.
     const racing = await s.send(s.a);
     await Promise.all(["x", "y", "z"].map((path) => s.fetch(racing.rewriteLink(`https://shop.example/${path}`))));
-    t.deepEqual((await s.events(racing.id)).map((e) => e.reason), ["all_links", "all_links", "all_links"]);
+    t.deepEqual(
+      (await s.events(racing.id)).map((e) => e.reason),
+      ["all_links", "all_links", "all_links"],
+    );
     t.is((await s.sendRow(racing.id)).first_human_clicked_at, null);
     t.is((await s.sendRow(racing.id)).first_machine_clicked_at, "2026-11-22T10:00:00.600Z");
 
@@ -298,7 +373,10 @@ for (const dialect of dialects()) {
     await s.fetch(person.rewriteLink("https://shop.example/a"));
     s.api.clock.advance(10_000);
     await s.fetch(person.rewriteLink("https://shop.example/b"));
-    t.deepEqual((await s.events(person.id)).map((e) => e.machine), [false, false]);
+    t.deepEqual(
+      (await s.events(person.id)).map((e) => e.machine),
+      [false, false],
+    );
     t.is((await s.sendRow(person.id)).first_machine_clicked_at, null);
   });
 
@@ -341,7 +419,10 @@ for (const dialect of dialects()) {
     s.api.clock.advance(5_000);
     const again = await s.fetch(send.unsubscribeUrl, { method: "POST" });
     t.is(again.status, 200);
-    t.deepEqual((await s.events(send.id)).map((e) => [e.type, e.at]), [["unsubscribe", "2026-11-22T10:00:05.000Z"]]);
+    t.deepEqual(
+      (await s.events(send.id)).map((e) => [e.type, e.at]),
+      [["unsubscribe", "2026-11-22T10:00:05.000Z"]],
+    );
     t.is((await s.sendRow(send.id)).unsubscribed_at, "2026-11-22T10:00:05.000Z");
     t.regex(await (await s.fetch(send.unsubscribeUrl)).text(), /You are unsubscribed/, "the page now says so");
   });
@@ -374,7 +455,10 @@ for (const dialect of dialects()) {
     await s.fetch(sendA.rewriteLink("https://shop.example/"));
     t.is((await s.fetch(sendA.unsubscribeUrl, { method: "POST" })).status, 200);
 
-    t.deepEqual((await s.events(sendA.id)).map((e) => e.companyId), [s.a.companyId, s.a.companyId, s.a.companyId]);
+    t.deepEqual(
+      (await s.events(sendA.id)).map((e) => e.companyId),
+      [s.a.companyId, s.a.companyId, s.a.companyId],
+    );
     t.deepEqual(await s.events(sendB.id), []);
     t.deepEqual(await s.sendRow(sendB.id), none);
     t.is((await s.contact(s.a, "ann@example.com")).status, "unsubscribed");

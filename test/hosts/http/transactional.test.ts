@@ -12,7 +12,6 @@ import { call, type RequestOptions } from "../../helpers/http-client.js";
 import { BASE_URL, listen, TEST_CAPACITY } from "../../helpers/runtime.js";
 import { smtpSink, type Received } from "../../helpers/smtp-sink.js";
 
-
 const SENDER = "hello@brand.example";
 
 interface Setup {
@@ -30,7 +29,13 @@ interface Setup {
 async function setUp(t: ExecutionContext, dialect: Dialect, { sender = true } = {}): Promise<Setup> {
   const sink = await smtpSink(t);
   const database = await dialect.create();
-  const runtime = await startRuntime({ databaseUrl: database.url, logger: createLogger("silent"), baseUrl: BASE_URL, mailUrl: `smtp://127.0.0.1:${sink.port}`, capacity: TEST_CAPACITY });
+  const runtime = await startRuntime({
+    databaseUrl: database.url,
+    logger: createLogger("silent"),
+    baseUrl: BASE_URL,
+    mailUrl: `smtp://127.0.0.1:${sink.port}`,
+    capacity: TEST_CAPACITY,
+  });
   const server = await listen(runtime);
   const worker = createWorker(runtime.container, { concurrency: 2, pollMs: 20 });
   await worker.start();
@@ -76,9 +81,18 @@ for (const dialect of dialects()) {
     t.is((await s.api("POST", "/api/v1/subscribers", { body: { email: "ada@example.org", firstName: "Ada" } })).status, 200);
     const saved = await s.api("POST", "/api/v1/transactional", { body: WELCOME });
     t.is(saved.status, 200);
-    t.like(saved.body.transactional, { slug: "welcome-email", name: "Welcome Email", enabled: true, subject: WELCOME.subject, html: WELCOME.html, blocks: null });
+    t.like(saved.body.transactional, {
+      slug: "welcome-email",
+      name: "Welcome Email",
+      enabled: true,
+      subject: WELCOME.subject,
+      html: WELCOME.html,
+      blocks: null,
+    });
 
-    const sent = await s.api("POST", "/api/v1/transactional/send", { body: { slug: "welcome-email", to: ["Ada@Example.org", "bob@example.net"], variables: { plan: "pro" } } });
+    const sent = await s.api("POST", "/api/v1/transactional/send", {
+      body: { slug: "welcome-email", to: ["Ada@Example.org", "bob@example.net"], variables: { plan: "pro" } },
+    });
     t.is(sent.status, 200);
     t.deepEqual(sent.body.to, ["ada@example.org", "bob@example.net"]);
     t.is(sent.body.emailType, "transactional");
@@ -120,14 +134,27 @@ for (const dialect of dialects()) {
 
     // The worker records a send as sent right after the SMTP server accepts it.
     const sentCount = async () => Number((await s.runtime.knex("email_sends").where({ status: "sent" }).count({ n: "*" }).first())!.n);
-    for (const deadline = Date.now() + 10_000; (await sentCount()) < 2 && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 25));
+    for (const deadline = Date.now() + 10_000; (await sentCount()) < 2 && Date.now() < deadline;) await new Promise((resolve) => setTimeout(resolve, 25));
 
     // The list carries each saved email's all-time numbers and sorts by them.
     t.is((await s.api("POST", "/api/v1/transactional", { body: { ...WELCOME, name: "Receipt" } })).status, 200);
     const bySends = await s.api("GET", "/api/v1/transactional?sort=sends");
-    t.deepEqual(bySends.body.transactional.map((e: { slug: string; stats: { sent: number } }) => [e.slug, e.stats.sent]), [["welcome-email", 2], ["receipt", 0]]);
-    t.deepEqual((await s.api("GET", "/api/v1/transactional?sort=sends&order=asc")).body.transactional.map((e: { slug: string }) => e.slug), ["receipt", "welcome-email"]);
-    t.deepEqual((await s.api("GET", "/api/v1/transactional")).body.transactional.map((e: { slug: string }) => e.slug), ["receipt", "welcome-email"], "newest first by default");
+    t.deepEqual(
+      bySends.body.transactional.map((e: { slug: string; stats: { sent: number } }) => [e.slug, e.stats.sent]),
+      [
+        ["welcome-email", 2],
+        ["receipt", 0],
+      ],
+    );
+    t.deepEqual(
+      (await s.api("GET", "/api/v1/transactional?sort=sends&order=asc")).body.transactional.map((e: { slug: string }) => e.slug),
+      ["receipt", "welcome-email"],
+    );
+    t.deepEqual(
+      (await s.api("GET", "/api/v1/transactional")).body.transactional.map((e: { slug: string }) => e.slug),
+      ["receipt", "welcome-email"],
+      "newest first by default",
+    );
     t.is((await s.api("GET", "/api/v1/transactional?sort=popular")).status, 422);
 
     const sends = await s.runtime.knex("email_sends").where({ company_id: s.company.companyId }).orderBy("recipient_email");
@@ -159,7 +186,9 @@ for (const dialect of dialects()) {
     });
     t.is(posted.status, 200);
 
-    const second = await s.api("POST", "/api/v1/transactional/send", { body: { to: "reader@example.org", subject: "More news", body: "<p>Again</p>", emailType: "marketing" } });
+    const second = await s.api("POST", "/api/v1/transactional/send", {
+      body: { to: "reader@example.org", subject: "More news", body: "<p>Again</p>", emailType: "marketing" },
+    });
     t.is(second.status, 200);
     const deadline = Date.now() + 10_000;
     let status = "pending";
@@ -178,10 +207,18 @@ for (const dialect of dialects()) {
     t.like((await send({ ...direct })).body, { success: false, error: "to is required: one address or a list of up to 50" });
     t.is((await send({ ...direct, to: "not-an-email" })).status, 422);
     t.is((await send({ ...direct, to: Array.from({ length: 51 }, (_, i) => `r${i}@example.org`) })).status, 422);
-    t.like((await send({ to: "a@example.org" })).body, { error: "Provide slug (or templateId) of a saved transactional email, or subject and body for direct content" });
-    t.like((await send({ ...direct, slug: "welcome", to: "a@example.org" })).body, { error: "Provide either slug (or templateId) or subject and body, not both" });
-    t.like((await send({ ...direct, to: ["a@example.org", "b@example.org"], emailType: "marketing" })).body, { error: "emailType marketing takes exactly one to address and no cc or bcc" });
-    t.like((await send({ ...direct, to: "a@example.org", bcc: "b@example.org", subscriberExternalId: "u1" })).body, { error: "subscriberExternalId applies to a single recipient only" });
+    t.like((await send({ to: "a@example.org" })).body, {
+      error: "Provide slug (or templateId) of a saved transactional email, or subject and body for direct content",
+    });
+    t.like((await send({ ...direct, slug: "welcome", to: "a@example.org" })).body, {
+      error: "Provide either slug (or templateId) or subject and body, not both",
+    });
+    t.like((await send({ ...direct, to: ["a@example.org", "b@example.org"], emailType: "marketing" })).body, {
+      error: "emailType marketing takes exactly one to address and no cc or bcc",
+    });
+    t.like((await send({ ...direct, to: "a@example.org", bcc: "b@example.org", subscriberExternalId: "u1" })).body, {
+      error: "subscriberExternalId applies to a single recipient only",
+    });
     t.like((await send({ ...direct, to: "a@example.org", attachments: [{ filename: "a.pdf", path: "https://example.org/a.pdf" }] })).body, {
       error: "attachments[0]: path (a URL) is not supported: send the file as base64 content",
     });
@@ -201,19 +238,31 @@ for (const dialect of dialects()) {
       const refused = await send({ ...direct, to: "a@example.org", ...fields });
       t.is(refused.status, 422, path);
       t.false(refused.body.success, path);
-      t.deepEqual(refused.body.errors.map((e: { path: string }) => e.path), [path]);
+      t.deepEqual(
+        refused.body.errors.map((e: { path: string }) => e.path),
+        [path],
+      );
       t.regex(refused.body.errors[0].message, /^must not contain (line breaks or )?NUL characters$/, path);
     }
     const missing = await send({ slug: "nope", to: "a@example.org" });
     t.is(missing.status, 404);
     t.is(missing.body.error, "Transactional email not found");
-    t.is(await s.runtime.knex("email_sends").count({ n: "*" }).first().then((row) => Number(row!.n)), 0);
+    t.is(
+      await s.runtime
+        .knex("email_sends")
+        .count({ n: "*" })
+        .first()
+        .then((row) => Number(row!.n)),
+      0,
+    );
   });
 
   test(name("a merge variable cannot make a link or image run script: the sent HTML carries '#' instead, untracked"), async (t) => {
     const s = await setUp(t, dialect);
     const body = '<p><a href="{{url}}">Open</a><img src="{{url}}" alt=""><a href="https://brand.example/ok">OK</a></p>';
-    const sent = await s.api("POST", "/api/v1/transactional/send", { body: { to: "a@example.org", subject: "Hi", body, variables: { url: " JaVaScRiPt:alert(1)" } } });
+    const sent = await s.api("POST", "/api/v1/transactional/send", {
+      body: { to: "a@example.org", subject: "Hi", body, variables: { url: " JaVaScRiPt:alert(1)" } },
+    });
     t.is(sent.status, 200);
     const [message] = await s.messages(1);
     const html = String(message!.html);
@@ -286,7 +335,10 @@ for (const dialect of dialects()) {
     const refused = await s.api("POST", "/api/v1/transactional/send", { body: { slug: "welcome", to: "a@example.org" } });
     t.is(refused.status, 409);
     t.regex(refused.body.error, /is disabled/);
-    t.deepEqual((await s.api("GET", "/api/v1/transactional?status=disabled")).body.transactional.map((e: { slug: string }) => e.slug), ["welcome"]);
+    t.deepEqual(
+      (await s.api("GET", "/api/v1/transactional?status=disabled")).body.transactional.map((e: { slug: string }) => e.slug),
+      ["welcome"],
+    );
     t.deepEqual((await s.api("GET", "/api/v1/transactional?status=active")).body.transactional, []);
 
     const other = await createCompanyFixture(s.runtime.container);

@@ -93,7 +93,9 @@ async function setup(t: ExecutionContext, dialect: Dialect, allowPrivateDestinat
     const tables: string[] =
       dialect.name === "sqlite"
         ? (await knex.raw("select name from sqlite_master where type = 'table'")).map((row: { name: string }) => row.name)
-        : (await knex.raw("select table_name from information_schema.tables where table_schema = current_schema()")).rows.map((row: { table_name: string }) => row.table_name);
+        : (await knex.raw("select table_name from information_schema.tables where table_schema = current_schema()")).rows.map(
+            (row: { table_name: string }) => row.table_name,
+          );
     const dumps: string[] = [];
     for (const table of tables) dumps.push(JSON.stringify(await knex(table).select()));
     return dumps.join("\n");
@@ -118,12 +120,14 @@ for (const dialect of dialects()) {
   pgTest(name("a first run imports the rows, later runs read past the cursor and count unchanged rows, a full resync reads all"), async (t) => {
     const { post, get, sync, contacts, runJobs, bodies, storedText } = await setup(t, dialect);
     const wh = await warehouse(t, BASE_URL!);
-    await wh.table().insert([
-      customer("ada@example.com", "Ada", "pro", 3, "2026-01-01 10:00:00.000001+00"),
-      customer("Bob@Example.com", "Bob", "free", 1, "2026-01-01 10:00:00.000002+00"),
-      customer("carol@example.com", "Carol", "pro", 5, "2026-01-02 10:00:00+00"),
-      customer("dan@example.com", null, null, null, "2026-01-03 10:00:00+00"),
-    ]);
+    await wh
+      .table()
+      .insert([
+        customer("ada@example.com", "Ada", "pro", 3, "2026-01-01 10:00:00.000001+00"),
+        customer("Bob@Example.com", "Bob", "free", 1, "2026-01-01 10:00:00.000002+00"),
+        customer("carol@example.com", "Carol", "pro", 5, "2026-01-02 10:00:00+00"),
+        customer("dan@example.com", null, null, null, "2026-01-03 10:00:00+00"),
+      ]);
     const list = (await post("/lists", { name: "Warehouse customers" })).body.list;
 
     const connected = await post("/warehouse-connections", { name: "Analytics", kind: "postgres", url: wh.url });
@@ -134,7 +138,10 @@ for (const dialect of dialects()) {
     t.like(connection, { name: "Analytics", kind: "postgres", hasPassword: true, createdAt: NOW });
     t.true(connection.url.includes(":****@"));
     t.false(connection.url.includes(PASSWORD));
-    t.deepEqual((await get("/warehouse-connections")).body.connections.map((c: { id: string }) => c.id), [connection.id]);
+    t.deepEqual(
+      (await get("/warehouse-connections")).body.connections.map((c: { id: string }) => c.id),
+      [connection.id],
+    );
 
     const created = await post("/warehouse-syncs", {
       connectionId: connection.id,
@@ -222,14 +229,28 @@ for (const dialect of dialects()) {
     await wh.table().where({ email: "carol@example.com" }).update({ updated_at: "2026-01-06 10:00:00+00" });
     const manual = await post(`/warehouse-syncs/${id}/run`, {});
     t.is(manual.status, 202);
-    t.like(manual.body, { success: true, alreadyRunning: false, run: { status: "queued", isManual: true, isFullResync: false, cursorFrom: "2026-01-03 10:00:00+00" } });
+    t.like(manual.body, {
+      success: true,
+      alreadyRunning: false,
+      run: { status: "queued", isManual: true, isFullResync: false, cursorFrom: "2026-01-03 10:00:00+00" },
+    });
     const again = await post(`/warehouse-syncs/${id}/run`, {});
     t.is(again.status, 202);
     t.like(again.body, { alreadyRunning: true, run: { id: manual.body.run.id } });
     await runJobs();
     const second = await sync(id);
     t.like(second, { status: "idle", cursorValue: "2026-01-06 10:00:00+00" });
-    t.like(second.latestRun, { id: manual.body.run.id, status: "succeeded", isManual: true, rowsRead: 3, rowsUnchanged: 1, rowsSynced: 2, rowsSkipped: 0, rowsFailed: 0, cursorTo: "2026-01-06 10:00:00+00" });
+    t.like(second.latestRun, {
+      id: manual.body.run.id,
+      status: "succeeded",
+      isManual: true,
+      rowsRead: 3,
+      rowsUnchanged: 1,
+      rowsSynced: 2,
+      rowsSkipped: 0,
+      rowsFailed: 0,
+      cursorTo: "2026-01-06 10:00:00+00",
+    });
     t.like(second.latestRun.imports[0], { totalRows: 2, addedCount: 1, updatedCount: 1 });
     members = await contacts(list.id);
     t.is(members.size, 5);
@@ -252,9 +273,15 @@ for (const dialect of dialects()) {
 
     const runs = (await get(`/warehouse-syncs/${id}/runs`)).body.runs;
     t.is(runs.length, 4);
-    t.deepEqual(runs.map((r: { rowsRead: number }) => r.rowsRead), [5, 0, 3, 4]);
+    t.deepEqual(
+      runs.map((r: { rowsRead: number }) => r.rowsRead),
+      [5, 0, 3, 4],
+    );
     const listed = (await get("/warehouse-syncs")).body;
-    t.deepEqual(listed.syncs.map((s: { id: string }) => s.id), [id]);
+    t.deepEqual(
+      listed.syncs.map((s: { id: string }) => s.id),
+      [id],
+    );
     t.deepEqual(listed.pagination, { limit: 50, nextCursor: null, hasMore: false });
     t.is(listed.syncs[0].latestRun.id, resynced.latestRun.id);
 
@@ -268,7 +295,16 @@ for (const dialect of dialects()) {
     const wh = await warehouse(t, BASE_URL!);
     await wh.table().insert(customer("ada@example.com", "Ada", "pro", 3, "2026-01-01 10:00:00+00"));
     const connection = (await post("/warehouse-connections", { name: "W", kind: "postgres", url: wh.url })).body.connection;
-    const id = (await post("/warehouse-syncs", { connectionId: connection.id, name: "S", query: QUERY, mapping: MAPPING, cursorColumn: "updated_at", frequency: "every_15_minutes" })).body.sync.id;
+    const id = (
+      await post("/warehouse-syncs", {
+        connectionId: connection.id,
+        name: "S",
+        query: QUERY,
+        mapping: MAPPING,
+        cursorColumn: "updated_at",
+        frequency: "every_15_minutes",
+      })
+    ).body.sync.id;
     await runJobs();
     const first = await sync(id);
     t.is(first.nextRunAt, new Date(Date.parse(NOW) + 15 * 60_000).toISOString());
@@ -296,56 +332,71 @@ for (const dialect of dialects()) {
     t.is((await patch(`/warehouse-syncs/${id}`, { frequency: "weekly" })).status, 422);
   });
 
-  pgTest(name("rows without a valid email are skipped with error samples; the row cap leaves the rest, equal cursors included, for the next run"), async (t) => {
-    const { post, sync, contacts, runJobs } = await setup(t, dialect);
-    const wh = await warehouse(t, BASE_URL!);
-    await wh.table().insert([
-      customer("ada@example.com", "Ada", "pro", 1, "2026-01-01 00:00:01+00"),
-      customer(null, "Nobody", "pro", 1, "2026-01-01 00:00:02+00"),
-      customer("not-an-email", "Bad", "pro", 1, "2026-01-01 00:00:03+00"),
-      customer("ADA@example.com", "Ada again", "pro", 1, "2026-01-01 00:00:04+00"),
-      customer("long@example.com", "L".repeat(300), "pro", 1, "2026-01-01 00:00:05+00"),
-      // Two rows of one cursor value across the cap: both wait for the next run.
-      customer("bob@example.com", "Bob", "free", 2, "2026-01-01 00:00:06+00"),
-      customer("carol@example.com", "Carol", "free", 2, "2026-01-01 00:00:06+00"),
-    ]);
-    const connection = (await post("/warehouse-connections", { name: "W", kind: "postgres", url: wh.url })).body.connection;
-    const created = await post("/warehouse-syncs", { connectionId: connection.id, name: "S", query: QUERY, mapping: MAPPING, cursorColumn: "updated_at", maxRowsPerRun: 6 });
-    t.is(created.status, 200);
-    const id = created.body.sync.id;
-    t.is(created.body.sync.maxRowsPerRun, 6);
-    await runJobs();
-    const first = await sync(id);
-    t.like(first.latestRun, {
-      status: "succeeded",
-      rowsRead: 5,
-      rowsUnchanged: 0,
-      rowsSynced: 1,
-      rowsSkipped: 3,
-      rowsFailed: 1,
-      rowLimitReached: true,
-      cursorTo: "2026-01-01 00:00:05+00",
-    });
-    t.deepEqual(first.latestRun.errorSamples, [
-      { row: 2, reason: "missing email (column email is empty)" },
-      { row: 3, reason: 'invalid email address: "not-an-email"' },
-      { row: 4, reason: "duplicate email address: row 1 of this run has it" },
-      { row: 5, reason: "first name (column first_name) is longer than 255 characters" },
-    ]);
-    t.is(first.cursorValue, "2026-01-01 00:00:05+00");
-    t.deepEqual([...(await contacts()).keys()], ["ada@example.com"]);
+  pgTest(
+    name("rows without a valid email are skipped with error samples; the row cap leaves the rest, equal cursors included, for the next run"),
+    async (t) => {
+      const { post, sync, contacts, runJobs } = await setup(t, dialect);
+      const wh = await warehouse(t, BASE_URL!);
+      await wh.table().insert([
+        customer("ada@example.com", "Ada", "pro", 1, "2026-01-01 00:00:01+00"),
+        customer(null, "Nobody", "pro", 1, "2026-01-01 00:00:02+00"),
+        customer("not-an-email", "Bad", "pro", 1, "2026-01-01 00:00:03+00"),
+        customer("ADA@example.com", "Ada again", "pro", 1, "2026-01-01 00:00:04+00"),
+        customer("long@example.com", "L".repeat(300), "pro", 1, "2026-01-01 00:00:05+00"),
+        // Two rows of one cursor value across the cap: both wait for the next run.
+        customer("bob@example.com", "Bob", "free", 2, "2026-01-01 00:00:06+00"),
+        customer("carol@example.com", "Carol", "free", 2, "2026-01-01 00:00:06+00"),
+      ]);
+      const connection = (await post("/warehouse-connections", { name: "W", kind: "postgres", url: wh.url })).body.connection;
+      const created = await post("/warehouse-syncs", {
+        connectionId: connection.id,
+        name: "S",
+        query: QUERY,
+        mapping: MAPPING,
+        cursorColumn: "updated_at",
+        maxRowsPerRun: 6,
+      });
+      t.is(created.status, 200);
+      const id = created.body.sync.id;
+      t.is(created.body.sync.maxRowsPerRun, 6);
+      await runJobs();
+      const first = await sync(id);
+      t.like(first.latestRun, {
+        status: "succeeded",
+        rowsRead: 5,
+        rowsUnchanged: 0,
+        rowsSynced: 1,
+        rowsSkipped: 3,
+        rowsFailed: 1,
+        rowLimitReached: true,
+        cursorTo: "2026-01-01 00:00:05+00",
+      });
+      t.deepEqual(first.latestRun.errorSamples, [
+        { row: 2, reason: "missing email (column email is empty)" },
+        { row: 3, reason: 'invalid email address: "not-an-email"' },
+        { row: 4, reason: "duplicate email address: row 1 of this run has it" },
+        { row: 5, reason: "first name (column first_name) is longer than 255 characters" },
+      ]);
+      t.is(first.cursorValue, "2026-01-01 00:00:05+00");
+      t.deepEqual([...(await contacts()).keys()], ["ada@example.com"]);
 
-    await post(`/warehouse-syncs/${id}/run`, {});
-    await runJobs();
-    const second = await sync(id);
-    t.like(second.latestRun, { rowsRead: 2, rowsSynced: 2, rowsSkipped: 0, rowLimitReached: false, errorSamples: [], cursorTo: "2026-01-01 00:00:06+00" });
-    t.deepEqual([...(await contacts()).keys()].sort(), ["ada@example.com", "bob@example.com", "carol@example.com"]);
-  });
+      await post(`/warehouse-syncs/${id}/run`, {});
+      await runJobs();
+      const second = await sync(id);
+      t.like(second.latestRun, { rowsRead: 2, rowsSynced: 2, rowsSkipped: 0, rowLimitReached: false, errorSamples: [], cursorTo: "2026-01-01 00:00:06+00" });
+      t.deepEqual([...(await contacts()).keys()].sort(), ["ada@example.com", "bob@example.com", "carol@example.com"]);
+    },
+  );
 
   pgTest(name("queries run read-only: writes are refused and the warehouse is unchanged"), async (t) => {
     const { post, sync, contacts, runJobs } = await setup(t, dialect);
     const wh = await warehouse(t, BASE_URL!);
-    await wh.table().insert([customer("ada@example.com", "Ada", "pro", 1, "2026-01-01 00:00:01+00"), customer("bob@example.com", "Bob", "free", 1, "2026-01-01 00:00:02+00")]);
+    await wh
+      .table()
+      .insert([
+        customer("ada@example.com", "Ada", "pro", 1, "2026-01-01 00:00:01+00"),
+        customer("bob@example.com", "Bob", "free", 1, "2026-01-01 00:00:02+00"),
+      ]);
     // A function that deletes: only the read-only transaction stands between it and the table.
     await wh.db.raw(`create function ??.wipe() returns integer language plpgsql as $$ begin delete from ${wh.schema}.customers; return 1; end $$`, [wh.schema]);
     const connection = (await post("/warehouse-connections", { name: "W", kind: "postgres", url: wh.url })).body.connection;
@@ -364,7 +415,13 @@ for (const dialect of dialects()) {
     }
     t.is(await wh.count(), 2);
 
-    const created = await post("/warehouse-syncs", { connectionId: connection.id, name: "W", query: "select * from customers where wipe() = 1", mapping: MAPPING, cursorColumn: "updated_at" });
+    const created = await post("/warehouse-syncs", {
+      connectionId: connection.id,
+      name: "W",
+      query: "select * from customers where wipe() = 1",
+      mapping: MAPPING,
+      cursorColumn: "updated_at",
+    });
     t.is(created.status, 200);
     await runJobs();
     const failed = await sync(created.body.sync.id);
@@ -453,7 +510,11 @@ for (const dialect of dialects()) {
       [{ connectionId: connection.id, name: "S", query: QUERY, mapping: { ...MAPPING, emailColumn: "mail" } }, 400, /no column named 'mail'/],
       [{ connectionId: connection.id, name: "S", query: QUERY, mapping: MAPPING, cursorColumn: "changed_at" }, 400, /no column named 'changed_at'/],
       [{ connectionId: connection.id, name: "S", query: QUERY, mapping: MAPPING, listIds: [otherList.id] }, 400, /List not found/],
-      [{ connectionId: connection.id, name: "S", query: QUERY, mapping: { ...MAPPING, attributes: [{ column: "plan", attribute: "account" }] } }, 400, /reserved/],
+      [
+        { connectionId: connection.id, name: "S", query: QUERY, mapping: { ...MAPPING, attributes: [{ column: "plan", attribute: "account" }] } },
+        400,
+        /reserved/,
+      ],
       [{ connectionId: connection.id, name: "S", query: "select * from no_such_table", mapping: MAPPING }, 400, /does not exist/],
     ];
     for (const [body, status, message] of bad) {
@@ -468,7 +529,18 @@ for (const dialect of dialects()) {
 
   test(name("private and reserved warehouse hosts and sqlite files are refused unless ALLOW_PRIVATE_DESTINATIONS"), async (t) => {
     const { post, get } = await setup(t, dialect, false);
-    const hosts = ["127.0.0.1", "localhost", "[::1]", "[::ffff:127.0.0.1]", "169.254.169.254", "10.0.0.5", "172.16.5.4", "192.168.1.10", "100.64.0.1", "0.0.0.0"];
+    const hosts = [
+      "127.0.0.1",
+      "localhost",
+      "[::1]",
+      "[::ffff:127.0.0.1]",
+      "169.254.169.254",
+      "10.0.0.5",
+      "172.16.5.4",
+      "192.168.1.10",
+      "100.64.0.1",
+      "0.0.0.0",
+    ];
     for (const host of hosts) {
       const response = await post("/warehouse-connections", { name: "W", kind: "postgres", url: `postgres://reader:${PASSWORD}@${host}:5432/test` });
       t.is(response.status, 400, host);
@@ -508,12 +580,23 @@ for (const dialect of dialects()) {
     const connected = await post("/warehouse-connections", { name: "File", kind: "sqlite", url: `sqlite:${path}` });
     t.is(connected.status, 200);
     t.like(connected.body.connection, { kind: "sqlite", hasPassword: false });
-    const refused = await post("/warehouse-syncs", { connectionId: connected.body.connection.id, name: "W", query: "delete from people", mapping: { emailColumn: "mail" } });
+    const refused = await post("/warehouse-syncs", {
+      connectionId: connected.body.connection.id,
+      name: "W",
+      query: "delete from people",
+      mapping: { emailColumn: "mail" },
+    });
     t.is(refused.status, 400);
     t.is(refused.body.code, "invalid_input");
 
     const mapping = { emailColumn: "mail", firstNameColumn: "name", attributes: [{ column: "score", attribute: "score" }] };
-    const created = await post("/warehouse-syncs", { connectionId: connected.body.connection.id, name: "People", query: "select * from people", mapping, cursorColumn: "version" });
+    const created = await post("/warehouse-syncs", {
+      connectionId: connected.body.connection.id,
+      name: "People",
+      query: "select * from people",
+      mapping,
+      cursorColumn: "version",
+    });
     t.is(created.status, 200);
     const id = created.body.sync.id;
     await runJobs();
@@ -545,13 +628,16 @@ for (const dialect of dialects()) {
   pgTest(name("a run whose worker died is started again from the cursor: the dead attempt's import is failed, nothing is counted twice"), async (t) => {
     const { a, post, sync, runJobs, container } = await setup(t, dialect);
     const wh = await warehouse(t, BASE_URL!);
-    await wh.table().insert([
-      customer("ada@example.com", "Ada", "pro", 1, "2026-01-01 00:00:01+00"),
-      customer("bob@example.com", "Bob", "pro", 1, "2026-01-01 00:00:02+00"),
-      customer("carol@example.com", "Carol", "pro", 1, "2026-01-01 00:00:03+00"),
-    ]);
+    await wh
+      .table()
+      .insert([
+        customer("ada@example.com", "Ada", "pro", 1, "2026-01-01 00:00:01+00"),
+        customer("bob@example.com", "Bob", "pro", 1, "2026-01-01 00:00:02+00"),
+        customer("carol@example.com", "Carol", "pro", 1, "2026-01-01 00:00:03+00"),
+      ]);
     const connection = (await post("/warehouse-connections", { name: "W", kind: "postgres", url: wh.url })).body.connection;
-    const created = (await post("/warehouse-syncs", { connectionId: connection.id, name: "S", query: QUERY, mapping: MAPPING, cursorColumn: "updated_at" })).body.sync;
+    const created = (await post("/warehouse-syncs", { connectionId: connection.id, name: "S", query: QUERY, mapping: MAPPING, cursorColumn: "updated_at" }))
+      .body.sync;
     const runId = created.latestRun.id as string;
 
     // The same use case, over a reader whose process is lost after its first batch.
@@ -577,7 +663,8 @@ for (const dialect of dialects()) {
       container.get(IdGenerator),
       container.get(Clock),
     );
-    const job = (attempts: number, id: string) => ({ id: "job_1", type: "warehouse_syncs.run", payload: { runId: id }, companyId: a.companyId, attempts, maxAttempts: 3 }) as unknown as Job;
+    const job = (attempts: number, id: string) =>
+      ({ id: "job_1", type: "warehouse_syncs.run", payload: { runId: id }, companyId: a.companyId, attempts, maxAttempts: 3 }) as unknown as Job;
     const work = (id: string) => ({ companyId: a.companyId, payload: { runId: id } });
     await t.throwsAsync(dying.runJob(work(runId), job(1, runId)), { message: "worker lost" });
     const halfway = await sync(created.id);
