@@ -23,7 +23,7 @@ import { Clock } from "../../core/ports/clock.js";
 import { DnsResolver } from "../../core/ports/dns-resolver.js";
 import { IdGenerator } from "../../core/ports/id-generator.js";
 import { SecretBox } from "../../core/ports/secret-box.js";
-import { bindClass } from "../bind-class.js";
+import { bindClass, bindFactory } from "../bind-class.js";
 import { BaseUrl, Database } from "../tokens.js";
 
 /**
@@ -39,8 +39,8 @@ export const companyModule = new ContainerModule((container) => {
   bindClass(container, KnexSendingDomainRepository, [Database]);
   container.bind<SendingDomainRepository>(SendingDomainRepository).toService(KnexSendingDomainRepository);
   container.bind<DkimKeyGenerator>(DkimKeyGenerator).toConstantValue(new RsaDkimKeyGenerator());
-  container.bind<DnsResolver>(DnsResolver).toResolvedValue(() => new NodeDnsResolver());
-  container.bind<MailTargets>(MailTargetsToken).toResolvedValue((baseUrl: string) => mailTargetsFor(new URL(baseUrl).hostname), [BaseUrl]);
+  bindFactory(container, DnsResolver, () => new NodeDnsResolver(), []);
+  bindFactory(container, MailTargetsToken, (baseUrl: string) => mailTargetsFor(new URL(baseUrl).hostname), [BaseUrl]);
 
   bindClass(container, GetCompanyProfile, [CompanyProfileRepository, ProfileRepository]);
   bindClass(container, UpdateCompanyProfile, [CompanyProfileRepository, ProfileRepository, SendingDomainRepository, GetCompanyProfile, IdGenerator, Clock]);

@@ -21,7 +21,7 @@ import { Gzip } from "../../core/ports/gzip.js";
 import { IdGenerator } from "../../core/ports/id-generator.js";
 import { JobQueue } from "../../core/ports/job-queue.js";
 import { SecretBox } from "../../core/ports/secret-box.js";
-import { bindClass } from "../bind-class.js";
+import { bindClass, bindFactory } from "../bind-class.js";
 import { AllowPrivateDestinations, Database } from "../tokens.js";
 import { JobHandlers } from "../worker/job-handlers.js";
 
@@ -31,18 +31,16 @@ export const dataExportsModule = new ContainerModule((container) => {
   container.bind<DataExportRepository>(DataExportRepository).toService(KnexDataExportRepository);
   bindClass(container, KnexExportSource, [Database]);
   container.bind<ExportSource>(ExportSource).toService(KnexExportSource);
-  container
-    .bind<BucketWriter>(BucketWriter)
-    .toResolvedValue((allowPrivateDestinations: boolean) => new S3BucketWriter({ allowPrivateDestinations }), [AllowPrivateDestinations]);
+  bindFactory(container, BucketWriter, (allowPrivateDestinations: boolean) => new S3BucketWriter({ allowPrivateDestinations }), [AllowPrivateDestinations]);
   container.bind<Gzip>(Gzip).toConstantValue(new NodeGzip());
 
-  container
-    .bind(CreateDataExport)
-    .toResolvedValue(
-      (exports: DataExportRepository, buckets: BucketWriter, box: SecretBox, jobs: JobQueue, ids: IdGenerator, clock: Clock, allowPrivate: boolean) =>
-        new CreateDataExport(exports, buckets, box, jobs, ids, clock, allowPrivate),
-      [DataExportRepository, BucketWriter, SecretBox, JobQueue, IdGenerator, Clock, AllowPrivateDestinations],
-    );
+  bindFactory(
+    container,
+    CreateDataExport,
+    (exports: DataExportRepository, buckets: BucketWriter, box: SecretBox, jobs: JobQueue, ids: IdGenerator, clock: Clock, allowPrivate: boolean) =>
+      new CreateDataExport(exports, buckets, box, jobs, ids, clock, allowPrivate),
+    [DataExportRepository, BucketWriter, SecretBox, JobQueue, IdGenerator, Clock, AllowPrivateDestinations],
+  );
   bindClass(container, ListDataExports, [DataExportRepository]);
   bindClass(container, GetDataExport, [DataExportRepository]);
   bindClass(container, UpdateDataExport, [DataExportRepository, BucketWriter, SecretBox, JobQueue, IdGenerator, Clock]);

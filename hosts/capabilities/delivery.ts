@@ -27,7 +27,7 @@ import { SuppressionRepository } from "../../core/suppressions/ports.js";
 import { RemoveSuppression } from "../../core/suppressions/remove-suppression.js";
 import { SuppressionQueries } from "../../core/suppressions/suppression-queries.js";
 import { TenancyRepository } from "../../core/tenancy/ports.js";
-import { bindClass } from "../bind-class.js";
+import { bindClass, bindFactory } from "../bind-class.js";
 import { BaseUrl, Database, Disposables, MailUrl } from "../tokens.js";
 import { JobHandlers } from "../worker/job-handlers.js";
 
@@ -37,7 +37,9 @@ import { JobHandlers } from "../worker/job-handlers.js";
  */
 export const deliveryModule = new ContainerModule((container) => {
   // Opened on first use (a pooled SMTP connection only when mail is sent), closed with the runtime.
-  container.bind<MailTransport>(MailTransport).toResolvedValue(
+  bindFactory(
+    container,
+    MailTransport,
     (mailUrl: string, disposables: Disposables) => {
       const transport = mailTransportFromUrl(mailUrl);
       disposables.push(() => transport.close());
@@ -48,30 +50,28 @@ export const deliveryModule = new ContainerModule((container) => {
 
   bindClass(container, KnexEmailSendRepository, [Database, IdGenerator]);
   container.bind<EmailSendRepository>(EmailSendRepository).toService(KnexEmailSendRepository);
-  container.bind<DkimKeys>(DkimKeys).toResolvedValue((knex: Knex, box: SecretBox) => new KnexDkimKeys(knex, box), [Database, SecretBox]);
-  container.bind<DeliveryWebhookSecrets>(DeliveryWebhookSecrets).toResolvedValue((knex: Knex) => new KnexDeliveryWebhookSecrets(knex), [Database]);
-  container.bind<SesTopicPins>(SesTopicPins).toResolvedValue((knex: Knex) => new KnexSesTopicPins(knex), [Database]);
+  bindFactory(container, DkimKeys, (knex: Knex, box: SecretBox) => new KnexDkimKeys(knex, box), [Database, SecretBox]);
+  bindFactory(container, DeliveryWebhookSecrets, (knex: Knex) => new KnexDeliveryWebhookSecrets(knex), [Database]);
+  bindFactory(container, SesTopicPins, (knex: Knex) => new KnexSesTopicPins(knex), [Database]);
   container.bind<SnsVerifier>(SnsVerifier).toConstantValue(new SnsSignatureVerifier());
   container.bind<SnsSubscriptions>(SnsSubscriptions).toConstantValue(new HttpsSnsSubscriptions());
-  container.bind<SuppressionQueries>(SuppressionQueries).toResolvedValue((knex: Knex) => new KnexSuppressionQueries(knex), [Database]);
+  bindFactory(container, SuppressionQueries, (knex: Knex) => new KnexSuppressionQueries(knex), [Database]);
 
   // The suppression list's repository: bound here unless a capability before this one did.
   if (!container.isBound(SuppressionRepository)) {
-    container
-      .bind<SuppressionRepository>(SuppressionRepository)
-      .toResolvedValue((knex: Knex, ids: IdGenerator) => new KnexSuppressionRepository(knex, ids), [Database, IdGenerator]);
+    bindFactory(container, SuppressionRepository, (knex: Knex, ids: IdGenerator) => new KnexSuppressionRepository(knex, ids), [Database, IdGenerator]);
   }
 
   bindClass(container, QueueEmailSend, [EmailSendRepository, IdGenerator, Clock]);
   bindClass(container, DeliverEmail, [EmailSendRepository, SuppressionRepository, DkimKeys, MailTransport, IdGenerator, Clock]);
   bindClass(container, RecordDeliveryEvent, [EmailSendRepository, SuppressionRepository, TenancyRepository, IdGenerator, Clock]);
-  container
-    .bind(CreateDeliveryWebhookSecret)
-    .toResolvedValue(
-      (secrets: DeliveryWebhookSecrets, box: SecretBox, clock: Clock, baseUrl: string) =>
-        new CreateDeliveryWebhookSecret(secrets, box, clock, baseUrl, newWebhookSecret),
-      [DeliveryWebhookSecrets, SecretBox, Clock, BaseUrl],
-    );
+  bindFactory(
+    container,
+    CreateDeliveryWebhookSecret,
+    (secrets: DeliveryWebhookSecrets, box: SecretBox, clock: Clock, baseUrl: string) =>
+      new CreateDeliveryWebhookSecret(secrets, box, clock, baseUrl, newWebhookSecret),
+    [DeliveryWebhookSecrets, SecretBox, Clock, BaseUrl],
+  );
   bindClass(container, OpenDeliveryWebhookSecret, [DeliveryWebhookSecrets, SecretBox]);
   bindClass(container, ReceiveSesNotification, [SnsVerifier, SnsSubscriptions, SesTopicPins, RecordDeliveryEvent, Clock]);
   bindClass(container, UnpinSesTopic, [SesTopicPins]);

@@ -18,7 +18,7 @@ import { SecretBox } from "../../core/ports/secret-box.js";
 import { DirectImport } from "../../core/subscriber-imports/direct-import.js";
 import { SubscriberImportRepository } from "../../core/subscriber-imports/ports.js";
 import { TenancyRepository } from "../../core/tenancy/ports.js";
-import { bindClass } from "../bind-class.js";
+import { bindClass, bindFactory } from "../bind-class.js";
 import { csvRowMapper } from "../../core/subscriber-imports/csv-rows.js";
 import { AllowPrivateDestinations, Database } from "../tokens.js";
 import { JobHandlers } from "../worker/job-handlers.js";
@@ -27,7 +27,7 @@ import { JobHandlers } from "../worker/job-handlers.js";
 export const migrationsModule = new ContainerModule((container) => {
   // Outbound calls to provider APIs (shared with any capability that binds it first).
   if (!container.isBound(HttpClient)) container.bind<HttpClient>(HttpClient).toConstantValue(new FetchHttpClient());
-  container.bind<MigrationSources>(MigrationSources).toResolvedValue((http: HttpClient) => new ProviderMigrationSources(http, csvRowMapper), [HttpClient]);
+  bindFactory(container, MigrationSources, (http: HttpClient) => new ProviderMigrationSources(http, csvRowMapper), [HttpClient]);
 
   bindClass(container, KnexMigrationRunRepository, [Database]);
   container.bind<MigrationRunRepository>(MigrationRunRepository).toService(KnexMigrationRunRepository);

@@ -22,7 +22,7 @@ import { JobQueue, JobStore, ScheduleStore } from "../../core/ports/job-queue.js
 import { RateLimiter } from "../../core/ports/rate-limiter.js";
 import { SecretBox } from "../../core/ports/secret-box.js";
 import { TokenSigner } from "../../core/ports/token-signer.js";
-import { bindClass } from "../bind-class.js";
+import { bindClass, bindFactory } from "../bind-class.js";
 import type { Capacity } from "../capacity.js";
 import { CapacitySettings, Database, Disposables, RedisUrl, SecretKey } from "../tokens.js";
 import { JobHandlers } from "../worker/job-handlers.js";
@@ -37,9 +37,9 @@ const SWEEP_RATE_LIMITS = "platform.sweep_rate_limits";
 export const platformModule = new ContainerModule((container) => {
   container.bind<IdGenerator>(IdGenerator).toConstantValue(new UlidIdGenerator());
   container.bind<Delay>(Delay).toConstantValue(new TimerDelay());
-  container.bind<Disposables>(Disposables).toResolvedValue(() => []);
-  container.bind<SecretBox>(SecretBox).toResolvedValue((secretKey: Buffer) => new AesGcmSecretBox(secretKey), [SecretKey]);
-  container.bind<TokenSigner>(TokenSigner).toResolvedValue((secretKey: Buffer) => new HmacTokenSigner(secretKey), [SecretKey]);
+  bindFactory(container, Disposables, () => [], []);
+  bindFactory(container, SecretBox, (secretKey: Buffer) => new AesGcmSecretBox(secretKey), [SecretKey]);
+  bindFactory(container, TokenSigner, (secretKey: Buffer) => new HmacTokenSigner(secretKey), [SecretKey]);
 
   // The durable job queue, its schedules, and the handlers capabilities register for the worker.
   bindClass(container, KnexJobQueue, [Database, IdGenerator, Clock]);
@@ -47,10 +47,12 @@ export const platformModule = new ContainerModule((container) => {
   container.bind<JobStore>(JobStore).toService(KnexJobQueue);
   bindClass(container, KnexScheduleStore, [Database, JobQueue]);
   container.bind<ScheduleStore>(ScheduleStore).toService(KnexScheduleStore);
-  container.bind(JobHandlers).toResolvedValue(() => new JobHandlers());
+  bindClass(container, JobHandlers, []);
 
   // Rate limits: counters in Redis when configured, else in Postgres, else in this process (SQLite).
-  container.bind<RateLimiter>(RateLimiter).toResolvedValue(
+  bindFactory(
+    container,
+    RateLimiter,
     (redisUrl: string | undefined, knex: Knex, capacity: Capacity, disposables: Disposables) => {
       const store: RateStore = redisUrl
         ? { kind: "redis", redis: new Redis(redisUrl, { maxRetriesPerRequest: 1 }) }
@@ -64,8 +66,10 @@ export const platformModule = new ContainerModule((container) => {
     [RedisUrl, Database, CapacitySettings, Disposables],
   );
   // Capacity: each company's places in flight (this process), and a /health that queues behind nothing.
-  container.bind(InFlightGate).toResolvedValue((capacity: Capacity) => new InFlightGate(capacity.companyMaxInFlight), [CapacitySettings]);
-  container.bind<DatabaseProbe>(DatabaseProbe).toResolvedValue(
+  bindFactory(container, InFlightGate, (capacity: Capacity) => new InFlightGate(capacity.companyMaxInFlight), [CapacitySettings]);
+  bindFactory(
+    container,
+    DatabaseProbe,
     (knex: Knex, disposables: Disposables) => {
       const probe = createDatabaseProbe(knex);
       disposables.push(() => probe.close());

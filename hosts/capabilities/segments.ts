@@ -9,7 +9,7 @@ import { DeleteSegment } from "../../core/segments/delete-segment.js";
 import { ListSegments } from "../../core/segments/list-segments.js";
 import { SegmentEvaluator, SegmentRepository } from "../../core/segments/ports.js";
 import { UpdateSegment } from "../../core/segments/update-segment.js";
-import { bindClass } from "../bind-class.js";
+import { bindClass, bindFactory } from "../bind-class.js";
 import { BaseUrl, Database } from "../tokens.js";
 
 /** Where the segment reference errors point: this server's API description, whose segment routes state the limits. */
@@ -22,27 +22,27 @@ export const segmentsModule = new ContainerModule((container) => {
   bindClass(container, KnexSegmentEvaluator, [Database]);
   container.bind<SegmentEvaluator>(SegmentEvaluator).toService(KnexSegmentEvaluator);
 
-  container
-    .bind(CreateSegment)
-    .toResolvedValue(
-      (segments: SegmentRepository, evaluator: SegmentEvaluator, ids: IdGenerator, clock: Clock, baseUrl: string) =>
-        new CreateSegment(segments, evaluator, ids, clock, segmentDocsUrl(baseUrl)),
-      [SegmentRepository, SegmentEvaluator, IdGenerator, Clock, BaseUrl],
-    );
-  container
-    .bind(UpdateSegment)
-    .toResolvedValue(
-      (segments: SegmentRepository, evaluator: SegmentEvaluator, ids: IdGenerator, clock: Clock, baseUrl: string) =>
-        new UpdateSegment(segments, evaluator, ids, clock, segmentDocsUrl(baseUrl)),
-      [SegmentRepository, SegmentEvaluator, IdGenerator, Clock, BaseUrl],
-    );
-  container
-    .bind(CountSegment)
-    .toResolvedValue(
-      (segments: SegmentRepository, evaluator: SegmentEvaluator, clock: Clock, baseUrl: string) =>
-        new CountSegment(segments, evaluator, clock, segmentDocsUrl(baseUrl)),
-      [SegmentRepository, SegmentEvaluator, Clock, BaseUrl],
-    );
+  bindFactory(
+    container,
+    CreateSegment,
+    (segments: SegmentRepository, evaluator: SegmentEvaluator, ids: IdGenerator, clock: Clock, baseUrl: string) =>
+      new CreateSegment(segments, evaluator, ids, clock, segmentDocsUrl(baseUrl)),
+    [SegmentRepository, SegmentEvaluator, IdGenerator, Clock, BaseUrl],
+  );
+  bindFactory(
+    container,
+    UpdateSegment,
+    (segments: SegmentRepository, evaluator: SegmentEvaluator, ids: IdGenerator, clock: Clock, baseUrl: string) =>
+      new UpdateSegment(segments, evaluator, ids, clock, segmentDocsUrl(baseUrl)),
+    [SegmentRepository, SegmentEvaluator, IdGenerator, Clock, BaseUrl],
+  );
+  bindFactory(
+    container,
+    CountSegment,
+    (segments: SegmentRepository, evaluator: SegmentEvaluator, clock: Clock, baseUrl: string) =>
+      new CountSegment(segments, evaluator, clock, segmentDocsUrl(baseUrl)),
+    [SegmentRepository, SegmentEvaluator, Clock, BaseUrl],
+  );
   bindClass(container, ListSegments, [SegmentRepository, SegmentEvaluator, Clock]);
   bindClass(container, DeleteSegment, [SegmentRepository]);
 });

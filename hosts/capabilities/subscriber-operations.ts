@@ -11,7 +11,7 @@ import { GetOperation } from "../../core/subscriber-operations/get-operation.js"
 import { ListOperations } from "../../core/subscriber-operations/list-operations.js";
 import { BulkTagStore, SubscriberOperationRepository } from "../../core/subscriber-operations/ports.js";
 import { StartOperation } from "../../core/subscriber-operations/start-operation.js";
-import { bindClass } from "../bind-class.js";
+import { bindClass, bindFactory } from "../bind-class.js";
 import { BaseUrl, Database } from "../tokens.js";
 import { JobHandlers } from "../worker/job-handlers.js";
 import { segmentDocsUrl } from "./segments.js";
@@ -26,13 +26,13 @@ export const subscriberOperationsModule = new ContainerModule((container) => {
   container.bind<BulkTagStore>(BulkTagStore).toService(KnexBulkTagStore);
 
   bindClass(container, BulkTag, [BulkTagStore, Clock]);
-  container
-    .bind(StartOperation)
-    .toResolvedValue(
-      (operations: SubscriberOperationRepository, segments: SegmentRepository, jobs: JobQueue, ids: IdGenerator, clock: Clock, baseUrl: string) =>
-        new StartOperation(operations, segments, jobs, ids, clock, segmentDocsUrl(baseUrl)),
-      [SubscriberOperationRepository, SegmentRepository, JobQueue, IdGenerator, Clock, BaseUrl],
-    );
+  bindFactory(
+    container,
+    StartOperation,
+    (operations: SubscriberOperationRepository, segments: SegmentRepository, jobs: JobQueue, ids: IdGenerator, clock: Clock, baseUrl: string) =>
+      new StartOperation(operations, segments, jobs, ids, clock, segmentDocsUrl(baseUrl)),
+    [SubscriberOperationRepository, SegmentRepository, JobQueue, IdGenerator, Clock, BaseUrl],
+  );
   bindClass(container, GetOperation, [SubscriberOperationRepository]);
   bindClass(container, ListOperations, [SubscriberOperationRepository]);
   bindClass(container, CancelOperation, [SubscriberOperationRepository, Clock]);

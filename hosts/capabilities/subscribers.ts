@@ -19,7 +19,7 @@ import { GetSubscriber } from "../../core/subscribers/get-subscriber.js";
 import { ListSubscribers } from "../../core/subscribers/list-subscribers.js";
 import { SubscriberQueries } from "../../core/subscribers/queries.js";
 import { UpdateSubscriber } from "../../core/subscribers/update-subscriber.js";
-import { bindClass } from "../bind-class.js";
+import { bindClass, bindFactory } from "../bind-class.js";
 import { BaseUrl, Database } from "../tokens.js";
 import { segmentDocsUrl } from "./segments.js";
 
@@ -44,13 +44,13 @@ function bindSubscriberRoutes(container: ContainerModuleLoadOptions): void {
   bindClass(container, GetSubscriber, [SubscriberRepository, SubscriberQueries, NoteRepository]);
   bindClass(container, UpdateSubscriber, [SubscriberRepository, SubscriberQueries, Clock]);
   bindClass(container, DeleteSubscriber, [SubscriberRepository]);
-  container
-    .bind(ListSubscribers)
-    .toResolvedValue(
-      (queries: SubscriberQueries, segments: SegmentRepository, clock: Clock, baseUrl: string) =>
-        new ListSubscribers(queries, segments, clock, segmentDocsUrl(baseUrl)),
-      [SubscriberQueries, SegmentRepository, Clock, BaseUrl],
-    );
+  bindFactory(
+    container,
+    ListSubscribers,
+    (queries: SubscriberQueries, segments: SegmentRepository, clock: Clock, baseUrl: string) =>
+      new ListSubscribers(queries, segments, clock, segmentDocsUrl(baseUrl)),
+    [SubscriberQueries, SegmentRepository, Clock, BaseUrl],
+  );
 
   bindClass(container, AddNote, [SubscriberRepository, NoteRepository, IdGenerator, Clock]);
   bindClass(container, ListNotes, [SubscriberRepository, NoteRepository]);

@@ -18,22 +18,22 @@ import { CreateCompany } from "../../core/tenancy/create-company.js";
 import { DescribeAccount } from "../../core/tenancy/describe-account.js";
 import { GetCurrentCompany } from "../../core/tenancy/get-current-company.js";
 import { TenancyRepository } from "../../core/tenancy/ports.js";
-import { bindClass } from "../bind-class.js";
+import { bindClass, bindFactory } from "../bind-class.js";
 import type { Logger } from "../logger.js";
 import { AppLogger, Database } from "../tokens.js";
 
 /** Companies, members and API keys: the repositories behind every authenticated request, and their use cases. */
 export const tenancyModule = new ContainerModule((container) => {
   container.bind<ApiKeySecrets>(ApiKeySecrets).toConstantValue(new Sha256ApiKeySecrets());
-  container.bind(KnexApiKeyRepository).toResolvedValue((knex: Knex) => new KnexApiKeyRepository(knex), [Database]);
+  bindClass(container, KnexApiKeyRepository, [Database]);
   container.bind<ApiKeyRepository>(ApiKeyRepository).toService(KnexApiKeyRepository);
-  container.bind<TenancyRepository>(TenancyRepository).toResolvedValue((knex: Knex) => new KnexTenancyRepository(knex), [Database]);
-  container
-    .bind<ApiKeyUsage>(ApiKeyUsage)
-    .toResolvedValue(
-      (keys: KnexApiKeyRepository, logger: Logger) => new ThrottledApiKeyUsage(keys, (error) => logger.warn({ err: error }, "could not record API key use")),
-      [KnexApiKeyRepository, AppLogger],
-    );
+  bindFactory(container, TenancyRepository, (knex: Knex) => new KnexTenancyRepository(knex), [Database]);
+  bindFactory(
+    container,
+    ApiKeyUsage,
+    (keys: KnexApiKeyRepository, logger: Logger) => new ThrottledApiKeyUsage(keys, (error) => logger.warn({ err: error }, "could not record API key use")),
+    [KnexApiKeyRepository, AppLogger],
+  );
 
   bindClass(container, IssueApiKey, [ApiKeyRepository, ApiKeySecrets, IdGenerator, Clock]);
   bindClass(container, AuthenticateApiKey, [ApiKeyRepository, TenancyRepository, ApiKeySecrets, ApiKeyUsage, Clock]);

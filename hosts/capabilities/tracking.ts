@@ -16,16 +16,14 @@ import { TrackingLinks } from "../../core/tracking/tracking-links.js";
 import { TrackingTokens } from "../../core/tracking/tracking-tokens.js";
 import { ShowUnsubscribePage } from "../../core/tracking/unsubscribe-page.js";
 import { UnsubscribeRecipient } from "../../core/tracking/unsubscribe-recipient.js";
-import { bindClass } from "../bind-class.js";
+import { bindClass, bindFactory } from "../bind-class.js";
 import { BaseUrl, Database } from "../tokens.js";
 
 /** Open and click tracking, unsubscribe links, and the suppression list they feed. */
 export const trackingModule = new ContainerModule((container) => {
   // Delivery binds the same repository when it comes first: one binding either way.
   if (!container.isBound(SuppressionRepository)) {
-    container
-      .bind<SuppressionRepository>(SuppressionRepository)
-      .toResolvedValue((knex: Knex, ids: IdGenerator) => new KnexSuppressionRepository(knex, ids), [Database, IdGenerator]);
+    bindFactory(container, SuppressionRepository, (knex: Knex, ids: IdGenerator) => new KnexSuppressionRepository(knex, ids), [Database, IdGenerator]);
   }
   bindClass(container, KnexEngagementRepository, [Database]);
   container.bind<EngagementRepository>(EngagementRepository).toService(KnexEngagementRepository);

@@ -19,7 +19,7 @@ import { QUEUE_DUE_WAREHOUSE_SYNCS_JOB, QueueDueWarehouseSyncs, SCHEDULER_INTERV
 import { QueueWarehouseSyncRun } from "../../core/warehouse/queue-warehouse-sync-run.js";
 import { RunWarehouseSync, RunWarehouseSyncJob } from "../../core/warehouse/run-warehouse-sync.js";
 import { UpdateWarehouseSync } from "../../core/warehouse/update-warehouse-sync.js";
-import { bindClass } from "../bind-class.js";
+import { bindClass, bindFactory } from "../bind-class.js";
 import { AllowPrivateDestinations, Database } from "../tokens.js";
 import { JobHandlers } from "../worker/job-handlers.js";
 
@@ -29,17 +29,15 @@ export const warehouseSyncsModule = new ContainerModule((container) => {
   container.bind<WarehouseConnectionRepository>(WarehouseConnectionRepository).toService(KnexWarehouseConnectionRepository);
   bindClass(container, KnexWarehouseSyncRepository, [Database]);
   container.bind<WarehouseSyncRepository>(WarehouseSyncRepository).toService(KnexWarehouseSyncRepository);
-  container
-    .bind<WarehouseReader>(WarehouseReader)
-    .toResolvedValue((allowPrivate: boolean) => new KindWarehouseReader(allowPrivate), [AllowPrivateDestinations]);
+  bindFactory(container, WarehouseReader, (allowPrivate: boolean) => new KindWarehouseReader(allowPrivate), [AllowPrivateDestinations]);
 
-  container
-    .bind(CreateWarehouseConnection)
-    .toResolvedValue(
-      (connections: WarehouseConnectionRepository, reader: WarehouseReader, secrets: SecretBox, ids: IdGenerator, clock: Clock, allowPrivate: boolean) =>
-        new CreateWarehouseConnection(connections, reader, secrets, ids, clock, allowPrivate),
-      [WarehouseConnectionRepository, WarehouseReader, SecretBox, IdGenerator, Clock, AllowPrivateDestinations],
-    );
+  bindFactory(
+    container,
+    CreateWarehouseConnection,
+    (connections: WarehouseConnectionRepository, reader: WarehouseReader, secrets: SecretBox, ids: IdGenerator, clock: Clock, allowPrivate: boolean) =>
+      new CreateWarehouseConnection(connections, reader, secrets, ids, clock, allowPrivate),
+    [WarehouseConnectionRepository, WarehouseReader, SecretBox, IdGenerator, Clock, AllowPrivateDestinations],
+  );
   bindClass(container, ListWarehouseConnections, [WarehouseConnectionRepository]);
   bindClass(container, QueueWarehouseSyncRun, [WarehouseSyncRepository, SubscriberImportRepository, JobQueue, IdGenerator, Clock]);
   bindClass(container, CreateWarehouseSync, [
