@@ -23,6 +23,8 @@ const PATH = "/api/v1/subscribers/events";
 const GOAL = 0.3;
 /** Enough keys for ~10,000 req/s for a minute within 20/s and 300/min per key. */
 const KEYS = 2_500;
+/** The company ceiling this run needs: every key's budget together. */
+const COMPANY_RATE_PER_MINUTE = 1_000_000;
 /** Contacts that exist before the run; the others an event names are created by it. */
 const EXISTING_CONTACTS = 2_000;
 /** One request in this many names a contact never seen before. */
@@ -99,7 +101,14 @@ export async function eventsIngest(): Promise<string> {
   const connections = count("BENCH_CONNECTIONS", 10);
 
   const dir = mkdtempSync(join(tmpdir(), "lifecycle-bench-"));
-  const runtime = await startRuntime({ databaseUrl: `sqlite:${join(dir, "bench.sqlite")}`, logger: createLogger("silent"), baseUrl: "http://127.0.0.1" });
+  // One company's event stream: its fair share across keys (3,000 a minute by default) is raised,
+  // as an operator with such a stream would, and the line says so.
+  const runtime = await startRuntime({
+    databaseUrl: `sqlite:${join(dir, "bench.sqlite")}`,
+    logger: createLogger("silent"),
+    baseUrl: "http://127.0.0.1",
+    capacity: { companyPerMinute: COMPANY_RATE_PER_MINUTE },
+  });
   const servers: Server[] = [];
   try {
     const company = await createCompanyFixture(runtime.container, { name: "Bench Company" });
@@ -154,7 +163,7 @@ export async function eventsIngest(): Promise<string> {
     const figure = mean(realRates);
     const baseline = mean(bareRates);
     const ratio = figure / baseline;
-    return `bench events-ingest: ${Math.round(figure)} events/s vs baseline ${Math.round(baseline)} events/s = ratio ${ratio.toFixed(2)} (goal >= ${GOAL})`;
+    return `bench events-ingest: ${Math.round(figure)} events/s vs baseline ${Math.round(baseline)} events/s = ratio ${ratio.toFixed(2)} (goal >= ${GOAL}; COMPANY_RATE_PER_MINUTE=${COMPANY_RATE_PER_MINUTE})`;
   } finally {
     for (const server of servers) await close(server);
     await runtime.close();

@@ -17,7 +17,8 @@ import { postgresTarget, sqliteTarget, type Target } from "./targets.js";
  * figure is the median of several runs after a warm-up.
  */
 
-const SENDS = 250_000;
+/** Sends seeded (BENCH_SENDS, fewer in the quick run). */
+const SENDS = count("BENCH_SENDS", 250_000);
 const SPAN_DAYS = 90;
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
