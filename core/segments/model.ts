@@ -359,7 +359,7 @@ const isUnsupported = (field: FilterField): boolean => (UNSUPPORTED_FIELDS as re
 
 function unsupportedMessage(field: FilterField, where: string): string {
   const what = field.startsWith("email")
-    ? "email engagement is not recorded by this server yet"
+    ? "segments cannot filter on email engagement yet"
     : field === "pollResponse"
       ? "poll responses are not recorded by this server yet"
       : field.startsWith("stripe")

@@ -54,7 +54,8 @@ export const ActivityView = view(
     eventName: t.string,
     eventTime: Timestamp,
     properties: Attributes,
-    // Email engagement fields: no emails are sent yet, so custom events carry none of them.
+    // Email engagement fields: the feed lists custom events only (email events are not merged
+    // into it yet), and a custom event carries none of them.
     campaignId: t.null,
     emailSendId: t.null,
     clickedUrl: t.null,

@@ -278,7 +278,7 @@ for (const dialect of dialects()) {
       [
         { name: "x", filters: [leaf("emailOpened", "is", "30d")] },
         400,
-        "Invalid filters.0: the field 'emailOpened' is not supported (email engagement is not recorded by this server yet)",
+        "Invalid filters.0: the field 'emailOpened' is not supported (segments cannot filter on email engagement yet)",
       ],
       [
         { name: "x", root: { kind: "group", joinOperator: "and", children: [leaf("phone", "is_empty"), leaf("stripeProduct", "is", "prod_1")] } },
