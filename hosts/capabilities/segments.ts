@@ -9,11 +9,13 @@ import { DeleteSegment } from "../../core/segments/delete-segment.js";
 import { ListSegments } from "../../core/segments/list-segments.js";
 import { SegmentEvaluator, SegmentRepository } from "../../core/segments/ports.js";
 import { UpdateSegment } from "../../core/segments/update-segment.js";
+import { token } from "../../core/shared/token.js";
 import { bindClass, bindFactory } from "../bind-class.js";
 import { BaseUrl, Database } from "../tokens.js";
 
 /** Where the segment reference errors point: this server's API description, whose segment routes state the limits. */
 export const segmentDocsUrl = (baseUrl: string): string => `${baseUrl}/api/v1/openapi.json`;
+const SegmentDocsUrl = token<string>("lifecycle.SegmentDocsUrl");
 
 /** Segments: repositories, use cases, job handlers. */
 export const segmentsModule = new ContainerModule((container) => {
@@ -22,27 +24,10 @@ export const segmentsModule = new ContainerModule((container) => {
   bindClass(container, KnexSegmentEvaluator, [Database]);
   container.bind<SegmentEvaluator>(SegmentEvaluator).toService(KnexSegmentEvaluator);
 
-  bindFactory(
-    container,
-    CreateSegment,
-    (segments: SegmentRepository, evaluator: SegmentEvaluator, ids: IdGenerator, clock: Clock, baseUrl: string) =>
-      new CreateSegment(segments, evaluator, ids, clock, segmentDocsUrl(baseUrl)),
-    [SegmentRepository, SegmentEvaluator, IdGenerator, Clock, BaseUrl],
-  );
-  bindFactory(
-    container,
-    UpdateSegment,
-    (segments: SegmentRepository, evaluator: SegmentEvaluator, ids: IdGenerator, clock: Clock, baseUrl: string) =>
-      new UpdateSegment(segments, evaluator, ids, clock, segmentDocsUrl(baseUrl)),
-    [SegmentRepository, SegmentEvaluator, IdGenerator, Clock, BaseUrl],
-  );
-  bindFactory(
-    container,
-    CountSegment,
-    (segments: SegmentRepository, evaluator: SegmentEvaluator, clock: Clock, baseUrl: string) =>
-      new CountSegment(segments, evaluator, clock, segmentDocsUrl(baseUrl)),
-    [SegmentRepository, SegmentEvaluator, Clock, BaseUrl],
-  );
+  bindFactory(container, SegmentDocsUrl, (baseUrl: string) => segmentDocsUrl(baseUrl), [BaseUrl]);
+  bindClass(container, CreateSegment, [SegmentRepository, SegmentEvaluator, IdGenerator, Clock, SegmentDocsUrl]);
+  bindClass(container, UpdateSegment, [SegmentRepository, SegmentEvaluator, IdGenerator, Clock, SegmentDocsUrl]);
+  bindClass(container, CountSegment, [SegmentRepository, SegmentEvaluator, Clock, SegmentDocsUrl]);
   bindClass(container, ListSegments, [SegmentRepository, SegmentEvaluator, Clock]);
   bindClass(container, DeleteSegment, [SegmentRepository]);
 });

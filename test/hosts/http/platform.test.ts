@@ -25,6 +25,7 @@ test("GET /health answers without a key, and 503 when the database is gone", asy
   await api.runtime.knex.destroy();
   const down = await api.call("GET", "/health");
   t.is(down.status, 503);
+  t.is(down.headers.get("retry-after"), "5");
   t.deepEqual(down.body, { ok: false });
 });
 
