@@ -100,6 +100,7 @@ const Environment = t.partial({
   RETENTION_EMAIL_BODIES_DAYS: Days,
   RETENTION_DELIVERY_EVENTS_DAYS: Days,
   COMPANY_MAX_IN_FLIGHT: integerBetween(1, 100_000),
+  SERVER_CONCURRENCY: integerBetween(1, 100_000),
   COMPANY_RATE_PER_MINUTE: integerBetween(1, 60_000_000),
   AUTH_FAILURES_PER_MINUTE: integerBetween(1, 1_000_000),
   SHED_EVENT_LOOP_DELAY_MS: integerBetween(0, 60_000),
@@ -144,6 +145,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     },
     capacity: {
       companyMaxInFlight: e.COMPANY_MAX_IN_FLIGHT ?? DEFAULT_CAPACITY.companyMaxInFlight,
+      serverConcurrency: e.SERVER_CONCURRENCY ?? DEFAULT_CAPACITY.serverConcurrency,
       companyPerMinute: e.COMPANY_RATE_PER_MINUTE ?? DEFAULT_CAPACITY.companyPerMinute,
       authFailuresPerMinute: e.AUTH_FAILURES_PER_MINUTE ?? DEFAULT_CAPACITY.authFailuresPerMinute,
       // 0 turns a shedding rule off.

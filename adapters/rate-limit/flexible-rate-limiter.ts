@@ -96,6 +96,17 @@ export class FlexibleRateLimiter implements RateLimiter {
     return decision;
   }
 
+  async peek(budget: RateBudget, subject: string): Promise<RateDecision> {
+    const outcomes = await Promise.all(
+      this.budgets[budget].map(async (window): Promise<Outcome> => {
+        // A subject not yet counted in this window has every point left.
+        const res = (await window.limiter.get(subject)) ?? new RateLimiterRes(window.points, 0, 0, false);
+        return { window, res, allowed: true };
+      }),
+    );
+    return this.decide(budget, outcomes);
+  }
+
   async refund(budget: RateBudget, subject: string, units = 1): Promise<void> {
     await Promise.all(this.budgets[budget].map((window) => window.limiter.reward(subject, units)));
   }

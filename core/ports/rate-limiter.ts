@@ -23,6 +23,8 @@ export interface RateDecision {
  */
 export interface RateLimiter {
   consume(budget: RateBudget, subject: string, units?: number): Promise<RateDecision>;
+  /** The budget's state for the subject, spending nothing (for the headers of a request refused elsewhere). */
+  peek(budget: RateBudget, subject: string): Promise<RateDecision>;
   /** Gives back units an allowed request did not use after all (another limit refused it). */
   refund(budget: RateBudget, subject: string, units?: number): Promise<void>;
   /**

@@ -13,7 +13,8 @@ import { sweepExpiredRateLimits } from "../../adapters/rate-limit/sweep-expired-
 import { TimerDelay } from "../../adapters/system/timer-delay.js";
 import { UlidIdGenerator } from "../../adapters/system/ulid-id-generator.js";
 import { operatorBudgets } from "../../core/access/fair-share.js";
-import { InFlightGate } from "../../core/access/in-flight-gate.js";
+import { CompanyRefusals } from "../../core/access/company-refusals.js";
+import { FairAdmission } from "../../core/access/fair-admission.js";
 import { IdempotencyStore } from "../../core/idempotency/ports.js";
 import { Clock } from "../../core/ports/clock.js";
 import { Delay } from "../../core/ports/delay.js";
@@ -65,8 +66,9 @@ export const platformModule = new ContainerModule((container) => {
     },
     [RedisUrl, Database, CapacitySettings, Disposables],
   );
-  // Capacity: each company's places in flight (this process), and a /health that queues behind nothing.
-  bindFactory(container, InFlightGate, (capacity: Capacity) => new InFlightGate(capacity.companyMaxInFlight), [CapacitySettings]);
+  // Capacity: each company's places in flight and the server's places at work (this process), and a /health that queues behind nothing.
+  bindFactory(container, FairAdmission, (capacity: Capacity) => new FairAdmission(capacity.companyMaxInFlight, capacity.serverConcurrency), [CapacitySettings]);
+  bindFactory(container, CompanyRefusals, (limiter: RateLimiter) => new CompanyRefusals(limiter), [RateLimiter]);
   bindFactory(
     container,
     DatabaseProbe,

@@ -5,7 +5,7 @@ import { AuthenticateApiKey } from "../../core/api-keys/authenticate-api-key.js"
 import { AppLogger, BaseUrl, CapacitySettings, Database } from "../tokens.js";
 import { pendingQueries } from "../../adapters/knex/connection.js";
 import { DatabaseProbe } from "../../adapters/knex/database-probe.js";
-import { InFlightGate } from "../../core/access/in-flight-gate.js";
+import { FairAdmission } from "../../core/access/fair-admission.js";
 import type { Capacity } from "../capacity.js";
 import { recentEventLoopDelayMs } from "./event-loop-delay.js";
 import { shedLoad } from "./middleware/shed-load.js";
@@ -15,6 +15,7 @@ import { authenticate } from "./middleware/authenticate.js";
 import { errorHandler, notFoundHandler, RETRY_AFTER_SECONDS } from "./middleware/errors.js";
 import { requestLog } from "./middleware/request-log.js";
 import { rateLimit } from "./middleware/rate-limit.js";
+import { CompanyRefusals } from "../../core/access/company-refusals.js";
 import { RateLimiter } from "../../core/ports/rate-limiter.js";
 import { mountRoutes } from "./route.js";
 import { apiRouteModules } from "./routes/index.js";
@@ -83,14 +84,15 @@ export function createHttpApp(container: Container, options: HttpAppOptions = {}
       logger,
     ),
   );
-  api.use(authenticate(container.get(AuthenticateApiKey), limiter));
+  const companyRefusals = container.get(CompanyRefusals);
+  api.use(authenticate(container.get(AuthenticateApiKey), limiter, companyRefusals));
   // Routes with a budget of their own come before the standard limiter, so they skip it.
   mountRoutes(
     api,
     apiRoutes.filter((route) => route.rateLimit),
     container,
   );
-  api.use(rateLimit(limiter, "standard", undefined, container.get(InFlightGate)));
+  api.use(rateLimit(limiter, "standard", { admission: container.get(FairAdmission), companyRefusals }));
   mountRoutes(
     api,
     apiRoutes.filter((route) => !route.rateLimit),

@@ -6,7 +6,8 @@ import type { RateBudget } from "../../core/access/rate-budgets.js";
 import { requireScopes } from "../../core/access/require-scopes.js";
 import type { Scope } from "../../core/access/scopes.js";
 import { RateLimiter } from "../../core/ports/rate-limiter.js";
-import { InFlightGate } from "../../core/access/in-flight-gate.js";
+import { FairAdmission } from "../../core/access/fair-admission.js";
+import { CompanyRefusals } from "../../core/access/company-refusals.js";
 import type { Actor } from "../../core/shared/actor.js";
 import { decode } from "../../core/shared/codecs.js";
 import { invalid } from "../../core/shared/errors.js";
@@ -121,7 +122,15 @@ const parseJson = express.json({ limit: "1mb" });
 export function mountRoutes(router: Router, routes: readonly Route[], container: Container): void {
   const limiter = () => container.get<RateLimiter>(RateLimiter);
   for (const route of routes) {
-    const own = route.rateLimit ? [rateLimit(limiter(), route.rateLimit.budget, route.rateLimit.units, container.get(InFlightGate))] : [];
+    const own = route.rateLimit
+      ? [
+          rateLimit(limiter(), route.rateLimit.budget, {
+            units: route.rateLimit.units,
+            admission: container.get(FairAdmission),
+            companyRefusals: container.get(CompanyRefusals),
+          }),
+        ]
+      : [];
     const body = route.body ? [route.bodyLimit ? express.json({ limit: route.bodyLimit }) : parseJson] : [];
     const window = idempotencyOf(route);
     const idempotent = window ? [idempotency(container.get<IdempotencyStore>(IdempotencyStore), container.get<Clock>(Clock), window)] : [];

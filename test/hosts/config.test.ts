@@ -64,6 +64,7 @@ test("retention periods come from RETENTION_* in days; 0 keeps forever", (t) => 
 test("capacity settings come from their variables, 0 turning a shedding rule or the statement limit off", (t) => {
   const { capacity } = loadConfig({
     COMPANY_MAX_IN_FLIGHT: "8",
+    SERVER_CONCURRENCY: "16",
     COMPANY_RATE_PER_MINUTE: "600",
     AUTH_FAILURES_PER_MINUTE: "5",
     SHED_EVENT_LOOP_DELAY_MS: "0",
@@ -72,6 +73,7 @@ test("capacity settings come from their variables, 0 turning a shedding rule or 
   });
   t.deepEqual(capacity, {
     companyMaxInFlight: 8,
+    serverConcurrency: 16,
     companyPerMinute: 600,
     authFailuresPerMinute: 5,
     shedEventLoopDelayMs: 0,
@@ -79,6 +81,7 @@ test("capacity settings come from their variables, 0 turning a shedding rule or 
     dbStatementTimeoutMs: 0,
   });
   t.throws(() => loadConfig({ COMPANY_MAX_IN_FLIGHT: "0" }), { instanceOf: ConfigError, message: /COMPANY_MAX_IN_FLIGHT must be between 1 and/ });
+  t.throws(() => loadConfig({ SERVER_CONCURRENCY: "0" }), { instanceOf: ConfigError, message: /SERVER_CONCURRENCY must be between 1 and/ });
 });
 
 test("a bad variable is a readable error", (t) => {

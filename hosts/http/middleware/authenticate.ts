@@ -1,32 +1,27 @@
-import type { Request, RequestHandler, Response } from "express";
+import type { RequestHandler, Response } from "express";
 import type { AuthenticateApiKey } from "../../../core/api-keys/authenticate-api-key.js";
 import type { RateDecision, RateLimiter } from "../../../core/ports/rate-limiter.js";
 import { errorBody, statusOf } from "../error-body.js";
-import { setRateHeaders, setRetryAfter, windowName } from "./rate-limit.js";
-
-/** The key from `Authorization: Bearer <key>` or `x-api-key: <key>`. */
-export function presentedKey(req: Request): string | undefined {
-  const authorization = req.headers.authorization;
-  if (authorization) {
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-    if (match) return match[1];
-  }
-  const header = req.headers["x-api-key"];
-  return typeof header === "string" && header.trim() ? header.trim() : undefined;
-}
+import type { CompanyRefusals } from "../../../core/access/company-refusals.js";
+import { credentialsDigest, presentedKey } from "./presented-key.js";
+import { refuse, setRateHeaders, setRetryAfter, windowName } from "./rate-limit.js";
 
 /**
  * Builds the Actor once per request; everything after it may rely on `res.locals.actor`.
  * With a limiter, every key refused counts against the client's address (`req.ip`, which follows
  * trusted proxies); an address over its budget is refused with 429, from then on before its key
- * is even looked up: keys cannot be tried at line rate.
+ * is even looked up: keys cannot be tried at line rate. A key whose company is over its ceiling
+ * right now is refused with 429 before it is looked up too (CompanyRefusals).
  */
 export const authenticate =
-  (authentication: AuthenticateApiKey, failures?: RateLimiter): RequestHandler =>
+  (authentication: AuthenticateApiKey, failures?: RateLimiter, companyRefusals?: CompanyRefusals): RequestHandler =>
   async (req, res, next) => {
     const address = req.ip ?? req.socket.remoteAddress ?? "unknown";
     const refused = failures?.refusal("authFailures", address);
     if (refused) return tooManyFailures(res, refused);
+    const credentials = companyRefusals && credentialsDigest(req);
+    const companyRefused = credentials ? companyRefusals.refusalFor(credentials) : undefined;
+    if (companyRefused) return refuse(res, companyRefused, "company");
     const companyHeader = req.headers["x-company-id"];
     const requestedCompany = typeof companyHeader === "string" && companyHeader.trim() ? companyHeader.trim() : undefined;
     const key = presentedKey(req);

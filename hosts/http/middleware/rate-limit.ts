@@ -1,17 +1,28 @@
 import type { Request, RequestHandler, Response } from "express";
 import type { RateBudget } from "../../../core/access/rate-budgets.js";
-import type { InFlightGate } from "../../../core/access/in-flight-gate.js";
+import type { FairAdmission } from "../../../core/access/fair-admission.js";
 import type { RateDecision, RateLimiter } from "../../../core/ports/rate-limiter.js";
 import { actorOf } from "../actor.js";
+import type { CompanyRefusals } from "../../../core/access/company-refusals.js";
+import { credentialsDigest } from "./presented-key.js";
 
 /**
- * Admits a request of an authenticated key: it spends `units` of the key's budget and one unit
- * of its company's ceiling (all keys of the company together), then takes one of the company's
- * places in flight. Every limited response carries the RateLimit-* headers of the key's budget;
- * a refusal is a 429 with Retry-After, and whatever the request had spent is given back.
+ * Admits a request of an authenticated key: it takes one of its company's places in flight, then
+ * spends `units` of the key's budget and one unit of its company's ceiling (all keys of the
+ * company together). Every limited response carries the RateLimit-* headers of the key's budget;
+ * a refusal is a 429 with Retry-After, and whatever the request had spent is given back. An
+ * admitted request may wait for its turn to be worked on (FairAdmission) before it goes on.
  */
+export interface RateLimitOptions {
+  /** Units of the budget one request spends (default 1). */
+  readonly units?: (req: Request) => number;
+  readonly admission?: FairAdmission;
+  /** Told of every key refused for its company's ceiling. */
+  readonly companyRefusals?: CompanyRefusals;
+}
+
 export const rateLimit =
-  (limiter: RateLimiter, budget: RateBudget, units: (req: Request) => number = () => 1, inFlight?: InFlightGate): RequestHandler =>
+  (limiter: RateLimiter, budget: RateBudget, { units = () => 1, admission, companyRefusals }: RateLimitOptions = {}): RequestHandler =>
   async (req, res, next) => {
     const { apiKeyId, companyId } = actorOf(res);
     const spent = Math.max(1, units(req));
@@ -19,7 +30,23 @@ export const rateLimit =
     const known = spent === 1 ? limiter.refusal(budget, apiKeyId) : undefined;
     if (known) return refuse(res, known, "API key");
     const knownForCompany = limiter.refusal("company", companyId);
-    if (knownForCompany) return refuse(res, knownForCompany, "company");
+    if (knownForCompany) {
+      rememberRefused(req, companyId, companyRefusals);
+      return refuse(res, knownForCompany, "company");
+    }
+    // A company with every place in flight taken is refused before anything is spent or counted.
+    const admitted = admission?.tryEnter(companyId);
+    if (admission && !admitted) {
+      setRateHeaders(res, await limiter.peek(budget, apiKeyId));
+      res.setHeader("Retry-After", "1");
+      res.status(429).json({
+        success: false,
+        error: `Too many requests in progress: at most ${admission.max} at once per company. Retry after 1 second.`,
+      });
+      return;
+    }
+    // "close" follows every response, finished or abandoned by the client (even while it waits).
+    if (admitted) res.once("close", admitted.leave);
     const [key, company] = await Promise.all([limiter.consume(budget, apiKeyId, spent), limiter.consume("company", companyId)]);
     if (!key.allowed) {
       if (company.allowed) await limiter.refund("company", companyId);
@@ -27,23 +54,18 @@ export const rateLimit =
     }
     if (!company.allowed) {
       await limiter.refund(budget, apiKeyId, spent);
+      rememberRefused(req, companyId, companyRefusals);
       return refuse(res, company, "company");
     }
-    if (inFlight && !inFlight.tryEnter(companyId)) {
-      await Promise.all([limiter.refund(budget, apiKeyId, spent), limiter.refund("company", companyId)]);
-      setRateHeaders(res, key);
-      res.setHeader("Retry-After", "1");
-      res.status(429).json({
-        success: false,
-        error: `Too many requests in progress: at most ${inFlight.max} at once per company. Retry after 1 second.`,
-      });
-      return;
-    }
-    // "close" follows every response, finished or abandoned by the client.
-    if (inFlight) res.once("close", () => inFlight.leave(companyId));
     setRateHeaders(res, key);
+    await admitted?.turn;
     next();
   };
+
+function rememberRefused(req: Request, companyId: string, companyRefusals: CompanyRefusals | undefined): void {
+  const credentials = companyRefusals && credentialsDigest(req);
+  if (credentials) companyRefusals.remember(credentials, companyId);
+}
 
 export function setRateHeaders(res: Response, decision: RateDecision): void {
   res.setHeader("RateLimit-Limit", String(decision.limit));
@@ -59,7 +81,7 @@ export function setRetryAfter(res: Response, decision: RateDecision): number {
   return retryAfter;
 }
 
-function refuse(res: Response, decision: RateDecision, per: string): void {
+export function refuse(res: Response, decision: RateDecision, per: string): void {
   setRateHeaders(res, decision);
   const retryAfter = setRetryAfter(res, decision);
   res.status(429).json({

@@ -1,3 +1,4 @@
+import { request as httpRequest } from "node:http";
 import test from "ava";
 import { createCompanyFixture, createMemberKeyFixture } from "../../../fixtures/companies.js";
 import { apiFixture } from "../../helpers/api-fixture.js";
@@ -66,4 +67,77 @@ test("while the server is behind, new API requests are shed with 503 before any 
   t.is(post.status, 503);
   t.is(post.headers.get("retry-after"), null, "never advertised for POST");
   t.is((await api.call("GET", "/health")).status, 200);
+});
+
+/** A POST whose body has not all arrived: admitted, it holds its place until `finish()` sends the rest. */
+function stalledPost(url: string, key: string, body: object) {
+  const text = JSON.stringify(body);
+  const request = httpRequest(`${url}/api/v1/subscribers`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json", "content-length": String(Buffer.byteLength(text)) },
+  });
+  const answered = new Promise<number>((resolve, reject) => {
+    request.on("response", (response) => {
+      response.resume();
+      resolve(response.statusCode ?? 0);
+    });
+    request.on("error", reject);
+  });
+  request.write(text.slice(0, 5));
+  return { answered, finish: () => request.end(text.slice(5)) };
+}
+
+test("a company with its places in flight taken gets 429 with Retry-After; another company is served meanwhile", async (t) => {
+  const api = await apiFixture(t, sqlite, { capacity: { companyMaxInFlight: 1 } });
+  const acme = await createCompanyFixture(api.runtime.container);
+  const other = await createCompanyFixture(api.runtime.container);
+  const slow = stalledPost(api.server.url, acme.ownerKey, { email: "slow@example.com" });
+  // The stalled request is admitted once its headers are read; wait until it holds its place.
+  let refused = await api.call("GET", "/api/v1/subscribers/me", { key: acme.ownerKey });
+  for (let i = 0; refused.status === 200 && i < 50; i++) refused = await api.call("GET", "/api/v1/subscribers/me", { key: acme.ownerKey });
+  t.is(refused.status, 429);
+  t.deepEqual(refused.body, { success: false, error: "Too many requests in progress: at most 1 at once per company. Retry after 1 second." });
+  t.is(refused.headers.get("retry-after"), "1");
+  t.is(refused.headers.get("ratelimit-policy"), "20;w=1, 300;w=60", "the key's budget, which the refusal did not spend");
+  t.is(refused.headers.get("ratelimit-limit"), "20");
+  t.is((await api.call("GET", "/api/v1/subscribers/me", { key: other.ownerKey })).status, 200);
+  slow.finish();
+  t.is(await slow.answered, 200);
+  t.is((await api.call("GET", "/api/v1/subscribers/me", { key: acme.ownerKey })).status, 200, "the place was given back");
+});
+
+test("with every place at work taken, a request waits its turn instead of being refused", async (t) => {
+  const api = await apiFixture(t, sqlite, { capacity: { serverConcurrency: 1 } });
+  const acme = await createCompanyFixture(api.runtime.container);
+  const other = await createCompanyFixture(api.runtime.container);
+  const slow = stalledPost(api.server.url, acme.ownerKey, { email: "slow@example.com" });
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  let waited = false;
+  const waiting = api.call("GET", "/api/v1/subscribers/me", { key: other.ownerKey }).then((response) => {
+    waited = true;
+    return response;
+  });
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  t.false(waited, "the other company's request waits while the only place is taken");
+  slow.finish();
+  t.is(await slow.answered, 200);
+  t.is((await waiting).status, 200);
+});
+
+test("once a company is over its ceiling, its keys are refused before they are looked up: the database is not asked", async (t) => {
+  const api = await apiFixture(t, sqlite, { capacity: { companyPerMinute: 2 } });
+  const acme = await createCompanyFixture(api.runtime.container);
+  for (let i = 0; i < 2; i++) t.is((await api.call("GET", "/api/v1/subscribers/me", { key: acme.ownerKey })).status, 200);
+  t.is((await api.call("GET", "/api/v1/subscribers/me", { key: acme.ownerKey })).status, 429);
+  let queries = 0;
+  const count = () => (queries += 1);
+  api.runtime.knex.on("query", count);
+  t.teardown(() => api.runtime.knex.off("query", count));
+  const again = await api.call("GET", "/api/v1/subscribers/me", { key: acme.ownerKey });
+  t.is(again.status, 429);
+  t.regex(again.body.error, /^Rate limit exceeded: 2 requests per minute per company\. Retry after \d+ seconds?\.$/);
+  t.true(Number(again.headers.get("retry-after")) >= 1);
+  t.is(queries, 0);
+  // A wrong key is still looked up (and refused as invalid), whatever it resembles.
+  t.is((await api.call("GET", "/api/v1/subscribers/me", { key: `${acme.ownerKey}x` })).status, 401);
 });

@@ -133,16 +133,18 @@ function queryString(query: Record<string, unknown>): string {
   return text ? `?${text}` : "";
 }
 
+const plenty = async (): Promise<RateDecision> => ({
+  allowed: true,
+  limit: 1_000_000,
+  remaining: 1_000_000,
+  resetMs: 1_000,
+  retryAfterMs: 0,
+  windowSeconds: 60,
+  policy: "",
+});
 const unlimited: RateLimiter = {
-  consume: async (): Promise<RateDecision> => ({
-    allowed: true,
-    limit: 1_000_000,
-    remaining: 1_000_000,
-    resetMs: 1_000,
-    retryAfterMs: 0,
-    windowSeconds: 60,
-    policy: "",
-  }),
+  consume: plenty,
+  peek: plenty,
   refund: async () => undefined,
   refusal: () => undefined,
   close: async () => undefined,

@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { Agent, request as httpRequest } from "node:http";
 import { once } from "node:events";
 import { mkdtempSync, rmSync } from "node:fs";
 import { availableParallelism, loadavg } from "node:os";
@@ -35,17 +36,29 @@ interface Timed {
   readonly failure?: string;
 }
 
-/** A request and how long it took; a connection that failed counts as status 0 (with its cause). */
-async function timedCall(url: string, init: RequestInit = {}): Promise<Timed> {
+/**
+ * A request and how long it took, over the caller's own kept-alive connection (as an SDK or a
+ * proxy keeps one); a connection that failed counts as status 0 (with its cause).
+ */
+function timedCall(agent: Agent, url: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Timed> {
   const started = performance.now();
-  try {
-    const response = await fetch(url, { ...init, signal: AbortSignal.timeout(30_000) });
-    await response.arrayBuffer();
-    return { status: response.status, ms: performance.now() - started, retryAfter: response.headers.get("retry-after") };
-  } catch (error) {
-    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    return { status: 0, ms: performance.now() - started, retryAfter: null, failure: cause?.code ?? cause?.message ?? String(error) };
-  }
+  return new Promise((resolve) => {
+    const request = httpRequest(url, { agent, method: init.method ?? "GET", headers: init.headers, timeout: 30_000 }, (response) => {
+      response.resume();
+      response.on("end", () =>
+        resolve({
+          status: response.statusCode ?? 0,
+          ms: performance.now() - started,
+          retryAfter: (response.headers["retry-after"]) ?? null,
+        }),
+      );
+    });
+    request.on("timeout", () => request.destroy(new Error("timed out")));
+    request.on("error", (error: NodeJS.ErrnoException) =>
+      resolve({ status: 0, ms: performance.now() - started, retryAfter: null, failure: error.code ?? error.message }),
+    );
+    request.end(init.body);
+  });
 }
 
 const percentile = (values: readonly number[], p: number): number => {
@@ -101,10 +114,20 @@ async function storm(t: ExecutionContext, dialect: Dialect) {
   let stormOutput = "";
   stormer.stdout.on("data", (chunk) => (stormOutput += chunk));
   const stormDone = once(stormer, "close");
+  // The monitor and the neighbour each keep one connection open, as an SDK or a proxy does. A new
+  // connection would wait in the listen queue behind the storm's own: Node (libuv) accepts one
+  // connection per turn of its event loop, so a flood of connections is for a proxy in front to
+  // limit (README, Security).
+  const monitorConnection = new Agent({ keepAlive: true, maxSockets: 1 });
+  const neighbourConnection = new Agent({ keepAlive: true, maxSockets: 1 });
+  t.teardown(() => {
+    monitorConnection.destroy();
+    neighbourConnection.destroy();
+  });
   const health: Timed[] = [];
   const healthMonitor = async () => {
     while (storming) {
-      health.push(await timedCall(`${server.url}/health`));
+      health.push(await timedCall(monitorConnection, `${server.url}/health`));
       await sleep(50);
     }
   };
@@ -114,14 +137,14 @@ async function storm(t: ExecutionContext, dialect: Dialect) {
   const neighbour = async () => {
     for (let i = 0; storming; i++) {
       const email = `neighbour-${i}@other.example`;
-      const created = await timedCall(`${server.url}/api/v1/subscribers`, {
+      const created = await timedCall(neighbourConnection, `${server.url}/api/v1/subscribers`, {
         method: "POST",
         headers: { ...auth(otherKey), "content-type": "application/json" },
         body: JSON.stringify({ email }),
       });
       light.push(created);
       if (created.status === 200 || created.status === 201) acknowledged.push(email);
-      light.push(await timedCall(`${server.url}/api/v1/subscribers?limit=10`, { headers: auth(otherKey) }));
+      light.push(await timedCall(neighbourConnection, `${server.url}/api/v1/subscribers?limit=10`, { headers: auth(otherKey) }));
       await sleep(100);
     }
   };
@@ -181,8 +204,9 @@ async function storm(t: ExecutionContext, dialect: Dialect) {
   const runQueuePerCore = loadavg()[0]! / availableParallelism();
   if (runQueuePerCore <= OVERSUBSCRIBED) {
     t.is(figures.storm.failedConnections, 0, "every storm request was answered");
-    // The latency goals are missed today (BENCHMARKS.md, "storm"): checked on demand, figures always logged.
-    if (process.env.STORM_LATENCY_GOALS === "1") {
+    // The latency goals hold on SQLite; on Postgres the other company's is missed in about one run
+    // in three (BENCHMARKS.md, "storm"), so there they are checked on demand. Figures are always logged.
+    if (dialect.name === "sqlite" || process.env.STORM_LATENCY_GOALS === "1") {
       t.true(figures.healthP95Ms < 250, `/health p95 ${figures.healthP95Ms} ms`);
       t.true(figures.neighbourP95Ms < 1_000, `neighbour p95 ${figures.neighbourP95Ms} ms`);
     }
