@@ -5,9 +5,10 @@ import { ok, type Result } from "../shared/result.js";
 import { identifySubscriber, type SubscriberRef } from "./identify.js";
 import type { SubscriberRepository } from "./ports.js";
 import type { ContactActivity, ListMembership, SubscriberQueries } from "./queries.js";
-import { toSubscriberView, type ActivityView, type MembershipView, type SubscriberDetailView } from "./view.js";
+import type { ContactEmailEvent, ContactEmailStats, ContactEngagementQueries, StoredEmailEventType } from "./engagement.js";
+import { toSubscriberView, type ActivityView, type EmailStatsView, type MembershipView, type SubscriberDetailView } from "./view.js";
 
-/** How many of the contact's latest custom events the detail shows. */
+/** How many of the contact's latest events (custom and email, merged) the detail shows. */
 export const ACTIVITY_LIMIT = 50;
 
 const toMembershipView = (m: ListMembership): MembershipView => ({
@@ -19,7 +20,7 @@ const toMembershipView = (m: ListMembership): MembershipView => ({
   unsubscribedAt: m.unsubscribedAt?.toISOString() ?? null,
 });
 
-const toActivityView = (event: ContactActivity): ActivityView => ({
+const toCustomActivityView = (event: ContactActivity): ActivityView => ({
   id: event.id,
   eventType: "custom",
   eventName: event.name,
@@ -34,30 +35,84 @@ const toActivityView = (event: ContactActivity): ActivityView => ({
   classificationReasons: [],
 });
 
-/** GET /subscribers/{email} (or by externalId): the record with notes, lists and latest activity. */
+const EMAIL_EVENT_NAMES: Record<StoredEmailEventType, ActivityView["eventType"]> = {
+  send: "email.sent",
+  delivery: "email.delivered",
+  delivery_delay: "email.delivery_delayed",
+  transport_failure: "email.failed",
+  bounce: "email.bounced",
+  complaint: "email.complained",
+  open: "email.opened",
+  click: "email.clicked",
+  unsubscribe: "email.unsubscribed",
+  reply: "email.replied",
+};
+
+const toEmailActivityView = (event: ContactEmailEvent): ActivityView => {
+  const engagement = event.type === "open" || event.type === "click";
+  return {
+    id: event.id,
+    eventType: EMAIL_EVENT_NAMES[event.type],
+    eventName: event.subject,
+    eventTime: event.occurredAt.toISOString(),
+    properties: {},
+    campaignId: event.campaignId,
+    emailSendId: event.emailSendId,
+    clickedUrl: event.type === "click" ? event.url : null,
+    bounceType: event.type === "bounce" ? event.bounceType : null,
+    machine: event.machine,
+    engagementQuality: engagement ? (event.machine ? "machine" : "human") : null,
+    classificationReasons: event.machineReason ? [event.machineReason] : [],
+  };
+};
+
+const toEmailStatsView = (stats: ContactEmailStats): EmailStatsView => ({
+  sent: stats.sent,
+  delivered: stats.delivered,
+  opened: stats.opened,
+  clicked: stats.clicked,
+  bounced: stats.bounced,
+  complained: stats.complained,
+  unsubscribed: stats.unsubscribed,
+  lastSentAt: stats.lastSentAt?.toISOString() ?? null,
+  lastOpenedAt: stats.lastOpenedAt?.toISOString() ?? null,
+  lastClickedAt: stats.lastClickedAt?.toISOString() ?? null,
+});
+
+/** Newest first; at the same instant, the higher ID first (both kinds of IDs sort by time). */
+const newestFirst = (a: ActivityView, b: ActivityView) => (a.eventTime === b.eventTime ? (a.id < b.id ? 1 : -1) : a.eventTime < b.eventTime ? 1 : -1);
+
+/**
+ * GET /subscribers/{email} (or by externalId): the record with notes, lists, email statistics
+ * and the latest activity, custom events and email events merged.
+ */
 export class GetSubscriber {
   constructor(
     private readonly subscribers: SubscriberRepository,
     private readonly queries: SubscriberQueries,
+    private readonly engagement: ContactEngagementQueries,
     private readonly notes: NoteRepository,
   ) {}
 
-  execute = async (actor: Actor, ref: SubscriberRef): Promise<Result<SubscriberDetailView>> => {
+  execute = async (actor: Actor, ref: SubscriberRef, options: { readonly includeMachineEngagement?: boolean } = {}): Promise<Result<SubscriberDetailView>> => {
     const found = await identifySubscriber(this.subscribers, actor.companyId, ref);
     if (found._tag === "Left") return found;
     const subscriber = found.right;
-    const [notes, lists, activity] = await Promise.all([
+    const [notes, lists, customEvents, emailEvents, emailStats] = await Promise.all([
       this.notes.listForSubscriber(actor.companyId, subscriber.id),
       this.queries.memberships(actor.companyId, subscriber.id),
       this.queries.recentEvents(actor.companyId, subscriber.id, ACTIVITY_LIMIT),
+      this.engagement.recentEmailEvents(actor.companyId, subscriber.id, ACTIVITY_LIMIT),
+      this.engagement.emailStats(actor.companyId, subscriber.id, { includeMachineEngagement: options.includeMachineEngagement ?? false }),
     ]);
+    const activity = [...customEvents.map(toCustomActivityView), ...emailEvents.map(toEmailActivityView)].sort(newestFirst).slice(0, ACTIVITY_LIMIT);
     return ok({
       ...toSubscriberView(subscriber),
       notes: notes.map(toNoteView),
       lists: lists.map(toMembershipView),
       sequenceEnrollments: [],
-      emailStats: null,
-      activity: activity.map(toActivityView),
+      emailStats: toEmailStatsView(emailStats),
+      activity,
     });
   };
 }

@@ -46,27 +46,61 @@ export const toSubscriberView = (s: TaggedSubscriber): SubscriberView => ({
   updatedAt: s.updatedAt.toISOString(),
 });
 
-/** One of the contact's latest custom events in its detail. */
+/** What the activity calls each kind of event: custom events, and email events by their webhook names. */
+export const ACTIVITY_EVENT_TYPES = [
+  "custom",
+  "email.sent",
+  "email.delivered",
+  "email.delivery_delayed",
+  "email.failed",
+  "email.bounced",
+  "email.complained",
+  "email.opened",
+  "email.clicked",
+  "email.unsubscribed",
+  "email.replied",
+] as const;
+
+/** One of the contact's latest events in its detail: a custom event, or an event of an email sent to it. */
 export const ActivityView = view(
   {
     id: Id,
-    eventType: t.literal("custom"),
+    eventType: oneOf(ACTIVITY_EVENT_TYPES, "ActivityEventType"),
+    /** A custom event's name; for an email event, the email's subject. */
     eventName: t.string,
     eventTime: Timestamp,
     properties: Attributes,
-    // Email engagement fields: the feed lists custom events only (email events are not merged
-    // into it yet), and a custom event carries none of them.
-    campaignId: t.null,
-    emailSendId: t.null,
-    clickedUrl: t.null,
-    bounceType: t.null,
-    machine: t.literal(false),
-    engagementQuality: t.null,
+    campaignId: NullableString,
+    emailSendId: NullableString,
+    clickedUrl: NullableString,
+    bounceType: NullableString,
+    /** An open or click by a scanner, preview or prefetch. */
+    machine: t.boolean,
+    /** For opens and clicks: `human` or `machine`; null for every other event. */
+    engagementQuality: t.union([oneOf(["human", "machine", "asset"], "EngagementQuality"), t.null]),
     classificationReasons: t.readonlyArray(t.string),
   },
   "SubscriberActivity",
 );
 export type ActivityView = t.TypeOf<typeof ActivityView>;
+
+/** Counts of the email sent to the contact (test sends left out), and its latest times. */
+export const EmailStatsView = view(
+  {
+    sent: t.number,
+    delivered: t.number,
+    opened: t.number,
+    clicked: t.number,
+    bounced: t.number,
+    complained: t.number,
+    unsubscribed: t.number,
+    lastSentAt: NullableTimestamp,
+    lastOpenedAt: NullableTimestamp,
+    lastClickedAt: NullableTimestamp,
+  },
+  "SubscriberEmailStats",
+);
+export type EmailStatsView = t.TypeOf<typeof EmailStatsView>;
 
 /** A list the contact belongs to, with when it joined (and left). */
 export const MembershipView = view(
@@ -84,8 +118,8 @@ export const SubscriberDetailView = view(
     lists: t.readonlyArray(MembershipView),
     /** Sequences do not exist yet. */
     sequenceEnrollments: t.readonlyArray(t.record(t.string, t.unknown)),
-    /** No email is sent yet: no statistics to show. */
-    emailStats: t.null,
+    /** Opens and clicks by machines count only with `includeMachineEngagement=true`. */
+    emailStats: EmailStatsView,
     activity: t.readonlyArray(ActivityView),
   },
   "SubscriberDetail",

@@ -8,6 +8,8 @@ import { SubscriberRepository } from "../../core/subscribers/ports.js";
 import { SaveContact } from "../../core/subscribers/save-contact.js";
 import { KnexNoteRepository } from "../../adapters/knex/repositories/note-repository.js";
 import { KnexSubscriberQueries } from "../../adapters/knex/repositories/subscriber-queries.js";
+import { KnexContactEngagementQueries } from "../../adapters/knex/repositories/contact-engagement-queries.js";
+import { ContactEngagementQueries } from "../../core/subscribers/engagement.js";
 import { AddNote } from "../../core/notes/add-note.js";
 import { DeleteNote } from "../../core/notes/delete-note.js";
 import { ListNotes } from "../../core/notes/list-notes.js";
@@ -41,7 +43,9 @@ function bindSubscriberRoutes(container: ContainerModuleLoadOptions): void {
   container.bind<NoteRepository>(NoteRepository).toService(KnexNoteRepository);
 
   bindClass(container, CreateSubscriber, [SaveContact]);
-  bindClass(container, GetSubscriber, [SubscriberRepository, SubscriberQueries, NoteRepository]);
+  bindClass(container, KnexContactEngagementQueries, [Database]);
+  container.bind<ContactEngagementQueries>(ContactEngagementQueries).toService(KnexContactEngagementQueries);
+  bindClass(container, GetSubscriber, [SubscriberRepository, SubscriberQueries, ContactEngagementQueries, NoteRepository]);
   bindClass(container, UpdateSubscriber, [SubscriberRepository, SubscriberQueries, Clock]);
   bindClass(container, DeleteSubscriber, [SubscriberRepository]);
   bindFactory(

@@ -65,7 +65,10 @@ export const subscribersRoutes = routeModule(
       query: ExternalDetailQuery,
       response: view({ subscriber: SubscriberDetailView }),
       errors: [404, 422],
-      handle: async ({ input, actor }) => under("subscriber")(await uses.getSubscriber.execute(actor, { externalId: input.query.externalId })),
+      handle: async ({ input, actor }) =>
+        under("subscriber")(
+          await uses.getSubscriber.execute(actor, { externalId: input.query.externalId }, { includeMachineEngagement: input.query.includeMachineEngagement }),
+        ),
     }),
     defineRoute({
       method: "patch",
@@ -100,7 +103,10 @@ export const subscribersRoutes = routeModule(
       query: SubscriberDetailQuery,
       response: view({ subscriber: SubscriberDetailView }),
       errors: [404, 422],
-      handle: async ({ input, actor }) => under("subscriber")(await uses.getSubscriber.execute(actor, { email: input.params.email })),
+      handle: async ({ input, actor }) =>
+        under("subscriber")(
+          await uses.getSubscriber.execute(actor, { email: input.params.email }, { includeMachineEngagement: input.query.includeMachineEngagement }),
+        ),
     }),
     defineRoute({
       method: "patch",

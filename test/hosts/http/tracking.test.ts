@@ -380,6 +380,78 @@ for (const dialect of dialects()) {
     t.is((await s.sendRow(person.id)).first_machine_clicked_at, null);
   });
 
+  test(
+    name("the contact's detail: emailStats count people's opens and clicks (machines on request), and the activity merges email and custom events"),
+    async (t) => {
+      const s = await tracking(t, dialect);
+      const ann = await s.contact(s.a, "ann@example.com");
+      const other = await s.contact(s.a, "bob@example.com");
+      const first = await s.send(s.a, { subscriberId: ann.id });
+      const second = await s.send(s.a, { subscriberId: ann.id });
+      await s.send(s.a, { subscriberId: other.id });
+      const annAtB = await s.contact(s.b, "ann@example.com");
+      const elsewhere = await s.send(s.b, { subscriberId: annAtB.id });
+      t.is((await s.fetch(elsewhere.openPixelUrl)).status, 200, "another company's send to the same address");
+
+      // A scanner fetches the pixel (HEAD) first; then Ann opens and clicks the first email.
+      t.is((await s.fetch(first.openPixelUrl, { method: "HEAD" })).status, 200);
+      s.api.clock.advance(60_000);
+      t.is((await s.fetch(first.openPixelUrl)).status, 200);
+      s.api.clock.advance(60_000);
+      t.is((await s.fetch(first.rewriteLink("https://acme.example/pricing"))).status, 302);
+      s.api.clock.advance(60_000);
+      const event = await s.api.call("POST", "/api/v1/subscribers/events", { key: s.a.ownerKey, body: { email: "ann@example.com", event: "saas.purchase" } });
+      t.is(event.status, 200);
+
+      const detail = async (query = "") => {
+        const got = await s.api.call("GET", `/api/v1/subscribers/ann%40example.com${query}`, { key: s.a.ownerKey });
+        t.is(got.status, 200);
+        return got.body.subscriber;
+      };
+      const ann1 = await detail();
+      const hourAgo = HOUR_AGO.toISOString();
+      t.deepEqual(ann1.emailStats, {
+        sent: 2,
+        delivered: 0,
+        opened: 1,
+        clicked: 1,
+        bounced: 0,
+        complained: 0,
+        unsubscribed: 0,
+        lastSentAt: hourAgo,
+        lastOpenedAt: "2026-11-22T10:01:00.000Z",
+        lastClickedAt: "2026-11-22T10:02:00.000Z",
+      });
+      t.deepEqual(
+        ann1.activity.map((a: any) => [
+          a.eventType,
+          a.eventName,
+          a.eventTime,
+          a.emailSendId,
+          a.clickedUrl,
+          a.machine,
+          a.engagementQuality,
+          a.classificationReasons,
+        ]),
+        [
+          ["custom", "saas.purchase", "2026-11-22T10:03:00.000Z", null, null, false, null, []],
+          ["email.clicked", "Hello", "2026-11-22T10:02:00.000Z", first.id, "https://acme.example/pricing", false, "human", []],
+          ["email.opened", "Hello", "2026-11-22T10:01:00.000Z", first.id, null, false, "human", []],
+          ["email.opened", "Hello", NOW, first.id, null, true, "machine", ["head_request"]],
+        ],
+      );
+      t.is(ann1.activity[1].id.slice(0, 4), "eev_");
+
+      // With machine engagement, the scanner's open counts too; the first open is still one per send.
+      t.like((await detail("?includeMachineEngagement=true")).emailStats, { opened: 1, clicked: 1, lastOpenedAt: "2026-11-22T10:01:00.000Z" });
+      t.is(second.id === first.id, false);
+      // Another contact of the company sees none of it.
+      const bob = await s.api.call("GET", "/api/v1/subscribers/bob%40example.com", { key: s.a.ownerKey });
+      t.like(bob.body.subscriber.emailStats, { sent: 1, opened: 0, clicked: 0, lastOpenedAt: null });
+      t.deepEqual(bob.body.subscriber.activity, []);
+    },
+  );
+
   test(name("unsubscribe: the page asks, one-click POST unsubscribes the contact, suppresses the address, and is idempotent"), async (t) => {
     const s = await tracking(t, dialect);
     const ann = await s.contact(s.a, "ann@example.com");
