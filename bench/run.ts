@@ -3,6 +3,7 @@ import { eventsIngest } from "./events-ingest.js";
 import { import100k } from "./import-100k.js";
 import { jobsPostgres, jobsSqlite } from "./jobs.js";
 import { segmentCount } from "./segment-count.js";
+import { segmentEngagementPostgres, segmentEngagementSqlite } from "./segment-engagement.js";
 import { metricsPostgres, metricsSqlite } from "./metrics.js";
 import { transactionalSend } from "./transactional-send.js";
 import { export1m } from "./export-1m.js";
@@ -16,6 +17,8 @@ const benchmarks: Record<string, () => Promise<string>> = {
   "jobs-sqlite": jobsSqlite,
   "jobs-postgres": jobsPostgres,
   "segment-count": segmentCount,
+  "segment-engagement-sqlite": segmentEngagementSqlite,
+  "segment-engagement-postgres": segmentEngagementPostgres,
   "events-ingest": eventsIngest,
   "import-100k": import100k,
   "metrics-sqlite": metricsSqlite,

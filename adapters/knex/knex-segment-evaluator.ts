@@ -1,6 +1,15 @@
 import * as t from "io-ts";
 import type { Knex } from "knex";
-import { conditionOf, momentAt, windowStart, type Condition, type FilterGroup, type FilterNode, type TextMatch } from "../../core/segments/model.js";
+import {
+  conditionOf,
+  momentAt,
+  windowStart,
+  type Condition,
+  type EmailActivity,
+  type FilterGroup,
+  type FilterNode,
+  type TextMatch,
+} from "../../core/segments/model.js";
 import type { SegmentCounts, SegmentDefinition, SegmentEvaluator } from "../../core/segments/ports.js";
 import { isPostgres } from "./connection.js";
 import { DbInteger, decodeRow, toDbDate } from "./row-codecs.js";
@@ -9,7 +18,8 @@ import { DbInteger, decodeRow, toDbDate } from "./row-codecs.js";
  * Compiles a segment's filter tree into ONE query over `subscribers s`, for SQLite and Postgres:
  * attributes through json_extract/json_type (SQLite) or ->> and jsonb_typeof (Postgres), tags
  * through subscriber_tags/tags, lists through list_memberships, events through custom_events
- * (name, count, window). A referenced segment becomes a common table expression of its own
+ * (name, count, window), email conditions through email_sends (the time of each activity kept on
+ * the send, people's first opens and clicks). A referenced segment becomes a common table expression of its own
  * (compiled from its tree, once however often it is referenced) that the condition reads.
  *
  * What each condition means is decided in core/segments/model.ts (Condition, conditionOf); this
@@ -89,6 +99,16 @@ const attributes = {
 
 const COMPARISONS = { gt: ">", gte: ">=", lt: "<", lte: "<=" } as const;
 
+/** The send column that says when each activity happened (people's first open and click). */
+const ACTIVITY_TIME: Readonly<Record<EmailActivity, string>> = {
+  sent: "sent_at",
+  delivered: "delivered_at",
+  opened: "first_human_opened_at",
+  clicked: "first_human_clicked_at",
+  complained: "complained_at",
+  bounced: "bounced_at",
+};
+
 /** Relative cost of a node per row: columns, then set lookups, then JSON attributes. */
 function costOf(node: FilterNode): number {
   if (node.kind === "group") return Math.max(...node.children.map(costOf));
@@ -99,6 +119,12 @@ function costOf(node: FilterNode): number {
     case "list":
     case "event":
     case "segment":
+    case "emailSent":
+    case "emailDelivered":
+    case "emailOpened":
+    case "emailClicked":
+    case "emailComplained":
+    case "emailBounced":
       return 1;
     default:
       return 0;
@@ -202,6 +228,29 @@ class SegmentCompiler {
       }
       case "segment":
         return not(fragment(`s.id in (select id from ${this.alias(condition.segmentId)})`), condition.negated);
+      case "email": {
+        if (condition.atLeast <= 0) return not(TRUE, condition.negated);
+        const at = `es.${ACTIVITY_TIME[condition.activity]}`;
+        const since = "window" in condition.scope ? windowStart(condition.scope.window, now) : null;
+        const clauses = [`es.company_id = ?`, "es.subscriber_id is not null", "es.is_test = ?", `${at} is not null`];
+        const bindings: unknown[] = [companyId, false];
+        if (since) {
+          clauses.push(`${at} >= ?`);
+          bindings.push(toDbDate(since));
+        }
+        if ("campaignId" in condition.scope) {
+          clauses.push("es.campaign_id = ?");
+          bindings.push(condition.scope.campaignId);
+        }
+        if (condition.bounceType) {
+          clauses.push("es.bounce_type = ?");
+          bindings.push(condition.bounceType);
+        }
+        const counted = condition.atLeast > 1 ? " group by es.subscriber_id having count(*) >= ?" : "";
+        if (condition.atLeast > 1) bindings.push(condition.atLeast);
+        // subscriber_id is never NULL in the list, or "not in" would be NULL for every contact.
+        return not(fragment(`s.id in (select es.subscriber_id from email_sends es where ${clauses.join(" and ")}${counted})`, ...bindings), condition.negated);
+      }
     }
   }
 

@@ -5,8 +5,8 @@ import { fail, ok, type Result } from "../shared/result.js";
 
 /**
  * Segments: a named filter over a company's contacts. A filter is a tree of AND/OR groups whose
- * leaves are conditions on a contact field, an attribute, tags, lists, custom events or
- * membership in another segment (compat-reference §9).
+ * leaves are conditions on a contact field, an attribute, tags, lists, custom events, the email
+ * sent to the contact or membership in another segment (compat-reference §9).
  */
 
 /** Fields this server evaluates. */
@@ -24,16 +24,16 @@ export const SUPPORTED_FIELDS = [
   "attribute",
   "event",
   "segment",
-] as const;
-
-/** Fields of the product that need data this server does not record yet (email pipeline, polls, Stripe, commerce). */
-export const UNSUPPORTED_FIELDS = [
   "emailSent",
   "emailDelivered",
   "emailOpened",
   "emailClicked",
   "emailComplained",
   "emailBounced",
+] as const;
+
+/** Fields of the product that need data this server does not record yet (polls, Stripe, commerce). */
+export const UNSUPPORTED_FIELDS = [
   "pollResponse",
   "stripeProduct",
   "stripeCurrentProduct",
@@ -88,7 +88,24 @@ export const OPERATORS_BY_FIELD: Readonly<Record<SupportedField, readonly Filter
   attribute: ["is", "is_not", "is_empty", "is_not_empty", "gt", "gte", "lt", "lte", "contains", "not_contains"],
   event: ["is", "is_not", "at_least", "less_than_count"],
   segment: ["is", "is_not"],
+  emailSent: ["is", "is_not", "at_least", "less_than_count"],
+  emailDelivered: ["is", "is_not", "at_least", "less_than_count"],
+  emailOpened: ["is", "is_not", "at_least", "less_than_count"],
+  emailClicked: ["is", "is_not", "at_least", "less_than_count"],
+  emailComplained: ["is", "is_not", "at_least", "less_than_count"],
+  emailBounced: ["is", "is_not", "at_least", "less_than_count", "is_temporary_bounce", "is_permanent_bounce"],
 };
+
+/** What an email condition looks for on the contact's sends, by field. */
+export const EMAIL_ACTIVITY = {
+  emailSent: "sent",
+  emailDelivered: "delivered",
+  emailOpened: "opened",
+  emailClicked: "clicked",
+  emailComplained: "complained",
+  emailBounced: "bounced",
+} as const;
+export type EmailActivity = (typeof EMAIL_ACTIVITY)[keyof typeof EMAIL_ACTIVITY];
 
 /** A condition on one field. `id` is any stable string (generated when the caller gives none). */
 export interface FilterLeaf {
@@ -134,13 +151,19 @@ const EMPTY_CHECKS: readonly FilterOperator[] = ["is_empty", "is_not_empty"];
  * - tags and lists match any of the names given; list membership counts only while subscribed;
  * - attribute order compares numbers with number attributes and text with string attributes,
  *   byte by byte; any other pairing is false both ways;
- * - event conditions count the contact's custom events of that name within the window.
+ * - event conditions count the contact's custom events of that name within the window;
+ * - email conditions count the contact's sends (test sends left out) that were sent, delivered,
+ *   opened, clicked, complained about or bounced, within the window by the time that happened
+ *   (the first open or click of each send), or of one campaign. Opens and clicks are people's:
+ *   machine engagement (scanners, previews, prefetches) is left out, as in metrics.
  */
 
 /** A point in time given as an age (`7d`) or as a date. */
 export type Moment = { readonly ageMs: number } | { readonly at: Date };
 /** An event window: the last N days, or all time. */
 export type EventWindow = { readonly days: number } | "all";
+/** Which sends an email condition counts: those of a window, or of one campaign. */
+export type EmailScope = { readonly window: EventWindow } | { readonly campaignId: string };
 
 export type TextMatch = { readonly kind: "equals"; readonly text: string } | { readonly kind: "contains"; readonly text: string } | { readonly kind: "empty" };
 
@@ -166,7 +189,16 @@ export type Condition =
   | { readonly type: "attributeOrder"; readonly name: string; readonly comparison: "gt" | "gte" | "lt" | "lte"; readonly value: number | string }
   /** Has at least `atLeast` events of that name in the window. */
   | { readonly type: "event"; readonly negated: boolean; readonly name: string; readonly atLeast: number; readonly window: EventWindow }
-  | { readonly type: "segment"; readonly negated: boolean; readonly segmentId: string };
+  | { readonly type: "segment"; readonly negated: boolean; readonly segmentId: string }
+  /** Has at least `atLeast` sends with that activity in the scope (bounces of that type only, when given). */
+  | {
+      readonly type: "email";
+      readonly activity: EmailActivity;
+      readonly negated: boolean;
+      readonly atLeast: number;
+      readonly scope: EmailScope;
+      readonly bounceType: "Permanent" | "Transient" | null;
+    };
 
 const NUMBER = /^-?\d+(\.\d+)?$/;
 const WINDOW = /^(all|\d+d)$/;
@@ -239,6 +271,27 @@ function parseEvent(value: string, counted: boolean): { name: string; count: num
   if (!name)
     return counted ? "value must be eventName:count:window (for example signed_up:3:30d)" : "value must be eventName:window (for example signed_up:30d)";
   return { name, count, window };
+}
+
+const WINDOW_RULE = `7d, 30d, 90d, 180d, Nd (1 to ${MAX_DAYS} days) or all`;
+
+/** `window` or `campaign:<id>` for is/is_not and the bounce types; `count[:window]` for counts. */
+function parseEmailActivity(value: string, counted: boolean): { count: number; scope: EmailScope } | string {
+  const trimmed = value.trim();
+  if (!counted && trimmed.startsWith("campaign:")) {
+    const campaignId = trimmed.slice("campaign:".length).trim();
+    return campaignId ? { count: 1, scope: { campaignId } } : "value must be campaign:<campaign ID>";
+  }
+  if (counted) {
+    const match = /^(\d+)(?::(.+))?$/.exec(trimmed);
+    if (!match) return `value must be count:window (for example 10:30d), the window ${WINDOW_RULE}`;
+    const count = Number(match[1]);
+    if (!Number.isSafeInteger(count)) return "count is too large";
+    const window = parseWindow(match[2]?.trim() ?? "all");
+    return window ? { count, scope: { window } } : `window must be ${WINDOW_RULE}`;
+  }
+  const window = parseWindow(trimmed);
+  return window ? { count: 1, scope: { window } } : `value must be a window (${WINDOW_RULE}) or campaign:<campaign ID>`;
 }
 
 /** Text conditions are case-insensitive: values are compared lower-cased. */
@@ -331,6 +384,24 @@ export function conditionOf(leaf: { field: SupportedField; operator: FilterOpera
     }
     case "segment":
       return ok({ type: "segment", negated, segmentId: value });
+    case "emailSent":
+    case "emailDelivered":
+    case "emailOpened":
+    case "emailClicked":
+    case "emailComplained":
+    case "emailBounced": {
+      const counted = operator === "at_least" || operator === "less_than_count";
+      const parsed = parseEmailActivity(value, counted);
+      if (typeof parsed === "string") return bad(parsed);
+      return ok({
+        type: "email",
+        activity: EMAIL_ACTIVITY[field],
+        negated: operator === "is_not" || operator === "less_than_count",
+        atLeast: parsed.count,
+        scope: parsed.scope,
+        bounceType: operator === "is_permanent_bounce" ? "Permanent" : operator === "is_temporary_bounce" ? "Transient" : null,
+      });
+    }
   }
 }
 
@@ -358,9 +429,8 @@ export type FilterNodeInput = FilterLeafInput | FilterGroupInput;
 const isUnsupported = (field: FilterField): boolean => (UNSUPPORTED_FIELDS as readonly string[]).includes(field);
 
 function unsupportedMessage(field: FilterField, where: string): string {
-  const what = field.startsWith("email")
-    ? "segments cannot filter on email engagement yet"
-    : field === "pollResponse"
+  const what =
+    field === "pollResponse"
       ? "poll responses are not recorded by this server yet"
       : field.startsWith("stripe")
         ? "Stripe data is not synced by this server yet"
@@ -418,12 +488,12 @@ export function leavesOf(node: FilterNode): FilterLeaf[] {
   return node.kind === "filter" ? [node] : node.children.flatMap(leavesOf);
 }
 
-/** The segment IDs a tree references, in order, once per reference. */
 /** The list IDs the tree's list conditions name (empty checks name none). */
 export const listIdsOf = (root: FilterGroup): string[] => [
   ...new Set(leavesOf(root).flatMap((leaf) => (leaf.field === "list" && !EMPTY_CHECKS.includes(leaf.operator) ? commaList(leaf.value) : []))),
 ];
 
+/** The segment IDs a tree references, in order, once per reference. */
 export const referencesOf = (root: FilterGroup): string[] =>
   leavesOf(root)
     .filter((leaf) => leaf.field === "segment")

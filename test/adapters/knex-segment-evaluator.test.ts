@@ -4,7 +4,7 @@ import { migrateToLatest } from "../../adapters/knex/migrate.js";
 import { KnexSegmentEvaluator, segmentMembersQuery } from "../../adapters/knex/knex-segment-evaluator.js";
 import type { FilterGroup, FilterLeaf, FilterNode } from "../../core/segments/model.js";
 import { dialects, openTestKnex } from "../helpers/databases.js";
-import { insertCompanyRow, insertContactRows, insertListRow, type ContactRow } from "../helpers/contact-rows.js";
+import { insertCompanyRow, insertContactRows, insertListRow, insertSendRow, type ContactRow } from "../helpers/contact-rows.js";
 
 /**
  * The SQL a segment compiles to must select exactly the contacts a plain reading of the filter
@@ -48,6 +48,23 @@ interface Contact {
   readonly tags: string[];
   readonly lists: Array<{ list: "a" | "b"; unsubscribed: boolean }>;
   readonly events: Array<{ name: string; ageDays: number }>;
+  readonly sends: Send[];
+}
+
+/** An email sent to the contact: how many days ago each activity happened (null: never). */
+interface Send {
+  readonly campaign: string | null;
+  readonly test: boolean;
+  readonly sent: number | null;
+  readonly delivered: number | null;
+  /** People's first open and click. */
+  readonly opened: number | null;
+  readonly clicked: number | null;
+  /** A scanner's open, kept apart from people's. */
+  readonly machineOpened: number | null;
+  readonly complained: number | null;
+  readonly bounced: number | null;
+  readonly bounceType: string;
 }
 
 const contactArb: fc.Arbitrary<Contact> = fc.record({
@@ -67,6 +84,21 @@ const contactArb: fc.Arbitrary<Contact> = fc.record({
     selector: (m) => m.list,
   }),
   events: fc.array(fc.record({ name: fc.constantFrom(...EVENTS), ageDays: fc.integer({ min: 0, max: 200 }) }), { maxLength: 5 }),
+  sends: fc.array(
+    fc.record({
+      campaign: fc.constantFrom("camp_a", "camp_b", null),
+      test: fc.oneof({ weight: 5, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
+      sent: fc.option(fc.integer({ min: 0, max: 200 }), { freq: 6 }),
+      delivered: fc.option(fc.integer({ min: 0, max: 200 })),
+      opened: fc.option(fc.integer({ min: 0, max: 200 })),
+      clicked: fc.option(fc.integer({ min: 0, max: 200 })),
+      machineOpened: fc.option(fc.integer({ min: 0, max: 200 })),
+      complained: fc.option(fc.integer({ min: 0, max: 200 }), { freq: 1 }),
+      bounced: fc.option(fc.integer({ min: 0, max: 200 }), { freq: 1 }),
+      bounceType: fc.constantFrom("Permanent", "Transient", "Undetermined"),
+    }),
+    { maxLength: 4 },
+  ),
 });
 
 const emailOf = (contact: Contact, index: number) => `${contact.local}${index}@${contact.domain}`;
@@ -81,6 +113,25 @@ const emptyCheck = (field: FilterLeaf["field"], value = ""): fc.Arbitrary<Leaf> 
   fc.record({ field: fc.constant(field), operator: fc.constantFrom("is_empty" as const, "is_not_empty" as const), value: fc.constant(value) });
 
 const WINDOWS = ["7d", "30d", "90d", "180d", "45d", "all"];
+const EMAIL_FIELDS = ["emailSent", "emailDelivered", "emailOpened", "emailClicked", "emailComplained", "emailBounced"] as const;
+const emailLeaf: fc.Arbitrary<Leaf> = fc.oneof(
+  fc.record({
+    field: fc.constantFrom(...EMAIL_FIELDS),
+    operator: fc.constantFrom("is" as const, "is_not" as const),
+    value: fc.constantFrom(...WINDOWS, "campaign:camp_a", "campaign:camp_b"),
+  }),
+  fc.record({
+    field: fc.constantFrom(...EMAIL_FIELDS),
+    operator: fc.constantFrom("at_least" as const, "less_than_count" as const),
+    value: fc.tuple(fc.integer({ min: 0, max: 3 }), fc.constantFrom(...WINDOWS, "")).map(([count, window]) => (window ? `${count}:${window}` : `${count}`)),
+  }),
+  fc.record({
+    field: fc.constant("emailBounced" as const),
+    operator: fc.constantFrom("is_temporary_bounce" as const, "is_permanent_bounce" as const),
+    value: fc.constantFrom(...WINDOWS, "campaign:camp_a"),
+  }),
+);
+
 const plainLeaf: fc.Arbitrary<Leaf> = fc.oneof(
   leaf("status", ["is", "is_not"], fc.constantFrom("active", "unsubscribed", "bounced")),
   emptyCheck("phone"),
@@ -116,6 +167,7 @@ const plainLeaf: fc.Arbitrary<Leaf> = fc.oneof(
       .tuple(fc.constantFrom(...EVENTS), fc.integer({ min: 0, max: 4 }), fc.constantFrom(...WINDOWS, ""))
       .map(([name, count, window]) => (window ? `${name}:${count}:${window}` : `${name}:${count}`)),
   }),
+  emailLeaf,
 );
 
 let nodeIds = 0;
@@ -170,6 +222,39 @@ function cutoff(value: string): Date {
 function eventCount(contact: Contact, name: string, window: string): number {
   const since = window === "all" ? -Infinity : NOW.getTime() - Number(window.slice(0, -1)) * DAY;
   return contact.events.filter((event) => event.name === name && ago(event.ageDays).getTime() >= since).length;
+}
+
+const ACTIVITY_OF = {
+  emailSent: "sent",
+  emailDelivered: "delivered",
+  emailOpened: "opened",
+  emailClicked: "clicked",
+  emailComplained: "complained",
+  emailBounced: "bounced",
+} as const;
+
+/** How many of the contact's sends (tests left out) match an email leaf's activity, scope and bounce type. */
+function sendCount(contact: Contact, l: FilterLeaf): { count: number; needed: number } {
+  const activity = ACTIVITY_OF[l.field as keyof typeof ACTIVITY_OF];
+  const counted = l.operator === "at_least" || l.operator === "less_than_count";
+  let window = "all";
+  let campaign: string | null = null;
+  let needed = 1;
+  if (l.value.startsWith("campaign:")) campaign = l.value.slice("campaign:".length);
+  else if (counted) {
+    const [count, w] = l.value.split(":");
+    needed = Number(count);
+    window = w ?? "all";
+  } else window = l.value;
+  const since = window === "all" ? -Infinity : NOW.getTime() - Number(window.slice(0, -1)) * DAY;
+  const bounceType = l.operator === "is_permanent_bounce" ? "Permanent" : l.operator === "is_temporary_bounce" ? "Transient" : null;
+  const count = contact.sends.filter((send) => {
+    const age = send[activity];
+    if (send.test || age === null || ago(age).getTime() < since) return false;
+    if (campaign !== null && send.campaign !== campaign) return false;
+    return bounceType === null || send.bounceType === bounceType;
+  }).length;
+  return { count, needed };
 }
 
 interface World {
@@ -246,6 +331,15 @@ function matchesLeaf(l: FilterLeaf, c: Contact, index: number, world: World): bo
     }
     case "segment":
       return negate(matchesNode(world.segments.get(value)!, c, index, world));
+    case "emailSent":
+    case "emailDelivered":
+    case "emailOpened":
+    case "emailClicked":
+    case "emailComplained":
+    case "emailBounced": {
+      const { count, needed } = sendCount(c, l);
+      return operator === "is_not" || operator === "less_than_count" ? count < needed : count >= needed;
+    }
   }
 }
 
@@ -296,6 +390,18 @@ for (const dialect of dialects()) {
           scenario.contacts.map((c, i) => toRow(c, i, run, listIds)),
         );
 
+        // A send to no contact, with every activity: it must match no one, nor make "is not" fail.
+        const everything = ago(1);
+        await insertSendRow(knex, companyId, null, "nobody@example.com", {
+          campaignId: "camp_a",
+          sentAt: everything,
+          deliveredAt: everything,
+          firstHumanOpenedAt: everything,
+          firstHumanClickedAt: everything,
+          complainedAt: everything,
+          bouncedAt: everything,
+          bounceType: "Permanent",
+        });
         const segments = new Map<string, FilterGroup>([
           ["seg_a", bindLists(scenario.segA, listIds)],
           ["seg_b", bindLists(scenario.segB, listIds)],
@@ -377,5 +483,20 @@ function toRow(c: Contact, index: number, run: number, listIds: { a: string; b: 
     tags: c.tags,
     lists: c.lists.map((m) => ({ listId: listIds[m.list], unsubscribed: m.unsubscribed })),
     events: c.events.map((e) => ({ name: e.name, occurredAt: ago(e.ageDays) })),
+    sends: c.sends.map((send) => {
+      const at = (age: number | null) => (age === null ? null : ago(age));
+      return {
+        campaignId: send.campaign,
+        isTest: send.test,
+        sentAt: at(send.sent),
+        deliveredAt: at(send.delivered),
+        firstHumanOpenedAt: at(send.opened),
+        firstOpenedAt: at(send.opened ?? send.machineOpened),
+        firstHumanClickedAt: at(send.clicked),
+        complainedAt: at(send.complained),
+        bouncedAt: at(send.bounced),
+        bounceType: send.bounced === null ? null : send.bounceType,
+      };
+    }),
   };
 }

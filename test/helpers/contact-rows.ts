@@ -21,6 +21,23 @@ export interface ContactRow {
   /** List IDs (the lists must exist); `unsubscribed` keeps a former membership. */
   readonly lists?: ReadonlyArray<{ readonly listId: string; readonly unsubscribed?: boolean }>;
   readonly events?: ReadonlyArray<{ readonly name: string; readonly occurredAt: Date }>;
+  readonly sends?: readonly SendRow[];
+}
+
+/** An email sent to the contact: when each activity happened (null: never), as kept on the send. */
+export interface SendRow {
+  readonly campaignId?: string | null;
+  readonly isTest?: boolean;
+  readonly sentAt: Date | null;
+  readonly deliveredAt?: Date | null;
+  /** People's first open and click; `firstOpenedAt`/`firstClickedAt` default to them. */
+  readonly firstHumanOpenedAt?: Date | null;
+  readonly firstHumanClickedAt?: Date | null;
+  readonly firstOpenedAt?: Date | null;
+  readonly firstClickedAt?: Date | null;
+  readonly complainedAt?: Date | null;
+  readonly bouncedAt?: Date | null;
+  readonly bounceType?: string | null;
 }
 
 export async function insertCompanyRow(knex: Knex, companyId: string): Promise<void> {
@@ -33,6 +50,37 @@ export async function insertListRow(knex: Knex, companyId: string, listId: strin
 }
 
 let eventSequence = 0;
+let sendSequence = 0;
+
+/** One email_sends row of the company (to a contact, or to no contact with `subscriberId` null). */
+export async function insertSendRow(knex: Knex, companyId: string, subscriberId: string | null, email: string, send: SendRow): Promise<void> {
+  sendSequence += 1;
+  const created = toDbDate(send.sentAt ?? new Date("2026-01-01T00:00:00.000Z"));
+  await knex("email_sends").insert({
+    id: `send_${companyId.slice(-12)}_${sendSequence}`,
+    company_id: companyId,
+    subscriber_id: subscriberId,
+    recipient_email: email,
+    email_type: send.campaignId ? "campaign" : "transactional",
+    campaign_id: send.campaignId ?? null,
+    subject: "Hello",
+    sender_email: "news@example.com",
+    status: send.bouncedAt ? "bounced" : send.sentAt ? "sent" : "pending",
+    mailbox_provider: "other",
+    is_test: send.isTest ?? false,
+    sent_at: toDbDate(send.sentAt),
+    delivered_at: toDbDate(send.deliveredAt ?? null),
+    first_opened_at: toDbDate(send.firstOpenedAt ?? send.firstHumanOpenedAt ?? null),
+    first_human_opened_at: toDbDate(send.firstHumanOpenedAt ?? null),
+    first_clicked_at: toDbDate(send.firstClickedAt ?? send.firstHumanClickedAt ?? null),
+    first_human_clicked_at: toDbDate(send.firstHumanClickedAt ?? null),
+    complained_at: toDbDate(send.complainedAt ?? null),
+    bounced_at: toDbDate(send.bouncedAt ?? null),
+    bounce_type: send.bounceType ?? null,
+    created_at: created,
+    updated_at: created,
+  });
+}
 
 export async function insertContactRows(knex: Knex, companyId: string, contacts: readonly ContactRow[]): Promise<void> {
   const tagIds = new Map<string, string>(
@@ -73,6 +121,7 @@ export async function insertContactRows(knex: Knex, companyId: string, contacts:
         unsubscribed_at: membership.unsubscribed ? created : null,
       });
     }
+    for (const send of contact.sends ?? []) await insertSendRow(knex, companyId, contact.id, contact.email, send);
     for (const event of contact.events ?? []) {
       eventSequence += 1;
       await knex("custom_events").insert({

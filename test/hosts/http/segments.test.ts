@@ -276,9 +276,20 @@ for (const dialect of dialects()) {
       [{ name: "x", filters: [leaf("email", "contains", "  ")] }, 400, "Invalid filters.0 (email contains): value must not be empty"],
       [{ name: "x", filters: [leaf("tag", "contains")] }, 400, "Invalid filters.0 (tag contains): value must not be empty"],
       [
-        { name: "x", filters: [leaf("emailOpened", "is", "30d")] },
+        { name: "x", filters: [leaf("emailOpened", "is", "lately")] },
         400,
-        "Invalid filters.0: the field 'emailOpened' is not supported (segments cannot filter on email engagement yet)",
+        "Invalid filters.0 (emailOpened is): value must be a window (7d, 30d, 90d, 180d, Nd (1 to 36500 days) or all) or campaign:<campaign ID>",
+      ],
+      [
+        { name: "x", filters: [leaf("emailClicked", "at_least", "many")] },
+        400,
+        "Invalid filters.0 (emailClicked at_least): value must be count:window (for example 10:30d), the window 7d, 30d, 90d, 180d, Nd (1 to 36500 days) or all",
+      ],
+      [{ name: "x", filters: [leaf("emailSent", "is", "campaign:")] }, 400, "Invalid filters.0 (emailSent is): value must be campaign:<campaign ID>"],
+      [
+        { name: "x", filters: [leaf("emailOpened", "is_permanent_bounce", "30d")] },
+        422,
+        "Invalid request: filters.0.operator must be one of: is, is_not, at_least, less_than_count for the field 'emailOpened'",
       ],
       [
         { name: "x", root: { kind: "group", joinOperator: "and", children: [leaf("phone", "is_empty"), leaf("stripeProduct", "is", "prod_1")] } },

@@ -389,7 +389,8 @@ for (const dialect of dialects()) {
       ],
       [{ listId: "list_unknown" }, 404, "List not found"],
       [{ filters: [{ field: "colour", operator: "is", value: "red" }] }, 422, /filters/],
-      [{ filters: [{ field: "emailOpened", operator: "is", value: "x" }] }, 400, /not supported/],
+      [{ filters: [{ field: "stripeProduct", operator: "is", value: "prod_1" }] }, 400, /not supported/],
+      [{ filters: [{ field: "emailOpened", operator: "is", value: "x" }] }, 400, /value must be a window/],
     ];
     let deep: Record<string, unknown> = { kind: "group", joinOperator: "and", children: [{ field: "tag", operator: "contains", value: "x" }] };
     for (let depth = 1; depth < 9; depth++) deep = { kind: "group", joinOperator: "and", children: [deep] };
