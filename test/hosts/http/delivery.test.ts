@@ -376,15 +376,15 @@ for (const dialect of dialects()) {
       // The other company has a bounced contact of the same address: each company's bounce blocks are its own.
       t.is((await call("POST", "/api/v1/subscribers", { email: "reader@example.org", status: "bounced" }, other.ownerKey)).status, 200);
 
-      const { send } = await queueAndDeliver(s);
       const secret = (await call("POST", "/api/v1/delivery-webhooks/secret")).body.secret as string;
-      const body = JSON.stringify({ type: "bounced", emailSendId: send.id, bounceType: "Permanent", bounceSubType: "General", id: "relay-bounce-1" });
-      const hook = await fetch(`${s.api.server.url}/api/webhooks/generic/${s.company.companyId}`, {
-        method: "POST",
-        headers: { "content-type": "application/json", "x-signature": signWebhookBody(secret, body) },
-        body,
-      });
-      t.is(hook.status, 200);
+      /** A permanent bounce of the send, through the signed generic webhook. */
+      const bounce = async (emailSendId: string, id: string) => {
+        const body = JSON.stringify({ type: "bounced", emailSendId, bounceType: "Permanent", bounceSubType: "General", id });
+        const headers = { "content-type": "application/json", "x-signature": signWebhookBody(secret, body) };
+        return (await fetch(`${s.api.server.url}/api/webhooks/generic/${s.company.companyId}`, { method: "POST", headers, body })).status;
+      };
+      const { send } = await queueAndDeliver(s);
+      t.is(await bounce(send.id, "relay-bounce-1"), 200);
       t.is((await call("GET", reader)).body.subscriber.status, "bounced");
       t.like((await call("GET", suppression)).body.suppression, {
         email: "reader@example.org",
@@ -425,12 +425,7 @@ for (const dialect of dialects()) {
       // A hard bounce leaves an unsubscribed contact unsubscribed: the recipient's own decision outranks.
       await call("POST", "/api/v1/subscribers", { email: "gone@example.org", status: "unsubscribed" });
       const { send: toGone } = await queueAndDeliver(s, { recipient: "gone@example.org", emailType: "transactional", sendKind: "transactional" });
-      const goneBody = JSON.stringify({ type: "bounced", emailSendId: toGone.id, bounceType: "Permanent", id: "relay-bounce-2" });
-      await fetch(`${s.api.server.url}/api/webhooks/generic/${s.company.companyId}`, {
-        method: "POST",
-        headers: { "content-type": "application/json", "x-signature": signWebhookBody(secret, goneBody) },
-        body: goneBody,
-      });
+      t.is(await bounce(toGone.id, "relay-bounce-2"), 200);
       t.is((await call("GET", `/api/v1/subscribers/${encodeURIComponent("gone@example.org")}`)).body.subscriber.status, "unsubscribed");
     },
   );

@@ -57,6 +57,18 @@ async function warehouse(t: ExecutionContext, baseUrl: string): Promise<Warehous
   return { schema, url: url.toString(), db, table, count: async () => Number((await table().count({ n: "*" }))[0]!.n) };
 }
 
+/** A SQLite file warehouse in a directory of its own, removed after the test. */
+function sqliteWarehouse(t: ExecutionContext): { path: string; file: Knex } {
+  const dir = mkdtempSync(join(tmpdir(), "warehouse-"));
+  const path = join(dir, "crm.sqlite");
+  const file = knexFactory({ client: "better-sqlite3", connection: { filename: path }, useNullAsDefault: true });
+  t.teardown(async () => {
+    await file.destroy();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return { path, file };
+}
+
 const customer = (email: string | null, firstName: string | null, plan: string | null, seats: number | null, updatedAt: string) => ({
   email,
   first_name: firstName,
@@ -586,13 +598,7 @@ for (const dialect of dialects()) {
 
   test(name("a sqlite warehouse file is read read-only, incrementally on an integer cursor, with a statement timeout"), async (t) => {
     const { post, sync, contacts, runJobs } = await setup(t, dialect);
-    const dir = mkdtempSync(join(tmpdir(), "warehouse-"));
-    const path = join(dir, "crm.sqlite");
-    const file = knexFactory({ client: "better-sqlite3", connection: { filename: path }, useNullAsDefault: true });
-    t.teardown(async () => {
-      await file.destroy();
-      rmSync(dir, { recursive: true, force: true });
-    });
+    const { path, file } = sqliteWarehouse(t);
     await file.schema.createTable("people", (table) => {
       table.integer("id").primary();
       table.text("mail");
@@ -656,13 +662,7 @@ for (const dialect of dialects()) {
 
   test(name("a sync a former version left `failed` after a failed run is idle once migration 0021 has run"), async (t) => {
     const { post, sync, knex } = await setup(t, dialect);
-    const dir = mkdtempSync(join(tmpdir(), "warehouse-"));
-    const path = join(dir, "crm.sqlite");
-    const file = knexFactory({ client: "better-sqlite3", connection: { filename: path }, useNullAsDefault: true });
-    t.teardown(async () => {
-      await file.destroy();
-      rmSync(dir, { recursive: true, force: true });
-    });
+    const { path, file } = sqliteWarehouse(t);
     await file.schema.createTable("people", (table) => table.text("mail"));
     const connection = (await post("/warehouse-connections", { name: "File", kind: "sqlite", url: `sqlite:${path}` })).body.connection;
     const id = (
