@@ -1,5 +1,6 @@
 import type { IdGenerator } from "../ports/id-generator.js";
 import type { Clock } from "../ports/clock.js";
+import type { SubscriberRepository } from "../subscribers/ports.js";
 import type { SuppressionRepository } from "../suppressions/ports.js";
 import type { TenancyRepository } from "../tenancy/ports.js";
 import { notFound } from "../shared/errors.js";
@@ -23,12 +24,14 @@ export interface RecordedDeliveryEvent {
 
 /**
  * A delivery event from a provider webhook: stored once per provider event ID, reflected on the
- * send, and, for permanent bounces and complaints, the recipient is suppressed.
+ * send, and, for permanent bounces and complaints, the recipient is suppressed (a permanent
+ * bounce also marks the recipient's active contact `bounced`).
  */
 export class RecordDeliveryEvent {
   constructor(
     private readonly sends: EmailSendRepository,
     private readonly suppressions: SuppressionRepository,
+    private readonly subscribers: SubscriberRepository,
     private readonly tenancy: TenancyRepository,
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
@@ -52,6 +55,8 @@ export class RecordDeliveryEvent {
     // Suppressing is idempotent, so it is repeated for a redelivered event (a crash may have come between).
     const reason = suppressionForDeliveryEvent(event);
     if (reason) await this.suppressions.add({ companyId, email: send.recipientEmail, reason, emailSendId: send.id, at: this.clock.now() });
+    // The contact of the address shows the bounce too (an unsubscribed one stays unsubscribed); lifting the block makes it active again.
+    if (reason === "hard_bounce") await this.subscribers.changeStatus(companyId, send.recipientEmail, "active", "bounced", this.clock.now());
     return ok({ emailSendId: send.id, stored });
   };
 }

@@ -15,6 +15,8 @@ export interface TemplateRepository {
   find(companyId: string, templateId: string): Promise<Template | null>;
   /** For senders whose saved email points at content deleted since. */
   findIncludingDeleted(companyId: string, templateId: string): Promise<Template | null>;
+  /** The same for many at once, in one query (those the company does not have are absent). */
+  findManyIncludingDeleted(companyId: string, templateIds: readonly string[]): Promise<Template[]>;
   insert(template: Template): Promise<void>;
   /** False when the company has no such (undeleted) template. */
   update(template: Template): Promise<boolean>;

@@ -30,6 +30,25 @@ export interface FunnelCounts {
   readonly unsubscribed: number;
 }
 
+/** The funnel of no sends (a saved email never sent). */
+export const NO_SENDS: FunnelCounts = {
+  sent: 0,
+  deliveryEvents: 0,
+  delivered: 0,
+  bounced: 0,
+  permanentBounces: 0,
+  transientBounces: 0,
+  opened: 0,
+  humanOpened: 0,
+  clicked: 0,
+  humanClicked: 0,
+  machineOpened: 0,
+  machineClicked: 0,
+  replies: 0,
+  complaints: 0,
+  unsubscribed: 0,
+};
+
 export interface BounceSubtypeCount {
   readonly type: string;
   readonly subType: string;

@@ -23,6 +23,9 @@ export interface MetricsWindow {
   readonly end: Date | null;
 }
 
+/** Every send ever made (the transactional default). */
+export const ALL_TIME: MetricsWindow = { name: "all", start: null, end: null };
+
 export interface PeriodInput {
   readonly period?: PeriodName | undefined;
   readonly start?: Date | undefined;
@@ -46,7 +49,7 @@ export function resolveWindow(input: PeriodInput, now: Date, fallback: PeriodNam
     return ok({ name: "custom", start, end });
   }
   const name = input.period ?? fallback;
-  if (name === "all") return ok({ name, start: null, end: null });
+  if (name === "all") return ok(ALL_TIME);
   return ok({ name, start: new Date(now.getTime() - LENGTH[name]), end: now });
 }
 

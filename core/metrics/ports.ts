@@ -21,6 +21,11 @@ export interface TransactionalIdentity {
 /** Aggregates computed by the database over the selected sends and their events. */
 export interface MetricsQueries {
   funnel(selection: SendSelection): Promise<FunnelCounts>;
+  /**
+   * The funnel of each saved transactional email's selected sends, all in one grouped query (a
+   * list of emails costs one query, not one per email); an email without sends is absent.
+   */
+  funnelsByTransactional(selection: SendSelection, transactionalEmailIds: readonly string[]): Promise<ReadonlyMap<string, FunnelCounts>>;
   /** Bounced sends by the type and subtype of their latest bounce, as stored. */
   bounceSubtypes(selection: SendSelection): Promise<BounceSubtypeCount[]>;
   /** The most clicked links, by clicking sends, most first. */

@@ -1,4 +1,4 @@
-import type { Subscriber, TaggedSubscriber } from "./model.js";
+import type { Subscriber, SubscriberStatus, TaggedSubscriber } from "./model.js";
 import { token } from "../shared/token.js";
 
 /** Tag and list changes applied together with a contact's fields, in one transaction. */
@@ -27,6 +27,11 @@ export interface SubscriberRepository {
   insert(subscriber: Subscriber, changes: ContactChanges): Promise<TaggedSubscriber | null>;
   /** Saves every field of the contact and applies the changes. */
   update(subscriber: Subscriber, changes: ContactChanges): Promise<TaggedSubscriber>;
+  /**
+   * Moves the contact with this address from status `from` to `to` in one statement (a bounce
+   * marking or lifting it races no other update); false when no contact of the address is in `from`.
+   */
+  changeStatus(companyId: string, email: string, from: SubscriberStatus, to: SubscriberStatus, at: Date): Promise<boolean>;
   /** Hard delete (notes, memberships and events go with it). False when there was nothing to delete. */
   delete(companyId: string, id: string): Promise<boolean>;
   /** List IDs for references given as IDs or names; lists named but missing are created. */

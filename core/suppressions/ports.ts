@@ -7,6 +7,7 @@ export interface SuppressionRepository {
   find(companyId: string, email: string): Promise<Suppression | null>;
   /** The suppressions in force among `emails` (a batch of recipients). */
   findMany(companyId: string, emails: readonly string[]): Promise<Suppression[]>;
-  remove(companyId: string, email: string): Promise<boolean>;
+  /** Removes the address's suppression if its reason is one of `reasons` (a check and a delete in one statement); false when none was. */
+  remove(companyId: string, email: string, reasons: readonly SuppressionReason[]): Promise<boolean>;
 }
 export const SuppressionRepository = token<SuppressionRepository>("lifecycle.SuppressionRepository");

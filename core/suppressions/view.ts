@@ -1,7 +1,7 @@
 import * as t from "io-ts";
 import { oneOf } from "../shared/codecs.js";
 import { Id, NullableString, Timestamp, view } from "../shared/view-fields.js";
-import { SUPPRESSION_REASONS, type Suppression } from "./model.js";
+import { isRemovable, SUPPRESSION_REASONS, type Suppression } from "./model.js";
 
 const SuppressionReason = oneOf(SUPPRESSION_REASONS, "SuppressionReason");
 
@@ -20,13 +20,13 @@ export const SuppressionView = view(
 );
 export type SuppressionView = t.TypeOf<typeof SuppressionView>;
 
-/** Every suppression can be removed through the API. */
+/** `removable`: whether DELETE /suppressions/{email} lifts it (a bounce or manual block; never a complaint or an unsubscribe). */
 export const suppressionView = (suppression: Suppression): SuppressionView => ({
   id: suppression.id,
   email: suppression.email,
   suppressionType: suppression.reason,
   reason: suppression.reason,
   emailSendId: suppression.emailSendId,
-  removable: true,
+  removable: isRemovable(suppression.reason),
   suppressedAt: suppression.createdAt.toISOString(),
 });

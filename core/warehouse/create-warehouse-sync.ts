@@ -5,14 +5,11 @@ import type { SecretBox } from "../ports/secret-box.js";
 import type { Actor } from "../shared/actor.js";
 import type { DomainError } from "../shared/errors.js";
 import { fail, ok, type Result } from "../shared/result.js";
-import type { SubscriberImportRepository } from "../subscriber-imports/ports.js";
 import { RESERVED_ATTRIBUTE } from "../subscribers/model.js";
 import type { CreateSyncCommand, MappingCommand } from "./commands.js";
 import { connectionFailed, connectionNotFound, invalidInput } from "./errors.js";
-import { DEFAULT_MAX_ROWS_PER_RUN, DEFAULT_STATEMENT_TIMEOUT_SECONDS, type SyncMapping, type WarehouseSync } from "./model.js";
+import { DEFAULT_MAX_ROWS_PER_RUN, DEFAULT_STATEMENT_TIMEOUT_SECONDS, firstRunAt, type SyncMapping, type WarehouseSync } from "./model.js";
 import { WarehouseError, type WarehouseConnectionRepository, type WarehouseReader, type WarehouseSyncRepository } from "./ports.js";
-import type { QueueWarehouseSyncRun } from "./queue-warehouse-sync-run.js";
-import { describeRuns } from "./run-views.js";
 import { toSyncView, type SyncView } from "./view.js";
 
 /** The lists of a sync must be the company's own (400 otherwise, nothing saved). */
@@ -75,8 +72,9 @@ const DESCRIBE_TIMEOUT_MS = 15_000;
 
 /**
  * POST /warehouse-syncs: checks the connection, lists and mapping, runs the query once without
- * reading rows (read-only, as every run) to check that it returns the mapped columns, saves the
- * sync and, when it is enabled, queues its first run at once.
+ * reading rows (read-only, as every run) to check that it returns the mapped columns, and saves
+ * the sync `idle`. Nothing runs yet: its first run comes when asked (POST .../run) or when its
+ * schedule comes due, one interval later.
  */
 export class CreateWarehouseSync {
   constructor(
@@ -85,8 +83,6 @@ export class CreateWarehouseSync {
     private readonly lists: ListRepository,
     private readonly reader: WarehouseReader,
     private readonly secrets: SecretBox,
-    private readonly runs: QueueWarehouseSyncRun,
-    private readonly imports: SubscriberImportRepository,
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
   ) {}
@@ -112,6 +108,7 @@ export class CreateWarehouseSync {
 
     const now = this.clock.now();
     const isEnabled = command.isEnabled ?? true;
+    const frequency = command.frequency ?? "hourly";
     const sync: WarehouseSync = {
       id: this.ids.next("whs"),
       companyId,
@@ -125,13 +122,13 @@ export class CreateWarehouseSync {
       listIds: listIds.right,
       optInMode: command.optInMode ?? "confirmed",
       triggerAutomations: command.triggerAutomations ?? false,
-      frequency: command.frequency ?? "hourly",
+      frequency,
       isEnabled,
       fullResyncRequested: false,
       maxRowsPerRun: command.maxRowsPerRun ?? DEFAULT_MAX_ROWS_PER_RUN,
       statementTimeoutSeconds,
       status: "idle",
-      nextRunAt: null,
+      nextRunAt: firstRunAt(frequency, isEnabled, now),
       lastRunAt: null,
       lastSuccessAt: null,
       lastError: null,
@@ -142,11 +139,7 @@ export class CreateWarehouseSync {
       updatedAt: now,
     };
     await this.syncs.insert(sync);
-    // The first run starts at once; the next ones follow the frequency.
-    const first = isEnabled ? await this.runs.queue(companyId, sync.id, { manual: false, fullResync: false }) : null;
-    const saved = (await this.syncs.find(companyId, sync.id)) ?? sync;
-    const [latestRun] = first ? await describeRuns(this.imports, companyId, [first.run]) : [];
-    return ok(toSyncView(saved, latestRun ?? null));
+    return ok(toSyncView(sync, null));
   };
 
   private async describe(source: { kind: "postgres" | "sqlite"; url: string }, query: string, timeoutMs: number): Promise<Result<string[]>> {

@@ -7,9 +7,11 @@ import { retryDelayMs as jobRetryDelayMs } from "../jobs/retry-delay.js";
  * Warehouse syncs: a read query run against a company's own warehouse (Postgres, or a SQLite file
  * when private destinations are allowed) whose rows become contacts through the import pipeline.
  *
- * Life of a sync: `idle` between runs; `queued` once a run is waiting for a worker; `running`
- * while it reads and imports; back to `idle` after a success, or `failed` after a failure (it
- * stays `failed`, with lastError, until a run succeeds). Runs: `queued` -> `running` ->
+ * Life of a sync (the spec shows `idle`): `idle` when it is created and between runs; `queued`
+ * once a run is waiting for a worker; `running` while it reads and imports; `idle` again when the
+ * run ends, whatever its outcome (a failure shows in lastError, consecutiveFailures and the
+ * latest run's status until a run succeeds). Its first run comes when asked (manual) or when
+ * its schedule comes due, one interval after creation. Runs: `queued` -> `running` ->
  * `succeeded` | `failed`.
  */
 
@@ -19,14 +21,14 @@ export type ConnectionKind = (typeof CONNECTION_KINDS)[number];
 export const SYNC_KINDS = ["subscribers"] as const;
 export type SyncKind = (typeof SYNC_KINDS)[number];
 
-export const SYNC_STATUSES = ["idle", "queued", "running", "failed"] as const;
+export const SYNC_STATUSES = ["idle", "queued", "running"] as const;
 export type SyncStatus = (typeof SYNC_STATUSES)[number];
 
 export const RUN_STATUSES = ["queued", "running", "succeeded", "failed"] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 export const isActiveRun = (status: RunStatus): boolean => status === "queued" || status === "running";
 
-/** How often a scheduled run starts, counted from the end of the previous run. */
+/** How often a scheduled run starts, counted from the end of the previous run (the first one from the sync's creation). */
 export const FREQUENCIES = {
   every_15_minutes: 15 * 60_000,
   hourly: 60 * 60_000,
@@ -34,6 +36,10 @@ export const FREQUENCIES = {
 } as const;
 export type Frequency = keyof typeof FREQUENCIES;
 export const FREQUENCY_NAMES = Object.keys(FREQUENCIES) as Frequency[];
+
+/** When a new sync's schedule first comes due: one interval after its creation; never while it is disabled. */
+export const firstRunAt = (frequency: Frequency, isEnabled: boolean, now: Date): Date | null =>
+  isEnabled ? new Date(now.getTime() + FREQUENCIES[frequency]) : null;
 
 /** A failed run is tried again sooner than never: the interval doubled per failure, at most 6 hours later. */
 export const MAX_RETRY_DELAY_MS = 6 * 60 * 60_000;
@@ -216,7 +222,7 @@ export function transition(sync: WarehouseSync, event: SyncEvent, now: Date): Re
       const consecutiveFailures = sync.consecutiveFailures + 1;
       return ok({
         ...sync,
-        status: "failed",
+        status: "idle",
         lastError: event.error,
         lastErrorAt: now,
         consecutiveFailures,

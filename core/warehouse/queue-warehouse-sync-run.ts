@@ -19,7 +19,7 @@ export interface QueuedRun {
 }
 
 /**
- * Queues a run of a sync (the manual route, the scheduler, a new sync's first run) and its job.
+ * Queues a run of a sync (the manual route or the scheduler; `isManual` tells which) and its job.
  * A sync has at most one queued or running run: asking again returns that one, and a full resync
  * asked meanwhile stays requested for the next run.
  */
@@ -65,7 +65,7 @@ export class QueueWarehouseSyncRun {
   };
 }
 
-/** A sync without a queued or running run whose status still says so (its run ended without saying) is settled as failed. */
+/** A sync without a queued or running run whose status still says so (its run ended without saying) is settled as idle. */
 function settled(sync: WarehouseSync): WarehouseSync {
-  return sync.status === "queued" || sync.status === "running" ? { ...sync, status: "failed" } : sync;
+  return sync.status === "queued" || sync.status === "running" ? { ...sync, status: "idle" } : sync;
 }

@@ -23,6 +23,7 @@ import { IdGenerator } from "../../core/ports/id-generator.js";
 import { SecretBox } from "../../core/ports/secret-box.js";
 import { GetSuppression } from "../../core/suppressions/get-suppression.js";
 import { ListSuppressions } from "../../core/suppressions/list-suppressions.js";
+import { SubscriberRepository } from "../../core/subscribers/ports.js";
 import { SuppressionRepository } from "../../core/suppressions/ports.js";
 import { RemoveSuppression } from "../../core/suppressions/remove-suppression.js";
 import { SuppressionQueries } from "../../core/suppressions/suppression-queries.js";
@@ -64,7 +65,7 @@ export const deliveryModule = new ContainerModule((container) => {
 
   bindClass(container, QueueEmailSend, [EmailSendRepository, IdGenerator, Clock]);
   bindClass(container, DeliverEmail, [EmailSendRepository, SuppressionRepository, DkimKeys, MailTransport, IdGenerator, Clock]);
-  bindClass(container, RecordDeliveryEvent, [EmailSendRepository, SuppressionRepository, TenancyRepository, IdGenerator, Clock]);
+  bindClass(container, RecordDeliveryEvent, [EmailSendRepository, SuppressionRepository, SubscriberRepository, TenancyRepository, IdGenerator, Clock]);
   bindFactory(
     container,
     CreateDeliveryWebhookSecret,
@@ -78,7 +79,7 @@ export const deliveryModule = new ContainerModule((container) => {
 
   bindClass(container, ListSuppressions, [SuppressionQueries]);
   bindClass(container, GetSuppression, [SuppressionRepository]);
-  bindClass(container, RemoveSuppression, [SuppressionRepository]);
+  bindClass(container, RemoveSuppression, [SuppressionRepository, SubscriberRepository, Clock]);
   container.onActivation(JobHandlers, registerJobs);
 });
 

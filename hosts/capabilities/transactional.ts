@@ -12,7 +12,7 @@ import { CreateTransactionalEmail } from "../../core/transactional/create-transa
 import { DeleteTransactionalEmail } from "../../core/transactional/delete-transactional-email.js";
 import { EmailRenderer } from "../../core/emails/email-renderer.js";
 import { GetTransactionalEmail } from "../../core/transactional/get-transactional-email.js";
-import { GetTransactionalMetrics } from "../../core/metrics/get-transactional-metrics.js";
+import { MetricsQueries } from "../../core/metrics/ports.js";
 import { ListTransactionalEmails } from "../../core/transactional/list-transactional-emails.js";
 import { TransactionalEmailRepository } from "../../core/transactional/ports.js";
 import { SendTransactional } from "../../core/transactional/send-transactional.js";
@@ -26,7 +26,7 @@ export const transactionalModule = new ContainerModule((container) => {
   container.bind<TransactionalEmailRepository>(TransactionalEmailRepository).toService(KnexTransactionalEmailRepository);
   bindClass(container, CreateTransactionalEmail, [TransactionalEmailRepository, TemplateRepository, IdGenerator, Clock]);
   bindClass(container, GetTransactionalEmail, [TransactionalEmailRepository, TemplateRepository, EmailRenderer]);
-  bindClass(container, ListTransactionalEmails, [TransactionalEmailRepository, TemplateRepository, GetTransactionalMetrics]);
+  bindClass(container, ListTransactionalEmails, [TransactionalEmailRepository, TemplateRepository, MetricsQueries]);
   bindClass(container, UpdateTransactionalEmail, [TransactionalEmailRepository, TemplateRepository, Clock]);
   bindClass(container, DeleteTransactionalEmail, [TransactionalEmailRepository, Clock]);
   bindClass(container, SendTransactional, [

@@ -46,8 +46,6 @@ export const warehouseSyncsModule = new ContainerModule((container) => {
     ListRepository,
     WarehouseReader,
     SecretBox,
-    QueueWarehouseSyncRun,
-    SubscriberImportRepository,
     IdGenerator,
     Clock,
   ]);

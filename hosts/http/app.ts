@@ -12,6 +12,7 @@ import { shedLoad } from "./middleware/shed-load.js";
 import { buildOpenApi } from "./openapi.js";
 import type { Logger } from "../logger.js";
 import { authenticate } from "./middleware/authenticate.js";
+import { unauthorizedMessageOf } from "./middleware/unauthorized-message.js";
 import { errorHandler, notFoundHandler, RETRY_AFTER_SECONDS } from "./middleware/errors.js";
 import { requestLog } from "./middleware/request-log.js";
 import { rateLimit } from "./middleware/rate-limit.js";
@@ -85,19 +86,19 @@ export function createHttpApp(container: Container, options: HttpAppOptions = {}
     ),
   );
   const companyRefusals = container.get(CompanyRefusals);
-  api.use(authenticate(container.get(AuthenticateApiKey), limiter, companyRefusals));
   // Routes with a budget of their own come before the standard limiter, so they skip it.
-  mountRoutes(
-    api,
-    apiRoutes.filter((route) => route.rateLimit),
-    container,
+  const ownBudget = apiRoutes.filter((route) => route.rateLimit);
+  const standardBudget = apiRoutes.filter((route) => !route.rateLimit);
+  api.use(
+    authenticate(container.get(AuthenticateApiKey), {
+      failures: limiter,
+      companyRefusals,
+      unauthorizedMessageOf: unauthorizedMessageOf([...ownBudget, ...standardBudget]),
+    }),
   );
+  mountRoutes(api, ownBudget, container);
   api.use(rateLimit(limiter, "standard", { admission: container.get(FairAdmission), companyRefusals }));
-  mountRoutes(
-    api,
-    apiRoutes.filter((route) => !route.rateLimit),
-    container,
-  );
+  mountRoutes(api, standardBudget, container);
   api.use(notFoundHandler);
 
   app.use([...API_PREFIXES], api);

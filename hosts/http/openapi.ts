@@ -18,6 +18,11 @@ const STATUS_TEXT: Record<number, string> = {
 /** Every route has these, whatever it declares. */
 const COMMON_ERRORS = [401, 429, 500, 503];
 
+const errorResponse = (description: string): JsonSchema => ({
+  description,
+  content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+});
+
 const openApiPath = (expressPath: string): string => expressPath.replace(/:(\w+)/g, "{$1}");
 
 const operationId = (route: Route): string =>
@@ -60,6 +65,7 @@ function operation(route: Route): JsonSchema {
     responses: {
       [String(route.successStatus ?? 200)]: { description: "Success", content: { "application/json": { schema: success } } },
       ...Object.fromEntries(errors.map((status) => [String(status), { $ref: `#/components/responses/E${status}` }])),
+      ...(route.unauthorizedMessage ? { "401": errorResponse(`${STATUS_TEXT[401]}: error '${route.unauthorizedMessage}'`) } : {}),
     },
   };
 }
@@ -148,12 +154,7 @@ export function buildOpenApi(routes: readonly Route[], baseUrl: string): JsonSch
           required: ["error"],
         },
       },
-      responses: Object.fromEntries(
-        Object.entries(STATUS_TEXT).map(([status, description]) => [
-          `E${status}`,
-          { description, content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } },
-        ]),
-      ),
+      responses: Object.fromEntries(Object.entries(STATUS_TEXT).map(([status, description]) => [`E${status}`, errorResponse(description)])),
     },
     "x-scopes": SCOPE_CATALOG,
   };

@@ -58,6 +58,8 @@ export interface Route<B = unknown, Q = unknown, P = unknown, R extends t.Any = 
   readonly successStatus?: number;
   /** The message of a 500 on this route, where the spec names one. */
   readonly internalErrorMessage?: string;
+  /** The message of a 401 on this route, where the spec names one: every key refused gets it, whatever was wrong with the key. */
+  readonly unauthorizedMessage?: string;
   /** A budget of its own instead of the standard one, and how many units a request spends. */
   readonly rateLimit?: { readonly budget: RateBudget; readonly units?: (req: Request) => number };
   /** Honours `Idempotency-Key` (replays the first answer for this long), once the scopes are checked. */

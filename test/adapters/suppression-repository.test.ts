@@ -2,6 +2,7 @@ import test, { type ExecutionContext } from "ava";
 import { migrateToLatest } from "../../adapters/knex/migrate.js";
 import { KnexSuppressionRepository } from "../../adapters/knex/repositories/suppression-repository.js";
 import { UlidIdGenerator } from "../../adapters/system/ulid-id-generator.js";
+import { REMOVABLE_REASONS } from "../../core/suppressions/model.js";
 import { dialects, openTestKnex, type Dialect } from "../helpers/databases.js";
 import { insertCompanyRow } from "../helpers/contact-rows.js";
 
@@ -61,20 +62,24 @@ for (const dialect of dialects()) {
     const { suppressions } = await repository(t, dialect);
     await suppressions.add({ companyId: "co_a", email: "ann@example.com", reason: "manual", emailSendId: null, at: T1 });
     t.is(await suppressions.find("co_b", "ann@example.com"), null);
-    t.false(await suppressions.remove("co_b", "ann@example.com"), "B cannot remove A's suppression");
+    t.false(await suppressions.remove("co_b", "ann@example.com", REMOVABLE_REASONS), "B cannot remove A's suppression");
     t.truthy(await suppressions.find("co_a", "ann@example.com"));
     const own = await suppressions.add({ companyId: "co_b", email: "ann@example.com", reason: "complaint", emailSendId: null, at: T2 });
     t.is(own.reason, "complaint", "B's own suppression of the same address");
     t.is((await suppressions.find("co_a", "ann@example.com"))?.reason, "manual");
   });
 
-  test(name("remove lifts the suppression; removing nothing says so; the address can be suppressed anew"), async (t) => {
+  test(name("remove lifts the suppression of the reasons given only; removing nothing says so; the address can be suppressed anew"), async (t) => {
     const { suppressions } = await repository(t, dialect);
     await suppressions.add({ companyId: "co_a", email: "ann@example.com", reason: "hard_bounce", emailSendId: null, at: T1 });
-    t.true(await suppressions.remove("co_a", "ANN@EXAMPLE.COM"));
+    t.true(await suppressions.remove("co_a", "ANN@EXAMPLE.COM", REMOVABLE_REASONS));
     t.is(await suppressions.find("co_a", "ann@example.com"), null);
-    t.false(await suppressions.remove("co_a", "ann@example.com"));
+    t.false(await suppressions.remove("co_a", "ann@example.com", REMOVABLE_REASONS));
     const anew = await suppressions.add({ companyId: "co_a", email: "ann@example.com", reason: "unsubscribe", emailSendId: null, at: T2 });
     t.deepEqual([anew.reason, anew.createdAt], ["unsubscribe", T2]);
+    t.false(await suppressions.remove("co_a", "ann@example.com", REMOVABLE_REASONS), "an unsubscribe is not among them");
+    t.false(await suppressions.remove("co_a", "ann@example.com", []));
+    t.is((await suppressions.find("co_a", "ann@example.com"))?.reason, "unsubscribe");
+    t.true(await suppressions.remove("co_a", "ann@example.com", ["unsubscribe"]));
   });
 }

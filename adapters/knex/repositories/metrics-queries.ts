@@ -45,6 +45,46 @@ const CLOCK_SLACK_MS = 24 * 3_600_000;
 
 const sumWhen = (condition: string) => `coalesce(sum(case when ${condition} then 1 else 0 end), 0)`;
 
+/** The funnel's aggregates over the selected sends `s` (one row, or one per group). */
+const FUNNEL_COLUMNS = [
+  "count(*) as sent",
+  "count(s.delivered_at) as delivery_events",
+  `${sumWhen(PROVEN_DELIVERED)} as delivered`,
+  "count(s.bounced_at) as bounced",
+  `${sumWhen("s.bounced_at is not null and lower(s.bounce_type) = 'permanent'")} as permanent_bounces`,
+  `${sumWhen("s.bounced_at is not null and lower(s.bounce_type) = 'transient'")} as transient_bounces`,
+  "count(coalesce(s.first_opened_at, s.first_human_opened_at)) as opened",
+  "count(s.first_human_opened_at) as human_opened",
+  "count(coalesce(s.first_clicked_at, s.first_human_clicked_at)) as clicked",
+  "count(s.first_human_clicked_at) as human_clicked",
+  "count(s.first_machine_opened_at) as machine_opened",
+  "count(s.first_machine_clicked_at) as machine_clicked",
+  "count(s.replied_at) as replies",
+  "count(s.complained_at) as complaints",
+  "count(s.unsubscribed_at) as unsubscribed",
+].join(", ");
+
+function toFunnelCounts(row: unknown): FunnelCounts {
+  const r = decodeRow(FunnelRow, row, "email_sends");
+  return {
+    sent: count(r.sent),
+    deliveryEvents: count(r.delivery_events),
+    delivered: count(r.delivered),
+    bounced: count(r.bounced),
+    permanentBounces: count(r.permanent_bounces),
+    transientBounces: count(r.transient_bounces),
+    opened: count(r.opened),
+    humanOpened: count(r.human_opened),
+    clicked: count(r.clicked),
+    humanClicked: count(r.human_clicked),
+    machineOpened: count(r.machine_opened),
+    machineClicked: count(r.machine_clicked),
+    replies: count(r.replies),
+    complaints: count(r.complaints),
+    unsubscribed: count(r.unsubscribed),
+  };
+}
+
 /**
  * Metrics as conditional aggregates over `email_sends` (one row per send carrying its first
  * open, click, the latest bounce...), found by (company_id, sent_at); events are read only
@@ -67,45 +107,19 @@ export class KnexMetricsQueries implements MetricsQueries {
   }
 
   async funnel(selection: SendSelection): Promise<FunnelCounts> {
-    const row = await this.sends(selection).first(
-      this.knex.raw(
-        [
-          "count(*) as sent",
-          "count(s.delivered_at) as delivery_events",
-          `${sumWhen(PROVEN_DELIVERED)} as delivered`,
-          "count(s.bounced_at) as bounced",
-          `${sumWhen("s.bounced_at is not null and lower(s.bounce_type) = 'permanent'")} as permanent_bounces`,
-          `${sumWhen("s.bounced_at is not null and lower(s.bounce_type) = 'transient'")} as transient_bounces`,
-          "count(coalesce(s.first_opened_at, s.first_human_opened_at)) as opened",
-          "count(s.first_human_opened_at) as human_opened",
-          "count(coalesce(s.first_clicked_at, s.first_human_clicked_at)) as clicked",
-          "count(s.first_human_clicked_at) as human_clicked",
-          "count(s.first_machine_opened_at) as machine_opened",
-          "count(s.first_machine_clicked_at) as machine_clicked",
-          "count(s.replied_at) as replies",
-          "count(s.complained_at) as complaints",
-          "count(s.unsubscribed_at) as unsubscribed",
-        ].join(", "),
-      ),
+    const row = await this.sends(selection).first(this.knex.raw(FUNNEL_COLUMNS));
+    return toFunnelCounts(row);
+  }
+
+  async funnelsByTransactional(selection: SendSelection, transactionalEmailIds: readonly string[]): Promise<ReadonlyMap<string, FunnelCounts>> {
+    if (transactionalEmailIds.length === 0) return new Map();
+    const rows: unknown[] = await this.sends(selection)
+      .whereIn("s.transactional_email_id", [...new Set(transactionalEmailIds)])
+      .groupBy("s.transactional_email_id")
+      .select("s.transactional_email_id", this.knex.raw(FUNNEL_COLUMNS));
+    return new Map(
+      rows.map((row) => [decodeRow(t.type({ transactional_email_id: t.string }), row, "email_sends").transactional_email_id, toFunnelCounts(row)]),
     );
-    const r = decodeRow(FunnelRow, row, "email_sends");
-    return {
-      sent: count(r.sent),
-      deliveryEvents: count(r.delivery_events),
-      delivered: count(r.delivered),
-      bounced: count(r.bounced),
-      permanentBounces: count(r.permanent_bounces),
-      transientBounces: count(r.transient_bounces),
-      opened: count(r.opened),
-      humanOpened: count(r.human_opened),
-      clicked: count(r.clicked),
-      humanClicked: count(r.human_clicked),
-      machineOpened: count(r.machine_opened),
-      machineClicked: count(r.machine_clicked),
-      replies: count(r.replies),
-      complaints: count(r.complaints),
-      unsubscribed: count(r.unsubscribed),
-    };
   }
 
   async bounceSubtypes(selection: SendSelection): Promise<BounceSubtypeCount[]> {

@@ -1,7 +1,14 @@
 import * as t from "io-ts";
 import type { Knex } from "knex";
 import { oneOf } from "../../../core/shared/codecs.js";
-import { SMS_STATUSES, SUBSCRIBER_STATUSES, type Attributes, type Subscriber, type TaggedSubscriber } from "../../../core/subscribers/model.js";
+import {
+  SMS_STATUSES,
+  SUBSCRIBER_STATUSES,
+  type Attributes,
+  type Subscriber,
+  type SubscriberStatus,
+  type TaggedSubscriber,
+} from "../../../core/subscribers/model.js";
 import type { ContactChanges, ResolvedLists, SubscriberRepository } from "../../../core/subscribers/ports.js";
 import type { IdGenerator } from "../../../core/ports/id-generator.js";
 import { DbDate, DbNullableDate, dbJson, decodeRow, toDbDate } from "../row-codecs.js";
@@ -140,6 +147,13 @@ export class KnexSubscriberRepository implements SubscriberRepository {
       if (!saved) throw new Error(`subscriber ${subscriber.id} vanished while being updated`);
       return saved;
     });
+  }
+
+  async changeStatus(companyId: string, email: string, from: SubscriberStatus, to: SubscriberStatus, at: Date): Promise<boolean> {
+    const changed = await this.knex("subscribers")
+      .where({ company_id: companyId, email: email.toLowerCase(), status: from })
+      .update({ status: to, updated_at: toDbDate(at) });
+    return changed > 0;
   }
 
   async delete(companyId: string, id: string): Promise<boolean> {

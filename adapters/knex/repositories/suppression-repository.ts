@@ -63,10 +63,12 @@ export class KnexSuppressionRepository implements SuppressionRepository {
     return rows.map(toSuppression);
   }
 
-  async remove(companyId: string, email: string): Promise<boolean> {
+  async remove(companyId: string, email: string, reasons: readonly SuppressionReason[]): Promise<boolean> {
+    if (reasons.length === 0) return false;
     return (
       (await this.knex("suppressions")
         .where({ company_id: companyId, email: normalise(email) })
+        .whereIn("reason", [...reasons])
         .delete()) > 0
     );
   }

@@ -86,6 +86,14 @@ export class KnexTemplateRepository implements TemplateRepository {
     return row ? toTemplate(row) : null;
   }
 
+  async findManyIncludingDeleted(companyId: string, templateIds: readonly string[]): Promise<Template[]> {
+    if (templateIds.length === 0) return [];
+    const rows = await this.knex("templates")
+      .where({ company_id: companyId })
+      .whereIn("id", [...new Set(templateIds)]);
+    return rows.map(toTemplate);
+  }
+
   async insert(template: Template): Promise<void> {
     await this.knex("templates").insert({
       id: template.id,

@@ -5,17 +5,28 @@ import { errorBody, statusOf } from "../error-body.js";
 import type { CompanyRefusals } from "../../../core/access/company-refusals.js";
 import { credentialsDigest, presentedKey } from "./presented-key.js";
 import { refuse, setRateHeaders, setRetryAfter, windowName } from "./rate-limit.js";
+import type { UnauthorizedMessageOf } from "./unauthorized-message.js";
+
+export interface AuthenticateOptions {
+  /** Counts refused keys per client address and refuses an address over its budget. */
+  readonly failures?: RateLimiter;
+  readonly companyRefusals?: CompanyRefusals;
+  /** The 401 message of the route asked for, where it names one (the refusal stays the same for every bad key). */
+  readonly unauthorizedMessageOf?: UnauthorizedMessageOf;
+}
 
 /**
  * Builds the Actor once per request; everything after it may rely on `res.locals.actor`.
  * With a limiter, every key refused counts against the client's address (`req.ip`, which follows
  * trusted proxies); an address over its budget is refused with 429, from then on before its key
  * is even looked up: keys cannot be tried at line rate. A key whose company is over its ceiling
- * right now is refused with 429 before it is looked up too (CompanyRefusals).
+ * right now is refused with 429 before it is looked up too (CompanyRefusals). A refused key gets
+ * one body whatever was wrong with it; a route may name the message of that body.
  */
 export const authenticate =
-  (authentication: AuthenticateApiKey, failures?: RateLimiter, companyRefusals?: CompanyRefusals): RequestHandler =>
+  (authentication: AuthenticateApiKey, options: AuthenticateOptions = {}): RequestHandler =>
   async (req, res, next) => {
+    const { failures, companyRefusals, unauthorizedMessageOf } = options;
     const address = req.ip ?? req.socket.remoteAddress ?? "unknown";
     const refused = failures?.refusal("authFailures", address);
     if (refused) return tooManyFailures(res, refused);
@@ -33,7 +44,8 @@ export const authenticate =
         const decision = await failures.consume("authFailures", address);
         if (!decision.allowed) return tooManyFailures(res, decision);
       }
-      res.status(status).json(errorBody(result.left));
+      const message = status === 401 ? await unauthorizedMessageOf?.(req, res) : undefined;
+      res.status(status).json(errorBody(message ? { ...result.left, message } : result.left));
       return;
     }
     res.locals.actor = result.right;

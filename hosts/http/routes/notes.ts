@@ -22,6 +22,9 @@ const AddNoteCommand = t.exact(t.partial({ body: optional(NoteBody) }), "AddNote
 
 const NotePath = t.type({ noteId: TrimmedNonEmpty });
 
+/** The spec's 401 message for the notes routes (`/subscribers/me` keeps the standard one). */
+const NOTES_UNAUTHORIZED = "Unauthorized";
+
 const ERRORS_400 = `400 'body is required' (missing or blank) or over ${MAX_NOTE_BODY} characters; 404 'Subscriber not found'`;
 
 /** Subscriber notes. Fixed paths (`external`, `notes`) are declared before parameterised ones. */
@@ -30,6 +33,7 @@ export const notesRoutes = routeModule({ listNotes: ListNotes, addNote: AddNote,
     method: "get",
     path: "/subscribers/external/notes",
     tag: "Subscriber notes",
+    unauthorizedMessage: NOTES_UNAUTHORIZED,
     scopes: ["subscribers:read"],
     summary: "List a subscriber's notes, newest first, by externalId in the query string (for IDs containing `/`)",
     query: ExternalIdQuery,
@@ -41,6 +45,7 @@ export const notesRoutes = routeModule({ listNotes: ListNotes, addNote: AddNote,
     method: "post",
     path: "/subscribers/external/notes",
     tag: "Subscriber notes",
+    unauthorizedMessage: NOTES_UNAUTHORIZED,
     scopes: ["subscribers:write"],
     summary: `Add a note to a subscriber by externalId in the query string; the author is the API key's team member. ${ERRORS_400}`,
     query: ExternalIdQuery,
@@ -53,6 +58,7 @@ export const notesRoutes = routeModule({ listNotes: ListNotes, addNote: AddNote,
     method: "delete",
     path: "/subscribers/notes/:noteId",
     tag: "Subscriber notes",
+    unauthorizedMessage: NOTES_UNAUTHORIZED,
     scopes: ["subscribers:write"],
     summary: "Delete a note; 404 'Note not found'",
     params: NotePath,
@@ -64,6 +70,7 @@ export const notesRoutes = routeModule({ listNotes: ListNotes, addNote: AddNote,
     method: "get",
     path: "/subscribers/:email/notes",
     tag: "Subscriber notes",
+    unauthorizedMessage: NOTES_UNAUTHORIZED,
     scopes: ["subscribers:read"],
     summary: "List a subscriber's notes, newest first; email URL-encoded",
     params: SubscriberEmailPath,
@@ -75,6 +82,7 @@ export const notesRoutes = routeModule({ listNotes: ListNotes, addNote: AddNote,
     method: "post",
     path: "/subscribers/:email/notes",
     tag: "Subscriber notes",
+    unauthorizedMessage: NOTES_UNAUTHORIZED,
     scopes: ["subscribers:write"],
     summary: `Add a note to a subscriber (email URL-encoded); the author is the API key's team member. ${ERRORS_400}`,
     params: SubscriberEmailPath,

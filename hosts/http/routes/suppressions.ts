@@ -22,7 +22,7 @@ export const suppressionsRoutes = routeModule(
       tag: "Suppressions",
       scopes: ["suppressions:read"],
       summary:
-        "List suppressed addresses. search (part of the address), page (from 1), limit 1-100 (25), sort suppressedAt (default, newest first) | email | status (the suppression type), order asc|desc",
+        "List suppressed addresses with their suppressionType and whether DELETE lifts them (removable). search (part of the address), page (from 1), limit 1-100 (25), sort suppressedAt (default, newest first) | email | status (the suppression type), order asc|desc",
       query: ListSuppressionsQuery,
       response: view({
         suppressions: t.readonlyArray(SuppressionView),
@@ -55,7 +55,8 @@ export const suppressionsRoutes = routeModule(
       path: "/suppressions/:email",
       tag: "Suppressions",
       scopes: ["suppressions:write"],
-      summary: "Let mail reach the address again. removed is false when it was not suppressed; removedLocalBounce when the suppression came from a hard bounce",
+      summary:
+        "Lift a bounce block or a manual block so mail reaches the address again; a bounced contact becomes active (removedLocalBounce). A complaint or an unsubscribe stays (removable: false): removed is false and remainingSuppression shows it. removed is also false when nothing blocked the address",
       params: SuppressionEmailPath,
       query: SuppressionRegionQuery,
       response: view({
@@ -63,7 +64,8 @@ export const suppressionsRoutes = routeModule(
         removed: t.boolean,
         removedLocalBounce: t.boolean,
         removedSesRegions: t.readonlyArray(t.string),
-        remainingSuppression: t.null,
+        remainingSuppression: t.union([SuppressionView, t.null]),
+        message: t.string,
       }),
       errors: [422],
       handle: async ({ input, actor }) => uses.removeSuppression.execute(actor, input.params.email),

@@ -56,7 +56,7 @@ export const warehouseSyncsRoutes = routeModule(
       tag: TAG,
       scopes: ["warehouse:write"],
       summary:
-        "Create a sync: a read query whose rows become contacts (mapping of email, first name and attributes), incremental on cursorColumn. The query is checked read-only for the mapped columns; an enabled sync's first run is queued at once",
+        "Create a sync: a read query whose rows become contacts (mapping of email, first name and attributes), incremental on cursorColumn. The query is checked read-only for the mapped columns. The sync is saved idle: its first run comes when asked (POST .../run) or when its schedule comes due, one interval after creation",
       body: CreateSyncCommand,
       response: view({ sync: SyncView }),
       errors: [400, 403, 404, 422],
@@ -112,7 +112,8 @@ export const warehouseSyncsRoutes = routeModule(
       path: "/warehouse-syncs/:syncId/run",
       tag: TAG,
       scopes: ["warehouse:write"],
-      summary: "Run the sync now (202); fullResync ignores the cursor. While a run is queued or running, that run is returned (alreadyRunning: true)",
+      summary:
+        "Run the sync now (202; the run's isManual is true, a scheduled run's false); fullResync ignores the cursor. While a run is queued or running, that run is returned (alreadyRunning: true)",
       params: SyncPath,
       body: RunSyncCommand,
       response: view({ run: RunView, alreadyRunning: t.boolean }),

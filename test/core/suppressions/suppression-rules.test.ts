@@ -1,6 +1,6 @@
 import test from "ava";
 import { BOUNCE_TYPES, EMAIL_TYPES, type BounceType, type DeliveryEventType, type EmailType, type SendKind } from "../../../core/delivery/model.js";
-import { SUPPRESSION_REASONS, type SuppressionReason } from "../../../core/suppressions/model.js";
+import { isRemovable, SUPPRESSION_REASONS, type SuppressionReason } from "../../../core/suppressions/model.js";
 import { suppressionBlocks } from "../../../core/suppressions/suppression-blocks-send.js";
 import { suppressionForDeliveryEvent } from "../../../core/suppressions/suppression-for-delivery-event.js";
 
@@ -48,4 +48,13 @@ for (const reason of SUPPRESSION_REASONS) {
       t.is(suppressionBlocks(reason, { emailType, sendKind }), expected);
     });
   }
+}
+
+/** Suppression reason -> whether the company may lift it (DELETE /suppressions/{email}). */
+const REMOVABLE: Readonly<Record<SuppressionReason, boolean>> = { hard_bounce: true, manual: true, complaint: false, unsubscribe: false };
+
+for (const reason of SUPPRESSION_REASONS) {
+  test(`${reason} ${REMOVABLE[reason] ? "can" : "cannot"} be lifted by the company`, (t) => {
+    t.is(isRemovable(reason), REMOVABLE[reason]);
+  });
 }

@@ -3,6 +3,7 @@ import { maskUrl, parseWarehouseUrl } from "../../../core/warehouse/connection-u
 import { CursorWindow } from "../../../core/warehouse/cursor-window.js";
 import {
   FREQUENCIES,
+  firstRunAt,
   MAX_RETRY_DELAY_MS,
   newRun,
   retryDelayMs,
@@ -58,14 +59,19 @@ const succeeded = (sync: WarehouseSync, cursorTo: string | null): WarehouseSyncR
 
 const table: Array<[string, WarehouseSync, SyncEvent, SyncStatus | "refused"]> = [
   ["an idle sync queues a run", syncIn("idle"), { type: "runQueued", run: run(syncIn("idle")) }, "queued"],
-  ["a failed sync queues a run", syncIn("failed"), { type: "runQueued", run: run(syncIn("failed")) }, "queued"],
+  [
+    "an idle sync whose last run failed queues a run",
+    syncIn("idle", { lastError: "boom", consecutiveFailures: 1 }),
+    { type: "runQueued", run: run(syncIn("idle")) },
+    "queued",
+  ],
   ["no second run while one is queued", syncIn("queued"), { type: "runQueued", run: run(syncIn("queued")) }, "refused"],
   ["no second run while one is running", syncIn("running"), { type: "runQueued", run: run(syncIn("running")) }, "refused"],
   ["a queued run starts", syncIn("queued"), { type: "runStarted" }, "running"],
   ["an idle sync has nothing to start", syncIn("idle"), { type: "runStarted" }, "refused"],
   ["a running run succeeds", syncIn("running"), { type: "runSucceeded", run: succeeded(syncIn("running"), "x") }, "idle"],
-  ["a running run fails", syncIn("running"), { type: "runFailed", error: "boom" }, "failed"],
-  ["a queued run fails", syncIn("queued"), { type: "runFailed", error: "boom" }, "failed"],
+  ["a running run fails: idle again between runs", syncIn("running"), { type: "runFailed", error: "boom" }, "idle"],
+  ["a queued run fails: idle again between runs", syncIn("queued"), { type: "runFailed", error: "boom" }, "idle"],
   ["an idle sync does not fail", syncIn("idle"), { type: "runFailed", error: "boom" }, "refused"],
   ["a sync is paused whatever its status", syncIn("running"), { type: "enabled", isEnabled: false }, "running"],
 ];
@@ -103,6 +109,7 @@ test("warehouse sync: a success moves the cursor, clears lastError and schedules
 test("warehouse sync: a failure keeps the cursor, counts failures and retries sooner, at most 6 hours later", (t) => {
   let sync = syncIn("running");
   sync = right(transition(sync, { type: "runFailed", error: "timeout" }, NOW));
+  t.is(sync.status, "idle", "the failure shows in lastError, not in the status");
   t.is(sync.cursorValue, "2026-01-01 00:00:00+00");
   t.is(sync.lastError, "timeout");
   t.deepEqual(sync.lastErrorAt, NOW);
@@ -133,6 +140,12 @@ test("warehouse sync: a full resync is requested until a full run succeeds; a sy
   t.is(incremental.cursorFrom, idle.cursorValue);
   t.true(newRun("whr_4", { ...idle, fullResyncRequested: true }, { manual: false, fullResync: false }, NOW).isFullResync);
   t.true(newRun("whr_5", { ...idle, cursorColumn: null }, { manual: false, fullResync: false }, NOW).isFullResync);
+});
+
+test("warehouse sync: a new sync's schedule first comes due one interval after creation, never while disabled", (t) => {
+  t.deepEqual(firstRunAt("hourly", true, NOW), new Date(NOW.getTime() + HOUR));
+  t.deepEqual(firstRunAt("daily", true, NOW), new Date(NOW.getTime() + 24 * HOUR));
+  t.is(firstRunAt("hourly", false, NOW), null);
 });
 
 test("warehouse sync: pausing clears nextRunAt, resuming makes it due now", (t) => {

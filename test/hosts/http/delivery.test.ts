@@ -293,6 +293,15 @@ for (const dialect of dialects()) {
     t.deepEqual([all.body.sortBy, all.body.sortOrder], ["suppressedAt", "desc"]);
     const first = all.body.suppressions[2];
     t.like(first, { email: "a@example.org", suppressionType: "hard_bounce", removable: true, suppressedAt: "2026-11-20T10:00:00.000Z", emailSendId: null });
+    t.deepEqual(
+      all.body.suppressions.map((row: { suppressionType: string; removable: boolean }) => [row.suppressionType, row.removable]),
+      [
+        ["unsubscribe", false],
+        ["complaint", false],
+        ["hard_bounce", true],
+      ],
+      "a complaint or an unsubscribe is the recipient's decision: the company cannot lift it",
+    );
 
     const searched = await call("GET", "/v1/suppressions?search=EXAMPLE&sort=email&order=asc&limit=1&page=2");
     t.deepEqual(
@@ -322,9 +331,31 @@ for (const dialect of dialects()) {
       removedLocalBounce: true,
       removedSesRegions: [],
       remainingSuppression: null,
+      message: "Mail can reach a@example.org again",
     });
     t.is((await call("GET", `/api/v1/suppressions/${encodeURIComponent("a@example.org")}`)).status, 404);
-    t.is((await call("DELETE", `/api/v1/suppressions/${encodeURIComponent("a@example.org")}`)).body.removed, false);
+    t.deepEqual((await call("DELETE", `/api/v1/suppressions/${encodeURIComponent("a@example.org")}`)).body, {
+      success: true,
+      email: "a@example.org",
+      removed: false,
+      removedLocalBounce: false,
+      removedSesRegions: [],
+      remainingSuppression: null,
+      message: "a@example.org was not suppressed",
+    });
+
+    // A complaint and an unsubscribe stay, and the answer says what remains and why.
+    for (const [email, reason, why] of [
+      ["b@example.org", "complaint", "a complaint"],
+      ["c@test.io", "unsubscribe", "an unsubscribe"],
+    ] as const) {
+      const kept = await call("DELETE", `/api/v1/suppressions/${encodeURIComponent(email)}`);
+      t.is(kept.status, 200);
+      t.like(kept.body, { success: true, email, removed: false, removedLocalBounce: false, removedSesRegions: [] });
+      t.like(kept.body.remainingSuppression, { email, suppressionType: reason, removable: false });
+      t.is(kept.body.message, `${email} stays suppressed: ${why} is the recipient's decision and only they can undo it`);
+      t.like(await suppressions.find(s.company.companyId, email), { reason });
+    }
 
     const reader = await createMemberKeyFixture(s.api.runtime.container, s.company.companyId, { scopes: ["suppressions:read"] });
     t.is((await call("GET", "/api/v1/suppressions", reader.key)).status, 200);
@@ -332,6 +363,72 @@ for (const dialect of dialects()) {
     t.deepEqual([denied.status, denied.body.error], [403, "API key is missing required scope: suppressions:write"]);
     t.truthy(await suppressions.find(s.company.companyId, "b@example.org"));
   });
+
+  test(
+    name("a bounce block the company lifts itself: the hard bounce suppressed the address and marked its contact bounced; DELETE lifts both and mail flows"),
+    async (t) => {
+      const s = await session(t, dialect);
+      const other = await createCompanyFixture(s.api.runtime.container);
+      const call = (method: string, path: string, body?: unknown, key = s.company.ownerKey) => s.api.call(method, path, { key, ...(body ? { body } : {}) });
+      const reader = `/api/v1/subscribers/${encodeURIComponent("reader@example.org")}`;
+      const suppression = `/api/v1/suppressions/${encodeURIComponent("Reader@Example.org")}`;
+      t.is((await call("POST", "/api/v1/subscribers", { email: "reader@example.org" })).status, 200);
+      // The other company has a bounced contact of the same address: each company's bounce blocks are its own.
+      t.is((await call("POST", "/api/v1/subscribers", { email: "reader@example.org", status: "bounced" }, other.ownerKey)).status, 200);
+
+      const secret = (await call("POST", "/api/v1/delivery-webhooks/secret")).body.secret as string;
+      /** A permanent bounce of the send, through the signed generic webhook. */
+      const bounce = async (emailSendId: string, id: string) => {
+        const body = JSON.stringify({ type: "bounced", emailSendId, bounceType: "Permanent", bounceSubType: "General", id });
+        const headers = { "content-type": "application/json", "x-signature": signWebhookBody(secret, body) };
+        return (await fetch(`${s.api.server.url}/api/webhooks/generic/${s.company.companyId}`, { method: "POST", headers, body })).status;
+      };
+      const { send } = await queueAndDeliver(s);
+      t.is(await bounce(send.id, "relay-bounce-1"), 200);
+      t.is((await call("GET", reader)).body.subscriber.status, "bounced");
+      t.like((await call("GET", suppression)).body.suppression, {
+        email: "reader@example.org",
+        suppressionType: "hard_bounce",
+        removable: true,
+        emailSendId: send.id,
+      });
+      t.is((await queueAndDeliver(s)).status, "suppressed", "the block stops the next send");
+
+      // Another company's key lifts its own contact's bounce, never this company's block.
+      t.is((await s.api.call("GET", reader, { key: other.ownerKey })).body.subscriber.status, "bounced", "our bounce did not touch theirs");
+      const foreign = await call("DELETE", suppression, undefined, other.ownerKey);
+      t.like(foreign.body, { removed: true, removedLocalBounce: true, remainingSuppression: null });
+      t.is((await s.api.call("GET", reader, { key: other.ownerKey })).body.subscriber.status, "active");
+      t.is((await call("GET", reader)).body.subscriber.status, "bounced");
+      t.is((await call("GET", suppression)).status, 200);
+
+      const lifted = await call("DELETE", suppression);
+      t.deepEqual(lifted.body, {
+        success: true,
+        email: "reader@example.org",
+        removed: true,
+        removedLocalBounce: true,
+        removedSesRegions: [],
+        remainingSuppression: null,
+        message: "Mail can reach reader@example.org again",
+      });
+      t.is((await call("GET", reader)).body.subscriber.status, "active");
+      t.is((await call("GET", suppression)).status, 404);
+      t.is((await queueAndDeliver(s)).status, "sent", "mail flows again");
+
+      // A contact that arrived bounced (an import, a migration) has no suppression row: lifting its bounce makes it active.
+      t.is((await call("POST", "/api/v1/subscribers", { email: "cleaned@example.org", status: "bounced" })).status, 200);
+      const cleaned = await call("DELETE", `/api/v1/suppressions/${encodeURIComponent("cleaned@example.org")}`);
+      t.like(cleaned.body, { removed: true, removedLocalBounce: true, remainingSuppression: null });
+      t.is((await call("GET", `/api/v1/subscribers/${encodeURIComponent("cleaned@example.org")}`)).body.subscriber.status, "active");
+
+      // A hard bounce leaves an unsubscribed contact unsubscribed: the recipient's own decision outranks.
+      await call("POST", "/api/v1/subscribers", { email: "gone@example.org", status: "unsubscribed" });
+      const { send: toGone } = await queueAndDeliver(s, { recipient: "gone@example.org", emailType: "transactional", sendKind: "transactional" });
+      t.is(await bounce(toGone.id, "relay-bounce-2"), 200);
+      t.is((await call("GET", `/api/v1/subscribers/${encodeURIComponent("gone@example.org")}`)).body.subscriber.status, "unsubscribed");
+    },
+  );
 
   test(
     name("generic webhook: signed events update the send once, a permanent bounce suppresses; bad signatures and unknown companies change nothing"),

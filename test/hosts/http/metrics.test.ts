@@ -378,4 +378,81 @@ for (const dialect of dialects()) {
     }
     t.is((await s.get("/api/v1/transactional/theirs/stats")).status, 404);
   });
+
+  test(name("GET /transactional computes the stats of a page of emails in one query, as many queries for five emails as for one"), async (t) => {
+    const s = await session(t, dialect);
+    const knex = s.api.runtime.knex;
+    for (const slug of ["receipt", "reset", "invite", "quiet"])
+      await insertTransactionalRow(knex, s.company.companyId, { id: `txe_${slug}`, slug, name: slug });
+    const transactional = (id: string, transactionalEmailId: string, sentAt: Date, events: SendHistory["events"] = []): SendHistory => ({
+      id,
+      sentAt,
+      emailType: "transactional",
+      transactionalEmailId,
+      events,
+    });
+    await insertSendHistories(knex, s.company.companyId, [
+      transactional("r1", "txe_receipt", daysAgo(1), [
+        { type: "delivery", at: daysAgo(1) },
+        { type: "open", at: hoursAgo(20) },
+      ]),
+      transactional("r2", "txe_receipt", daysAgo(1), [{ type: "bounce", at: daysAgo(1), bounceType: "Permanent", bounceSubType: "General" }]),
+      transactional("r3", "txe_receipt", daysAgo(2), [{ type: "open", at: daysAgo(2), machine: true }]),
+      transactional("p1", "txe_reset", daysAgo(2), [
+        { type: "delivery", at: daysAgo(2) },
+        { type: "click", at: daysAgo(2), url: LINK_B },
+      ]),
+      transactional("i1", "txe_invite", daysAgo(3)),
+    ]);
+
+    const statements: string[] = [];
+    const record = (query: { sql: string }) => statements.push(query.sql);
+    knex.on("query", record);
+    t.teardown(() => {
+      knex.removeListener("query", record);
+    });
+    /** The statements a request ran on each of the tables the list reads. */
+    const list = async (path: string) => {
+      statements.length = 0;
+      const response = await s.get(path);
+      t.is(response.status, 200, path);
+      const on = (table: string) => statements.filter((sql) => new RegExp(`\\b${table}\\b`).test(sql));
+      return { response, sends: on("email_sends"), contents: on("templates"), emails: on("transactional_emails") };
+    };
+
+    const page = await list("/api/v1/transactional?sort=sends");
+    t.deepEqual(
+      page.response.body.transactional.map((e: { slug: string; stats: { sent: number } }) => [e.slug, e.stats.sent]),
+      [
+        ["receipt", 3],
+        ["welcome", 2],
+        ["reset", 1],
+        ["invite", 1],
+        ["quiet", 0],
+      ],
+    );
+    t.is(page.sends.length, 1, "one query over the sends for the whole page");
+    t.regex(page.sends[0]!, /group by/i);
+    t.is(page.contents.length, 1, "one query for the contents of the whole page");
+    t.is(page.emails.length, 1);
+
+    const one = await list("/api/v1/transactional?search=receipt");
+    t.deepEqual(
+      one.response.body.transactional.map((e: { slug: string }) => e.slug),
+      ["receipt"],
+    );
+    t.deepEqual([one.sends.length, one.contents.length, one.emails.length], [page.sends.length, page.contents.length, page.emails.length]);
+
+    // Each email's stats are the ones its own metrics route gives (machine engagement excluded unless asked).
+    for (const machine of [false, true]) {
+      const listed = (await s.get(`/api/v1/transactional?includeMachineEngagement=${machine}`)).body.transactional as Array<{ slug: string; stats: unknown }>;
+      for (const item of listed) {
+        const own = await s.get(`/api/v1/metrics/transactional/${item.slug}?includeMachineEngagement=${machine}`);
+        t.deepEqual(item.stats, own.body.stats, `${item.slug}, includeMachineEngagement=${machine}`);
+      }
+    }
+    const quiet = page.response.body.transactional.find((e: { slug: string }) => e.slug === "quiet");
+    t.deepEqual(quiet.stats, zeroStats, "an email never sent has zero stats");
+    t.false(JSON.stringify(page.response.body).includes("theirs"), "another company's email and sends are not listed");
+  });
 }

@@ -1,4 +1,5 @@
 import test, { type ExecutionContext } from "ava";
+import { Sha256ApiKeySecrets } from "../../../adapters/crypto/api-key-secrets.js";
 import { createCompanyFixture, createMemberKeyFixture, type CompanyFixture } from "../../../fixtures/companies.js";
 import { apiFixture, type ApiFixture } from "../../helpers/api-fixture.js";
 import { dialects, type Dialect } from "../../helpers/databases.js";
@@ -183,6 +184,47 @@ for (const dialect of dialects()) {
     ] as const) {
       const response = await s.api.call(method, path, { key: reader.key, body: { body: "x" } });
       t.deepEqual([response.status, response.body.error], [403, "API key is missing required scope: subscribers:write"], method);
+    }
+  });
+
+  test(name("every notes route refuses a missing, malformed, unknown or revoked key with the spec's 401 'Unauthorized'"), async (t) => {
+    const s = await session(t, dialect);
+    await contact(s, { email: "locked@example.com", externalId: "crm/42" });
+    const note = (await s.call("POST", notesOf("locked@example.com"), { body: { body: "n" } })).body.note;
+    const revoked = await createMemberKeyFixture(s.api.runtime.container, s.company.companyId, { role: "admin" });
+    await s.call("DELETE", `/api/v1/api-keys/${revoked.keyId}`);
+    const keys = [
+      ["missing", undefined],
+      ["malformed", "hello"],
+      ["never issued", new Sha256ApiKeySecrets().mint().plain],
+      ["revoked", revoked.key],
+    ] as const;
+    const routes = [
+      ["GET", notesOf("locked@example.com")],
+      ["POST", notesOf("locked@example.com")],
+      ["GET", externalNotes("crm/42")],
+      ["POST", externalNotes("crm/42")],
+      ["DELETE", `/api/v1/subscribers/notes/${note.id}`],
+      ["DELETE", `/v1/subscribers/notes/${note.id}`],
+    ] as const;
+    for (const [method, path] of routes) {
+      for (const [label, key] of keys) {
+        const response = await s.api.call(method, path, { ...(key ? { key } : {}), ...(method === "POST" ? { body: { body: "x" } } : {}) });
+        t.deepEqual([response.status, response.body], [401, { success: false, error: "Unauthorized" }], `${method} ${path}, ${label}`);
+      }
+      // Refused keys count against the client's address: a fresh minute for each route.
+      s.api.clock.advance(60_000);
+    }
+    // Nothing was written or deleted by the refused requests.
+    t.deepEqual((await s.call("GET", notesOf("locked@example.com"))).body.notes, [note]);
+
+    // Routes without a message of their own keep the standard one, whatever path they share a prefix with.
+    for (const path of ["/api/v1/subscribers/me", "/api/v1/subscribers/locked%40example.com", "/api/v1/subscribers/operations/notes"]) {
+      for (const [label, key] of keys) {
+        const response = await s.api.call("GET", path, key ? { key } : {});
+        t.deepEqual([response.status, response.body], [401, { success: false, error: "Invalid or missing API key" }], `${path}, ${label}`);
+      }
+      s.api.clock.advance(60_000);
     }
   });
 }

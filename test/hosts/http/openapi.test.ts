@@ -48,4 +48,8 @@ test("GET /api/v1/openapi.json needs no key, is valid OpenAPI 3.1, and lists exa
   t.is(document["x-scopes"].length, 63);
   t.deepEqual(Object.keys(document.paths["/api-keys/{apiKeyId}"]).sort(), ["delete", "patch"]);
   t.is(document.paths["/api-keys/{apiKeyId}"].delete.parameters[0].name, "apiKeyId");
+
+  // A route that names its 401 message documents it; the others share the standard response.
+  t.regex(document.paths["/subscribers/{email}/notes"].get.responses["401"].description, /'Unauthorized'/);
+  t.deepEqual(document.paths["/subscribers/me"].get.responses["401"], { $ref: "#/components/responses/E401" });
 });

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import test, { type ExecutionContext } from "ava";
 import knexFactory, { type Knex } from "knex";
+import * as idleBetweenRuns from "../../../adapters/knex/migrations/0021-warehouse-syncs-idle-between-runs.js";
 import { createCompanyFixture, createMemberKeyFixture } from "../../../fixtures/companies.js";
 import { ListRepository } from "../../../core/lists/ports.js";
 import { Clock } from "../../../core/ports/clock.js";
@@ -54,6 +55,18 @@ async function warehouse(t: ExecutionContext, baseUrl: string): Promise<Warehous
   url.password = PASSWORD;
   const table = () => db.withSchema(schema).table("customers");
   return { schema, url: url.toString(), db, table, count: async () => Number((await table().count({ n: "*" }))[0]!.n) };
+}
+
+/** A SQLite file warehouse in a directory of its own, removed after the test. */
+function sqliteWarehouse(t: ExecutionContext): { path: string; file: Knex } {
+  const dir = mkdtempSync(join(tmpdir(), "warehouse-"));
+  const path = join(dir, "crm.sqlite");
+  const file = knexFactory({ client: "better-sqlite3", connection: { filename: path }, useNullAsDefault: true });
+  t.teardown(async () => {
+    await file.destroy();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return { path, file };
 }
 
 const customer = (email: string | null, firstName: string | null, plan: string | null, seats: number | null, updatedAt: string) => ({
@@ -117,7 +130,7 @@ for (const dialect of dialects()) {
   const name = (title: string) => `${dialect.name}: warehouse syncs: ${title}`;
   const pgTest = BASE_URL ? test : test.skip;
 
-  pgTest(name("a first run imports the rows, later runs read past the cursor and count unchanged rows, a full resync reads all"), async (t) => {
+  pgTest(name("a sync is idle until asked to run; a run imports the rows, later runs read past the cursor, a full resync reads all"), async (t) => {
     const { post, get, sync, contacts, runJobs, bodies, storedText } = await setup(t, dialect);
     const wh = await warehouse(t, BASE_URL!);
     await wh
@@ -169,25 +182,35 @@ for (const dialect of dialects()) {
       frequency: "hourly",
       isEnabled: true,
       fullResyncRequested: false,
-      status: "queued",
-      nextRunAt: null,
+      status: "idle",
+      nextRunAt: new Date(Date.parse(NOW) + HOUR).toISOString(),
       lastRunAt: null,
       lastSuccessAt: null,
       lastError: null,
       lastErrorAt: null,
       consecutiveFailures: 0,
-      latestRun: { status: "queued", isManual: false, isFullResync: false, rowsRead: 0, subscriberImportIds: [], imports: [] },
+      latestRun: null,
     });
     t.deepEqual(created.body.sync.mapping, { ...MAPPING });
+    // Created is not run: nothing is queued until asked or due.
+    await runJobs();
+    t.like(await sync(id), { status: "idle", lastRunAt: null, latestRun: null });
+    t.deepEqual((await get(`/warehouse-syncs/${id}/runs`)).body.runs, []);
+    t.is((await contacts(list.id)).size, 0);
 
-    // First run: every row becomes a contact of the list, with its attributes.
+    // First run, asked for: every row becomes a contact of the list, with its attributes.
+    const asked = await post(`/warehouse-syncs/${id}/run`, {});
+    t.is(asked.status, 202);
+    t.like(asked.body, { alreadyRunning: false, run: { status: "queued", isManual: true, isFullResync: false, cursorFrom: null } });
+    t.like(await sync(id), { status: "queued", nextRunAt: null, latestRun: { id: asked.body.run.id, status: "queued" } });
     await runJobs();
     const first = await sync(id);
     t.like(first, { status: "idle", cursorValue: "2026-01-03 10:00:00+00", lastRunAt: NOW, lastSuccessAt: NOW, lastError: null, consecutiveFailures: 0 });
     t.is(first.nextRunAt, new Date(Date.parse(NOW) + HOUR).toISOString());
     t.like(first.latestRun, {
+      id: asked.body.run.id,
       status: "succeeded",
-      isManual: false,
+      isManual: true,
       isFullResync: false,
       rowsRead: 4,
       rowsUnchanged: 0,
@@ -290,47 +313,58 @@ for (const dialect of dialects()) {
     t.false((await storedText()).includes(PASSWORD));
   });
 
-  pgTest(name("scheduled runs follow the frequency; pausing stops them"), async (t) => {
-    const { post, patch, sync, runJobs, api } = await setup(t, dialect);
-    const wh = await warehouse(t, BASE_URL!);
-    await wh.table().insert(customer("ada@example.com", "Ada", "pro", 3, "2026-01-01 10:00:00+00"));
-    const connection = (await post("/warehouse-connections", { name: "W", kind: "postgres", url: wh.url })).body.connection;
-    const id = (
-      await post("/warehouse-syncs", {
-        connectionId: connection.id,
-        name: "S",
-        query: QUERY,
-        mapping: MAPPING,
-        cursorColumn: "updated_at",
-        frequency: "every_15_minutes",
-      })
-    ).body.sync.id;
-    await runJobs();
-    const first = await sync(id);
-    t.is(first.nextRunAt, new Date(Date.parse(NOW) + 15 * 60_000).toISOString());
-    await wh.table().insert(customer("bob@example.com", "Bob", "free", 1, "2026-01-02 10:00:00+00"));
+  pgTest(
+    name("the first scheduled run comes one interval after creation (isManual false), the next ones follow the frequency; pausing stops them"),
+    async (t) => {
+      const { post, patch, sync, runJobs, api } = await setup(t, dialect);
+      const wh = await warehouse(t, BASE_URL!);
+      await wh.table().insert(customer("ada@example.com", "Ada", "pro", 3, "2026-01-01 10:00:00+00"));
+      const connection = (await post("/warehouse-connections", { name: "W", kind: "postgres", url: wh.url })).body.connection;
+      const id = (
+        await post("/warehouse-syncs", {
+          connectionId: connection.id,
+          name: "S",
+          query: QUERY,
+          mapping: MAPPING,
+          cursorColumn: "updated_at",
+          frequency: "every_15_minutes",
+        })
+      ).body.sync.id;
+      t.like(await sync(id), { status: "idle", nextRunAt: new Date(Date.parse(NOW) + 15 * 60_000).toISOString(), latestRun: null });
+      api.clock.advance(14 * 60_000);
+      await runJobs();
+      t.like(await sync(id), { status: "idle", latestRun: null }, "not due yet");
 
-    api.clock.advance(10 * 60_000);
-    await runJobs();
-    t.is((await sync(id)).latestRun.id, first.latestRun.id, "not due yet");
+      api.clock.advance(60_000);
+      await runJobs();
+      const first = await sync(id);
+      t.like(first, { status: "idle", lastRunAt: api.clock.now().toISOString() });
+      t.like(first.latestRun, { status: "succeeded", isManual: false, rowsRead: 1, rowsSynced: 1 });
+      t.is(first.nextRunAt, new Date(api.clock.now().getTime() + 15 * 60_000).toISOString());
+      await wh.table().insert(customer("bob@example.com", "Bob", "free", 1, "2026-01-02 10:00:00+00"));
 
-    api.clock.advance(6 * 60_000);
-    await runJobs();
-    const scheduled = await sync(id);
-    t.not(scheduled.latestRun.id, first.latestRun.id);
-    t.like(scheduled.latestRun, { status: "succeeded", isManual: false, rowsRead: 1, rowsSynced: 1 });
+      api.clock.advance(10 * 60_000);
+      await runJobs();
+      t.is((await sync(id)).latestRun.id, first.latestRun.id, "not due yet");
 
-    const paused = await patch(`/warehouse-syncs/${id}`, { isEnabled: false });
-    t.is(paused.status, 200);
-    t.like(paused.body.sync, { isEnabled: false, nextRunAt: null });
-    api.clock.advance(2 * HOUR);
-    await runJobs();
-    t.is((await sync(id)).latestRun.id, scheduled.latestRun.id, "a paused sync is not scheduled");
-    const resumed = await patch(`/warehouse-syncs/${id}`, { isEnabled: true, frequency: "daily" });
-    t.like(resumed.body.sync, { isEnabled: true, frequency: "daily", nextRunAt: api.clock.now().toISOString() });
-    t.is((await patch(`/warehouse-syncs/${id}`, {})).status, 400);
-    t.is((await patch(`/warehouse-syncs/${id}`, { frequency: "weekly" })).status, 422);
-  });
+      api.clock.advance(6 * 60_000);
+      await runJobs();
+      const scheduled = await sync(id);
+      t.not(scheduled.latestRun.id, first.latestRun.id);
+      t.like(scheduled.latestRun, { status: "succeeded", isManual: false, rowsRead: 1, rowsSynced: 1 });
+
+      const paused = await patch(`/warehouse-syncs/${id}`, { isEnabled: false });
+      t.is(paused.status, 200);
+      t.like(paused.body.sync, { isEnabled: false, nextRunAt: null });
+      api.clock.advance(2 * HOUR);
+      await runJobs();
+      t.is((await sync(id)).latestRun.id, scheduled.latestRun.id, "a paused sync is not scheduled");
+      const resumed = await patch(`/warehouse-syncs/${id}`, { isEnabled: true, frequency: "daily" });
+      t.like(resumed.body.sync, { isEnabled: true, frequency: "daily", nextRunAt: api.clock.now().toISOString() });
+      t.is((await patch(`/warehouse-syncs/${id}`, {})).status, 400);
+      t.is((await patch(`/warehouse-syncs/${id}`, { frequency: "weekly" })).status, 422);
+    },
+  );
 
   pgTest(
     name("rows without a valid email are skipped with error samples; the row cap leaves the rest, equal cursors included, for the next run"),
@@ -359,6 +393,7 @@ for (const dialect of dialects()) {
       t.is(created.status, 200);
       const id = created.body.sync.id;
       t.is(created.body.sync.maxRowsPerRun, 6);
+      await post(`/warehouse-syncs/${id}/run`, {});
       await runJobs();
       const first = await sync(id);
       t.like(first.latestRun, {
@@ -423,10 +458,12 @@ for (const dialect of dialects()) {
       cursorColumn: "updated_at",
     });
     t.is(created.status, 200);
+    await post(`/warehouse-syncs/${created.body.sync.id}/run`, {});
     await runJobs();
     const failed = await sync(created.body.sync.id);
+    // Idle between runs: the failure shows in lastError, consecutiveFailures and the run.
     t.like(failed, {
-      status: "failed",
+      status: "idle",
       cursorValue: null,
       lastError: "The warehouse query failed: cannot execute DELETE in a read-only transaction",
       lastErrorAt: NOW,
@@ -454,26 +491,28 @@ for (const dialect of dialects()) {
     });
     t.is(created.status, 200);
     const id = created.body.sync.id;
+    await post(`/warehouse-syncs/${id}/run`, {});
     const started = Date.now();
     await runJobs();
     t.true(Date.now() - started < 2900, "the statement was cancelled before pg_sleep ended");
     const failed = await sync(id);
-    t.is(failed.status, "failed");
+    t.is(failed.status, "idle");
     t.regex(failed.lastError, /^The warehouse query failed: the query ran longer than the statement timeout of 1 s/);
     t.like(failed, { consecutiveFailures: 1, lastErrorAt: NOW, nextRunAt: new Date(Date.parse(NOW) + HOUR).toISOString() });
     t.like(failed.latestRun, { status: "failed", isFullResync: true, rowsRead: 0 });
 
     await post(`/warehouse-syncs/${id}/run`, {});
     await runJobs();
-    t.like(await sync(id), { status: "failed", consecutiveFailures: 2, nextRunAt: new Date(Date.parse(NOW) + 2 * HOUR).toISOString() });
+    t.like(await sync(id), { status: "idle", consecutiveFailures: 2, nextRunAt: new Date(Date.parse(NOW) + 2 * HOUR).toISOString() });
   });
 
   pgTest(name("another company's or an unknown sync is not found; scopes and inputs are checked and nothing is saved"), async (t) => {
     const { api, a, b, post, get, patch, container } = await setup(t, dialect);
     const wh = await warehouse(t, BASE_URL!);
     const connection = (await post("/warehouse-connections", { name: "W", kind: "postgres", url: wh.url })).body.connection;
-    const id = (await post("/warehouse-syncs", { connectionId: connection.id, name: "S", query: QUERY, mapping: MAPPING, isEnabled: false })).body.sync.id;
-    t.truthy(id);
+    const disabled = (await post("/warehouse-syncs", { connectionId: connection.id, name: "S", query: QUERY, mapping: MAPPING, isEnabled: false })).body.sync;
+    t.like(disabled, { status: "idle", isEnabled: false, nextRunAt: null, latestRun: null }, "a disabled sync is never due");
+    const id = disabled.id as string;
 
     const notFound = { success: false, code: "not_found", error: "Warehouse sync not found" };
     for (const [method, path, key] of [
@@ -559,13 +598,7 @@ for (const dialect of dialects()) {
 
   test(name("a sqlite warehouse file is read read-only, incrementally on an integer cursor, with a statement timeout"), async (t) => {
     const { post, sync, contacts, runJobs } = await setup(t, dialect);
-    const dir = mkdtempSync(join(tmpdir(), "warehouse-"));
-    const path = join(dir, "crm.sqlite");
-    const file = knexFactory({ client: "better-sqlite3", connection: { filename: path }, useNullAsDefault: true });
-    t.teardown(async () => {
-      await file.destroy();
-      rmSync(dir, { recursive: true, force: true });
-    });
+    const { path, file } = sqliteWarehouse(t);
     await file.schema.createTable("people", (table) => {
       table.integer("id").primary();
       table.text("mail");
@@ -599,6 +632,7 @@ for (const dialect of dialects()) {
     });
     t.is(created.status, 200);
     const id = created.body.sync.id;
+    await post(`/warehouse-syncs/${id}/run`, {});
     await runJobs();
     t.like(await sync(id), { status: "idle", cursorValue: "10", latestRun: { status: "succeeded", rowsRead: 2, rowsSynced: 2 } });
     t.like((await contacts()).get("ada@example.com"), { firstName: "Ada", customAttributes: { score: 9.5 } });
@@ -619,10 +653,27 @@ for (const dialect of dialects()) {
       statementTimeoutSeconds: 1,
     });
     t.is(slow.status, 200);
+    await post(`/warehouse-syncs/${slow.body.sync.id}/run`, {});
     await runJobs();
     const timedOut = await sync(slow.body.sync.id);
-    t.is(timedOut.status, "failed");
+    t.is(timedOut.status, "idle");
     t.is(timedOut.lastError, "The warehouse query failed: the query ran longer than the statement timeout of 1 s");
+  });
+
+  test(name("a sync a former version left `failed` after a failed run is idle once migration 0021 has run"), async (t) => {
+    const { post, sync, knex } = await setup(t, dialect);
+    const { path, file } = sqliteWarehouse(t);
+    await file.schema.createTable("people", (table) => table.text("mail"));
+    const connection = (await post("/warehouse-connections", { name: "File", kind: "sqlite", url: `sqlite:${path}` })).body.connection;
+    const id = (
+      await post("/warehouse-syncs", { connectionId: connection.id, name: "Old", query: "select mail from people", mapping: { emailColumn: "mail" } })
+    ).body.sync.id;
+    await knex("warehouse_syncs").where({ id }).update({ status: "failed", last_error: "The warehouse query failed: boom", consecutive_failures: 1 });
+
+    await idleBetweenRuns.up(knex);
+    t.like(await sync(id), { status: "idle", lastError: "The warehouse query failed: boom", consecutiveFailures: 1 });
+    await idleBetweenRuns.down(knex);
+    t.is((await knex("warehouse_syncs").where({ id }).first()).status, "failed");
   });
 
   pgTest(name("a run whose worker died is started again from the cursor: the dead attempt's import is failed, nothing is counted twice"), async (t) => {
@@ -638,7 +689,7 @@ for (const dialect of dialects()) {
     const connection = (await post("/warehouse-connections", { name: "W", kind: "postgres", url: wh.url })).body.connection;
     const created = (await post("/warehouse-syncs", { connectionId: connection.id, name: "S", query: QUERY, mapping: MAPPING, cursorColumn: "updated_at" }))
       .body.sync;
-    const runId = created.latestRun.id as string;
+    const runId = (await post(`/warehouse-syncs/${created.id}/run`, {})).body.run.id as string;
 
     // The same use case, over a reader whose process is lost after its first batch.
     const reader = container.get<WarehouseReader>(WarehouseReader);
@@ -685,7 +736,7 @@ for (const dialect of dialects()) {
     const next = (await post(`/warehouse-syncs/${created.id}/run`, {})).body.run;
     await t.throwsAsync(dying.runJob(work(next.id), job(3, next.id)), { message: "worker lost" });
     const failed = await sync(created.id);
-    t.like(failed, { status: "failed", lastError: "The run could not finish: worker lost", consecutiveFailures: 1, cursorValue: "2026-01-01 00:00:03+00" });
+    t.like(failed, { status: "idle", lastError: "The run could not finish: worker lost", consecutiveFailures: 1, cursorValue: "2026-01-01 00:00:03+00" });
     t.like(failed.latestRun, { id: next.id, status: "failed", error: "The run could not finish: worker lost" });
   });
 }
