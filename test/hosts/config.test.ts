@@ -20,6 +20,7 @@ test("defaults follow the contract, flags override variables", (t) => {
     retention: { completedJobsDays: 7, deadJobsDays: 30, emailBodiesDays: 30, deliveryEventsDays: 400 },
     capacity: {
       companyMaxInFlight: 24,
+      serverConcurrency: 4,
       companyPerMinute: 3_000,
       authFailuresPerMinute: 30,
       shedEventLoopDelayMs: 100,
