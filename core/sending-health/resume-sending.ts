@@ -1,7 +1,8 @@
 import { deliverEmailsJob } from "../delivery/queue-email-send.js";
 import type { Clock } from "../ports/clock.js";
 import type { Actor, OperatorActor } from "../shared/actor.js";
-import { badRequest, conflict, type DomainError } from "../shared/errors.js";
+import { badRequest, conflict, notFound, type DomainError } from "../shared/errors.js";
+import type { TenancyRepository } from "../tenancy/ports.js";
 import { fail, ok, type Result } from "../shared/result.js";
 import { canSelfResume, type SendingState } from "./model.js";
 import type { SendingStatusRepository } from "./ports.js";
@@ -39,6 +40,7 @@ function refusal(state: SendingState, confirmed: boolean): DomainError | null {
 export class ResumeSending {
   constructor(
     private readonly sendingStatus: SendingStatusRepository,
+    private readonly tenancy: TenancyRepository,
     private readonly clock: Clock,
   ) {}
 
@@ -65,6 +67,7 @@ export class ResumeSending {
 
   /** The operator lifts any pause or suspension; both rates start over. */
   operatorExecute = async (_operator: OperatorActor, companyId: string): Promise<Result<ResumeSendingView>> => {
+    if (!(await this.tenancy.findCompany(companyId))) return fail(notFound(`Company not found: ${companyId}`));
     const now = this.clock.now();
     const change = await this.sendingStatus.change(
       companyId,

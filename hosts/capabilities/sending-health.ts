@@ -7,6 +7,7 @@ import { GetSendingStatus } from "../../core/sending-health/get-sending-status.j
 import { SendingStatusRepository } from "../../core/sending-health/ports.js";
 import { ResumeSending } from "../../core/sending-health/resume-sending.js";
 import { SendingGate } from "../../core/sending-health/sending-gate.js";
+import { TenancyRepository } from "../../core/tenancy/ports.js";
 import { bindClass } from "../bind-class.js";
 import { Database } from "../tokens.js";
 
@@ -17,5 +18,5 @@ export const sendingHealthModule = new ContainerModule((container) => {
   bindClass(container, SendingGate, [SendingStatusRepository, Clock]);
   bindClass(container, EvaluateSendingHealth, [SendingStatusRepository, Clock]);
   bindClass(container, GetSendingStatus, [SendingStatusRepository]);
-  bindClass(container, ResumeSending, [SendingStatusRepository, Clock]);
+  bindClass(container, ResumeSending, [SendingStatusRepository, TenancyRepository, Clock]);
 });

@@ -1,15 +1,16 @@
 import test, { type ExecutionContext } from "ava";
+import { tmpdir } from "node:os";
 import { simpleParser, type ParsedMail } from "mailparser";
 import { signWebhookBody } from "../../../adapters/crypto/webhook-signatures.js";
 import { SetUpOperatorSender } from "../../../core/company/set-up-operator-sender.js";
-import { ResumeSending } from "../../../core/sending-health/resume-sending.js";
 import { OPERATOR } from "../../../core/shared/actor.js";
 import { createCompanyFixture, createMemberKeyFixture, type CompanyFixture } from "../../../fixtures/companies.js";
 import { insertSendHistories } from "../../../fixtures/email-sends.js";
 import { createLogger } from "../../../hosts/logger.js";
 import { startRuntime, type Runtime } from "../../../hosts/runtime.js";
 import { createWorker } from "../../../hosts/worker/create-worker.js";
-import { dialects, type Dialect } from "../../helpers/databases.js";
+import { runCli } from "../../helpers/cli.js";
+import { dialects, type Dialect, type TestDatabase } from "../../helpers/databases.js";
 import { call } from "../../helpers/http-client.js";
 import { BASE_URL, listen, TEST_CAPACITY } from "../../helpers/runtime.js";
 import { smtpSink, type Received } from "../../helpers/smtp-sink.js";
@@ -28,6 +29,7 @@ interface Tenant {
 }
 
 interface Setup {
+  readonly database: TestDatabase;
   readonly runtime: Runtime;
   readonly received: Received[];
   tenant(name: string): Promise<Tenant>;
@@ -57,6 +59,7 @@ async function setUp(t: ExecutionContext, dialect: Dialect): Promise<Setup> {
   });
   let histories = 0;
   return {
+    database,
     runtime,
     received: sink.received,
     async tenant(name) {
@@ -271,10 +274,16 @@ for (const dialect of dialects()) {
     t.is(s.received.length, 1);
     t.is((await brand.api("POST", "/api/v1/sending-status/resume", { listSanitizationConfirmed: true })).status, 409);
 
-    const lifted = await s.runtime.container.get(ResumeSending).operatorExecute(OPERATOR, brand.company.companyId);
-    if (lifted._tag === "Left") return t.fail(lifted.left.message);
-    t.like(lifted.right, { resumed: true, status: "active", releasedSends: 1 });
-    t.truthy(lifted.right.metricsWindow.complaintResetAt);
+    // The operator lifts it from the CLI, after a review.
+    const cli = (company: string) => runCli(["admin", "resume-sending", "--company", company, "--json"], { cwd: tmpdir(), env: s.database.env });
+    const unknown = await cli("co_nope");
+    t.not(unknown.code, 0);
+    t.is(unknown.stderr.trim(), "error: Company not found: co_nope");
+    const lifted = await cli(brand.company.companyId);
+    t.is(lifted.code, 0, lifted.stderr);
+    const output = JSON.parse(lifted.stdout);
+    t.like(output, { resumed: true, status: "active", releasedSends: 1, message: "Sending resumed: 1 held send is queued for delivery" });
+    t.truthy(output.metricsWindow.complaintResetAt);
     t.deepEqual(recipients(await s.messages(2)), ["buyer@example.org", "second-buyer@example.org"]);
     // Both rates start over: only the receipt sent since counts.
     t.like((await brand.api("GET", "/api/v1/sending-status")).body, { status: "active", heldSends: 0, senderHealth: { complaintRateSends: 1, complaints: 0 } });
