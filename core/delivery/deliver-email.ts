@@ -3,6 +3,7 @@ import { isLastAttempt } from "../jobs/last-attempt.js";
 import type { Clock } from "../ports/clock.js";
 import type { IdGenerator } from "../ports/id-generator.js";
 import type { Job } from "../ports/job-queue.js";
+import type { SendingGate } from "../sending-health/sending-gate.js";
 import type { Suppression } from "../suppressions/model.js";
 import type { SuppressionRepository } from "../suppressions/ports.js";
 import { composeMessage } from "./compose-message.js";
@@ -19,8 +20,9 @@ export function transportFailureReason(error: unknown): string {
 }
 
 /**
- * The `email.deliver` job: a pending send goes to a suppressed recipient never (status
- * suppressed), else to the mail transport (status sent, a `send` event). Transport errors are
+ * The `email.deliver` job: a pending send waits while the company's sending is paused (held, see
+ * SendingGate), goes to a suppressed recipient never (status suppressed), else to the mail
+ * transport (status sent, a `send` event). Transport errors are
  * retried by the queue; after the last attempt the send is failed with a `transport_failure`
  * event. A send that is no longer pending is left alone, so a job run twice sends once
  * (unless the worker dies between the hand-over and the status write).
@@ -31,6 +33,7 @@ export class DeliverEmail {
     private readonly suppressions: SuppressionRepository,
     private readonly dkimKeys: DkimKeys,
     private readonly transport: MailTransport,
+    private readonly gate: SendingGate,
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
   ) {}
@@ -42,7 +45,10 @@ export class DeliverEmail {
    */
   runJob = async ({ companyId, payload }: WorkOf<typeof DeliverEmailsJob>, job: Job): Promise<void> => {
     const sends = await this.sends.getMany(companyId, payload.emailSendIds);
-    const pending = sends.filter((send) => send.status === "pending");
+    const pending = await this.gate.admit(
+      companyId,
+      sends.filter((send) => send.status === "pending"),
+    );
     const suppressions = await this.suppressions.findMany(
       companyId,
       pending.map((send) => send.recipientEmail),
@@ -69,11 +75,12 @@ export class DeliverEmail {
     }
   };
 
-  /** Delivers one send; resolves to its status afterwards (null when it does not exist). */
+  /** Delivers one send; resolves to its status afterwards (null when it does not exist; pending when it is held). */
   execute = async (companyId: string, sendId: string): Promise<SendStatus | null> => {
     const send = await this.sends.get(companyId, sendId);
     if (!send) return null;
     if (send.status !== "pending") return send.status;
+    if ((await this.gate.admit(companyId, [send])).length === 0) return "pending";
     return this.deliver(send, await this.suppressions.find(companyId, send.recipientEmail));
   };
 

@@ -7,6 +7,13 @@ export type EmailType = (typeof EMAIL_TYPES)[number];
 export const SEND_KINDS = ["transactional", "marketing"] as const;
 export type SendKind = (typeof SEND_KINDS)[number];
 
+/**
+ * Service mail (a receipt, a password reset): a transactional send not marked `marketing`.
+ * Everything else is marketing or sequence mail, which unsubscribes and sending pauses stop.
+ */
+export const isServiceMail = (send: { readonly emailType: EmailType; readonly sendKind: SendKind | null }): boolean =>
+  send.emailType === "transactional" && send.sendKind !== "marketing";
+
 export const SEND_STATUSES = ["pending", "sent", "delivered", "bounced", "complained", "failed", "suppressed"] as const;
 export type SendStatus = (typeof SEND_STATUSES)[number];
 

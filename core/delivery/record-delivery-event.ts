@@ -1,5 +1,6 @@
 import type { IdGenerator } from "../ports/id-generator.js";
 import type { Clock } from "../ports/clock.js";
+import type { EvaluateSendingHealth } from "../sending-health/evaluate-sending-health.js";
 import type { SubscriberRepository } from "../subscribers/ports.js";
 import type { SuppressionRepository } from "../suppressions/ports.js";
 import type { TenancyRepository } from "../tenancy/ports.js";
@@ -25,7 +26,8 @@ export interface RecordedDeliveryEvent {
 /**
  * A delivery event from a provider webhook: stored once per provider event ID, reflected on the
  * send, and, for permanent bounces and complaints, the recipient is suppressed (a permanent
- * bounce also marks the recipient's active contact `bounced`).
+ * bounce also marks the recipient's active contact `bounced`), and the company's rates are
+ * measured against the thresholds that pause sending.
  */
 export class RecordDeliveryEvent {
   constructor(
@@ -33,6 +35,7 @@ export class RecordDeliveryEvent {
     private readonly suppressions: SuppressionRepository,
     private readonly subscribers: SubscriberRepository,
     private readonly tenancy: TenancyRepository,
+    private readonly health: EvaluateSendingHealth,
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
   ) {}
@@ -57,6 +60,8 @@ export class RecordDeliveryEvent {
     if (reason) await this.suppressions.add({ companyId, email: send.recipientEmail, reason, emailSendId: send.id, at: this.clock.now() });
     // The contact of the address shows the bounce too (an unsubscribed one stays unsubscribed); lifting the block makes it active again.
     if (reason === "hard_bounce") await this.subscribers.changeStatus(companyId, send.recipientEmail, "active", "bounced", this.clock.now());
+    // Also for a redelivered event: only ever pausing, it is safe to repeat, and it finishes what a crash interrupted.
+    if (reason === "hard_bounce" || reason === "complaint") await this.health.execute(companyId, reason);
     return ok({ emailSendId: send.id, stored });
   };
 }

@@ -1,4 +1,4 @@
-import type { EmailSend } from "../delivery/model.js";
+import { isServiceMail, type EmailSend } from "../delivery/model.js";
 import type { SuppressionReason } from "./model.js";
 
 /**
@@ -8,5 +8,5 @@ import type { SuppressionReason } from "./model.js";
  */
 export function suppressionBlocks(reason: SuppressionReason, send: Pick<EmailSend, "emailType" | "sendKind">): boolean {
   if (reason !== "unsubscribe") return true;
-  return !(send.emailType === "transactional" && send.sendKind !== "marketing");
+  return !isServiceMail(send);
 }

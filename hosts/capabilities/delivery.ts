@@ -21,6 +21,8 @@ import { RecordDeliveryEvent } from "../../core/delivery/record-delivery-event.j
 import { Clock } from "../../core/ports/clock.js";
 import { IdGenerator } from "../../core/ports/id-generator.js";
 import { SecretBox } from "../../core/ports/secret-box.js";
+import { EvaluateSendingHealth } from "../../core/sending-health/evaluate-sending-health.js";
+import { SendingGate } from "../../core/sending-health/sending-gate.js";
 import { GetSuppression } from "../../core/suppressions/get-suppression.js";
 import { ListSuppressions } from "../../core/suppressions/list-suppressions.js";
 import { SubscriberRepository } from "../../core/subscribers/ports.js";
@@ -64,8 +66,16 @@ export const deliveryModule = new ContainerModule((container) => {
   }
 
   bindClass(container, QueueEmailSend, [EmailSendRepository, IdGenerator, Clock]);
-  bindClass(container, DeliverEmail, [EmailSendRepository, SuppressionRepository, DkimKeys, MailTransport, IdGenerator, Clock]);
-  bindClass(container, RecordDeliveryEvent, [EmailSendRepository, SuppressionRepository, SubscriberRepository, TenancyRepository, IdGenerator, Clock]);
+  bindClass(container, DeliverEmail, [EmailSendRepository, SuppressionRepository, DkimKeys, MailTransport, SendingGate, IdGenerator, Clock]);
+  bindClass(container, RecordDeliveryEvent, [
+    EmailSendRepository,
+    SuppressionRepository,
+    SubscriberRepository,
+    TenancyRepository,
+    EvaluateSendingHealth,
+    IdGenerator,
+    Clock,
+  ]);
   bindFactory(
     container,
     CreateDeliveryWebhookSecret,

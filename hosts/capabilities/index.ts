@@ -11,6 +11,7 @@ import { segmentsModule } from "./segments.js";
 import { accountsModule } from "./accounts.js";
 import { metricsModule } from "./metrics.js";
 import { deliveryModule } from "./delivery.js";
+import { sendingHealthModule } from "./sending-health.js";
 import { trackingModule } from "./tracking.js";
 import { companyModule } from "./company.js";
 import { emailsModule } from "./emails.js";
@@ -40,6 +41,7 @@ export const capabilities: readonly ContainerModule[] = [
   metricsModule,
   trackingModule,
   deliveryModule,
+  sendingHealthModule,
   emailsModule,
   transactionalModule,
   emailSendsModule,

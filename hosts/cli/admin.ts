@@ -9,6 +9,7 @@ import { isLeft, type Result } from "../../core/shared/result.js";
 import { DomainName } from "../../core/company/commands.js";
 import { OperatorVerifyDomain } from "../../core/company/operator-verify-domain.js";
 import { SetUpOperatorSender } from "../../core/company/set-up-operator-sender.js";
+import { ResumeSending } from "../../core/sending-health/resume-sending.js";
 import { Email, TrimmedNonEmpty } from "../../core/shared/codecs.js";
 import { CreateCompanyCommand } from "../../core/tenancy/commands.js";
 import { CreateCompany } from "../../core/tenancy/create-company.js";
@@ -59,6 +60,12 @@ interface CreateCompanyFlags {
 interface VerifyDomainFlags {
   company: string;
   domain: string;
+  database?: string;
+}
+
+interface ResumeSendingFlags {
+  company: string;
+  json?: boolean;
   database?: string;
 }
 
@@ -154,5 +161,21 @@ export function registerAdminCommands(program: Command): void {
         `acting as ${output.member.email} (${output.member.role}) with ${output.apiKey.scopes.length} scopes`,
         "The key is shown once; keep it somewhere safe.",
       ]);
+    });
+
+  admin
+    .command("resume-sending")
+    .description(
+      "resume a company's sending after any pause or suspension (complaint pauses only resume this way); held sends are delivered and both rates start over",
+    )
+    .requiredOption("--company <id>", "company ID")
+    .option("--json", "print one JSON object")
+    .option("--database <url>", "database URL (overrides DATABASE_URL)")
+    .action(async (flags: ResumeSendingFlags) => {
+      const { company: companyId } = orFail(decode(t.type({ company: TrimmedNonEmpty }), { company: flags.company }));
+      const resumed = await withRuntime(flags.database, async ({ container }) =>
+        orFail(await container.get(ResumeSending).operatorExecute(OPERATOR, companyId)),
+      );
+      print(Boolean(flags.json), resumed, [resumed.message]);
     });
 }

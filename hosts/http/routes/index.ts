@@ -15,6 +15,7 @@ import { templatesRoutes } from "./templates.js";
 import { emailComponentsRoutes } from "./email-components.js";
 import { metricsRoutes } from "./metrics.js";
 import { suppressionsRoutes } from "./suppressions.js";
+import { sendingStatusRoutes } from "./sending-status.js";
 import { deliveryWebhookRoutes } from "./delivery-webhooks.js";
 import { companyRoutes } from "./company.js";
 import { sendingDomainsRoutes } from "./sending-domains.js";
@@ -41,6 +42,7 @@ export const apiRouteModules: readonly RouteModule[] = [
   accountsRoutes,
   metricsRoutes,
   suppressionsRoutes,
+  sendingStatusRoutes,
   deliveryWebhookRoutes,
   companyRoutes,
   sendingDomainsRoutes,
