@@ -12,6 +12,7 @@ import { accountsModule } from "./accounts.js";
 import { metricsModule } from "./metrics.js";
 import { deliveryModule } from "./delivery.js";
 import { trackingModule } from "./tracking.js";
+import { trackingSettingsModule } from "./tracking-settings.js";
 import { companyModule } from "./company.js";
 import { emailsModule } from "./emails.js";
 import { transactionalModule } from "./transactional.js";
@@ -39,6 +40,7 @@ export const capabilities: readonly ContainerModule[] = [
   accountsModule,
   metricsModule,
   trackingModule,
+  trackingSettingsModule,
   deliveryModule,
   emailsModule,
   transactionalModule,
