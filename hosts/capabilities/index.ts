@@ -13,6 +13,7 @@ import { metricsModule } from "./metrics.js";
 import { deliveryModule } from "./delivery.js";
 import { trackingModule } from "./tracking.js";
 import { trackingSettingsModule } from "./tracking-settings.js";
+import { optInModule } from "./opt-in.js";
 import { companyModule } from "./company.js";
 import { emailsModule } from "./emails.js";
 import { transactionalModule } from "./transactional.js";
@@ -41,6 +42,7 @@ export const capabilities: readonly ContainerModule[] = [
   metricsModule,
   trackingModule,
   trackingSettingsModule,
+  optInModule,
   deliveryModule,
   emailsModule,
   transactionalModule,

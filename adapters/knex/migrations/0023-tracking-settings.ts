@@ -3,7 +3,8 @@ import { companyId, id, jsonDocument, timestamp } from "./schema-helpers.js";
 
 /**
  * A company's tracking and consent settings (compat-reference §26): one row, written on the first
- * PATCH (no row: the defaults).
+ * PATCH (no row: the defaults). And the double opt-in of contacts: a contact with an `opt_ins` row
+ * not yet confirmed gets no marketing email (its `status` stays one the spec allows).
  */
 export const name = "0023-tracking-settings";
 
@@ -21,8 +22,18 @@ export async function up(knex: Knex): Promise<void> {
     jsonDocument(table, "auto_utm_settings");
     timestamp(table, "updated_at").notNullable();
   });
+  await knex.schema.createTable("opt_ins", (table) => {
+    companyId(table);
+    id(table, "subscriber_id").primary().references("id").inTable("subscribers").onDelete("CASCADE");
+    timestamp(table, "requested_at").notNullable();
+    /** The latest confirmation email queued: resending waits for the rate limit. */
+    timestamp(table, "last_email_at");
+    timestamp(table, "confirmed_at");
+    table.index(["company_id", "confirmed_at"], "opt_ins_company_confirmed");
+  });
 }
 
 export async function down(knex: Knex): Promise<void> {
+  await knex.schema.dropTableIfExists("opt_ins");
   await knex.schema.dropTableIfExists("tracking_settings");
 }
