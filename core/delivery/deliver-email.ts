@@ -3,6 +3,8 @@ import { isLastAttempt } from "../jobs/last-attempt.js";
 import type { Clock } from "../ports/clock.js";
 import type { IdGenerator } from "../ports/id-generator.js";
 import type { Job } from "../ports/job-queue.js";
+import { needsConfirmation, UNCONFIRMED } from "../opt-in/model.js";
+import type { OptInRepository } from "../opt-in/ports.js";
 import type { SendingGate } from "../sending-health/sending-gate.js";
 import type { Suppression } from "../suppressions/model.js";
 import type { SuppressionRepository } from "../suppressions/ports.js";
@@ -21,8 +23,9 @@ export function transportFailureReason(error: unknown): string {
 
 /**
  * The `email.deliver` job: a pending send waits while the company's sending is paused (held, see
- * SendingGate), goes to a suppressed recipient never (status suppressed), else to the mail
- * transport (status sent, a `send` event). Transport errors are
+ * SendingGate), goes to a suppressed recipient never (status suppressed), nor marketing mail to a
+ * contact that has not confirmed its double opt-in (suppressed, reason `unconfirmed`), else to
+ * the mail transport (status sent, a `send` event). Transport errors are
  * retried by the queue; after the last attempt the send is failed with a `transport_failure`
  * event. A send that is no longer pending is left alone, so a job run twice sends once
  * (unless the worker dies between the hand-over and the status write).
@@ -34,6 +37,7 @@ export class DeliverEmail {
     private readonly dkimKeys: DkimKeys,
     private readonly transport: MailTransport,
     private readonly gate: SendingGate,
+    private readonly optIns: OptInRepository,
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
   ) {}
@@ -54,11 +58,15 @@ export class DeliverEmail {
       pending.map((send) => send.recipientEmail),
     );
     const suppressionOf = (send: EmailSend) => suppressions.find((suppression) => suppression.email === send.recipientEmail) ?? null;
+    const unconfirmed = await this.optIns.unconfirmedAmong(
+      companyId,
+      pending.filter(needsConfirmation).map((send) => send.recipientEmail),
+    );
     const failures: Array<{ sendId: string; error: unknown }> = [];
     await Promise.all(
       pending.map(async (send) => {
         try {
-          await this.deliver(send, suppressionOf(send));
+          await this.deliver(send, suppressionOf(send), needsConfirmation(send) && unconfirmed.has(send.recipientEmail));
         } catch (error) {
           failures.push({ sendId: send.id, error });
         }
@@ -81,14 +89,16 @@ export class DeliverEmail {
     if (!send) return null;
     if (send.status !== "pending") return send.status;
     if ((await this.gate.admit(companyId, [send])).length === 0) return "pending";
-    return this.deliver(send, await this.suppressions.find(companyId, send.recipientEmail));
+    const unconfirmed = needsConfirmation(send) && (await this.optIns.unconfirmedAmong(companyId, [send.recipientEmail])).has(send.recipientEmail);
+    return this.deliver(send, await this.suppressions.find(companyId, send.recipientEmail), unconfirmed);
   };
 
-  /** A pending send to the transport, unless its recipient's suppression blocks it. */
-  private async deliver(send: EmailSend, suppression: Suppression | null): Promise<SendStatus> {
+  /** A pending send to the transport, unless its recipient's suppression blocks it or it waits for a confirmation. */
+  private async deliver(send: EmailSend, suppression: Suppression | null, unconfirmed: boolean): Promise<SendStatus> {
     const { companyId } = send;
-    if (suppression && suppressionBlocks(suppression.reason, send)) {
-      await this.sends.markSuppressed(companyId, send.id, suppression.reason, this.clock.now());
+    const blockedBy = suppression && suppressionBlocks(suppression.reason, send) ? suppression.reason : unconfirmed ? UNCONFIRMED : null;
+    if (blockedBy) {
+      await this.sends.markSuppressed(companyId, send.id, blockedBy, this.clock.now());
       return "suppressed";
     }
     const dkim = await this.dkimKeys.find(companyId, domainOf(send.sender.email));

@@ -1,3 +1,4 @@
+import type { CustomEventSource } from "./model.js";
 import { token } from "../shared/token.js";
 
 /** A custom event accepted for one contact: what automations will react to. */
@@ -12,8 +13,7 @@ export interface ContactEvent {
   readonly customEventId: string;
   /** Over an hour old when received: stored and segmentable, but it triggers nothing. */
   readonly historical: boolean;
-  /** Where it came from: the events API, an account event delivered to a member, an import. */
-  readonly source: "api" | "account" | "import";
+  readonly source: CustomEventSource;
 }
 
 export type ContactEventListener = (event: ContactEvent) => Promise<void> | void;

@@ -1,7 +1,7 @@
 import type { Clock } from "../ports/clock.js";
 import type { Actor } from "../shared/actor.js";
 import { fail, ok, type Result } from "../shared/result.js";
-import { OPT_IN_NOT_SENT } from "../subscribers/create-subscriber.js";
+import type { RequestOptIn } from "../opt-in/request-opt-in.js";
 import type { SaveContact } from "../subscribers/save-contact.js";
 import type { AddListMembersCommand } from "./commands.js";
 import { LIST_NOT_FOUND } from "./model.js";
@@ -22,12 +22,14 @@ export interface AddedMembers {
 /**
  * POST /lists/{listId}/subscribers: up to 500 emails. Known contacts are found in one query and
  * joined in one insert; each unknown email is created through SaveContact, the one path for new
- * contacts. A membership the contact left stays as it is: nothing re-subscribes a contact.
+ * contacts, and asked to confirm when double opt-in applies (`optInMode`, or the company's
+ * setting). A membership the contact left stays as it is: nothing re-subscribes a contact.
  */
 export class AddListMembers {
   constructor(
     private readonly lists: ListRepository,
     private readonly saveContact: SaveContact,
+    private readonly requestOptIn: RequestOptIn,
     private readonly clock: Clock,
   ) {}
 
@@ -39,22 +41,26 @@ export class AddListMembers {
     const emails = [...new Set(input.emails)];
     const contacts = await this.lists.contactIdsByEmail(companyId, emails);
     let created = 0;
+    const warnings = new Set<string>();
     for (const email of emails.filter((email) => !contacts.has(email))) {
       const saved = await this.saveContact.execute(companyId, { email }, "skip");
       if (saved._tag === "Left") return saved;
       contacts.set(email, saved.right.subscriber.id);
-      if (saved.right.created) created += 1;
+      if (!saved.right.created) continue;
+      created += 1;
+      // Only contacts this request created are asked to confirm; known ones are only joined.
+      const optIn = await this.requestOptIn.execute(saved.right.subscriber, true, input.optInMode);
+      if (optIn?.warning) warnings.add(optIn.warning);
     }
 
     const added = await this.lists.addMembers(companyId, listId, [...new Set(contacts.values())], this.clock.now());
     const counted = (await this.lists.find(companyId, listId)) ?? list;
-    const optInPending = input.optInMode === "double_opt_in" && created > 0;
     return ok({
       list: toListView(counted),
       added,
       skipped: input.emails.length - added,
       created,
-      ...(optInPending ? { warnings: [OPT_IN_NOT_SENT] } : {}),
+      ...(warnings.size > 0 ? { warnings: [...warnings] } : {}),
     });
   };
 }

@@ -1,3 +1,4 @@
+import type { RequestOptIn } from "../opt-in/request-opt-in.js";
 import type { Actor } from "../shared/actor.js";
 import { ok, type Result } from "../shared/result.js";
 import type { CreateSubscriberCommand } from "./commands.js";
@@ -6,14 +7,16 @@ import { normalizePhone } from "./phone.js";
 import type { SaveContact } from "./save-contact.js";
 import { toSubscriberView, type CreatedSubscriberView } from "./view.js";
 
-export const OPT_IN_NOT_SENT = "Double opt-in confirmation emails are not sent yet: no confirmation email was queued";
-
 /**
  * POST /subscribers: creates a contact or matches an existing one (email, then externalId) and
- * applies `duplicateStrategy` (skip by default), all through SaveContact.
+ * applies `duplicateStrategy` (skip by default), all through SaveContact; then asks for a double
+ * opt-in confirmation when `optInMode` (or, by default, the company's settings) says so.
  */
 export class CreateSubscriber {
-  constructor(private readonly saveContact: SaveContact) {}
+  constructor(
+    private readonly saveContact: SaveContact,
+    private readonly requestOptIn: RequestOptIn,
+  ) {}
 
   execute = async (actor: Actor, input: CreateSubscriberCommand): Promise<Result<CreatedSubscriberView>> => {
     const phone = input.phone === undefined ? undefined : normalizePhone(input.phone, input.phoneCountry);
@@ -38,9 +41,9 @@ export class CreateSubscriber {
     if (saved._tag === "Left") return saved;
     const { subscriber, created, updated, skipped } = saved.right;
     const view = { ...toSubscriberView(subscriber), created, updated, skipped };
-    if (input.optInMode !== "double_opt_in") return ok({ subscriber: view });
-    // A new contact would confirm by email; an existing one has been asked (or has answered) before.
-    const required = created && subscriber.status === "active";
-    return ok({ subscriber: view, optIn: { required, emailQueued: false }, ...(required ? { warnings: [OPT_IN_NOT_SENT] } : {}) });
+    const optIn = await this.requestOptIn.execute(subscriber, created, input.optInMode);
+    if (!optIn) return ok({ subscriber: view });
+    const { warning, ...answer } = optIn;
+    return ok({ subscriber: view, optIn: answer, ...(warning ? { warnings: [warning] } : {}) });
   };
 }

@@ -130,8 +130,12 @@ export type SubscriberDetailView = t.TypeOf<typeof SubscriberDetailView>;
 export const CreatedSubscriberView = viewWithOptional(
   { subscriber: view({ ...subscriberFields, created: t.boolean, updated: t.boolean, skipped: t.boolean }, "SavedSubscriber") },
   {
-    /** Present for `optInMode: double_opt_in`. No email is sent yet, so none is ever queued. */
-    optIn: view({ required: t.boolean, emailQueued: t.literal(false) }, "OptIn"),
+    /**
+     * Present when double opt-in applies (`optInMode: double_opt_in`, or `default` with the company's
+     * doubleOptInEnabled): whether the contact has to confirm, and whether this request queued the email.
+     */
+    optIn: view({ required: t.boolean, emailQueued: t.boolean }, "OptIn"),
+    /** Why a confirmation email due was not queued (no verified sender, sent less than 10 minutes ago). */
     warnings: t.readonlyArray(t.string),
   },
   "CreatedSubscriber",

@@ -9,6 +9,7 @@ import type { UnresolvedMergeTag } from "../emails/email-renderer.js";
 import { mailboxProviderOf } from "../metrics/mailbox-provider.js";
 import type { SubscriberRepository } from "../subscribers/ports.js";
 import type { TrackingLinks } from "../tracking/tracking-links.js";
+import type { TrackingSettingsRepository } from "../tracking-settings/ports.js";
 import type { Actor } from "../shared/actor.js";
 import { badRequest } from "../shared/errors.js";
 import { fail, ok, type Result } from "../shared/result.js";
@@ -82,7 +83,8 @@ function attachmentsOf(command: SendTransactionalCommand): Result<Attachment[]> 
  * POST /transactional/send: one email send per recipient (spec: one request per recipient; the
  * product's shared to/cc/bcc message becomes one send each, cc and bcc sends pointing at the
  * first). Each is rendered for its recipient (contact fields when the address is a contact,
- * then the request's variables) with its own tracking links, and queued for delivery.
+ * then the request's variables) with its own tracking links (open pixel and click rewriting as
+ * the request's trackingSettings say, else as the company's tracking settings say), and queued.
  */
 export class SendTransactional {
   constructor(
@@ -93,6 +95,7 @@ export class SendTransactional {
     private readonly render: RenderEmail,
     private readonly tracking: TrackingLinks,
     private readonly queue: QueueEmailSend,
+    private readonly trackingSettings: TrackingSettingsRepository,
   ) {}
 
   execute = async (actor: Actor, command: SendTransactionalCommand): Promise<Result<SentTransactional>> => {
@@ -116,6 +119,11 @@ export class SendTransactional {
     const { from } = sender.right;
     const defaultReplyTo = sender.right.replyTo?.email ?? null;
 
+    // The company's tracking settings, unless the request chose for this send.
+    const settings = await this.trackingSettings.find(actor.companyId);
+    const openTracking = command.trackingSettings?.openTracking ?? settings.openTrackingEnabled;
+    const clickTracking = command.trackingSettings?.clickTracking ?? settings.clickTrackingEnabled;
+
     const supplied = Object.keys(command.variables ?? {});
     const emailSends: QueuedSend[] = [];
     let diagnostics: SentTransactional["diagnostics"];
@@ -133,8 +141,8 @@ export class SendTransactional {
         suppliedVariables: supplied,
         links: {
           unsubscribeUrl: links.unsubscribeUrl,
-          ...(command.trackingSettings?.clickTracking === false ? {} : { rewriteLink: links.rewriteLink }),
-          ...(command.trackingSettings?.openTracking === false ? {} : { openPixelUrl: links.openPixelUrl }),
+          ...(clickTracking ? { rewriteLink: links.rewriteLink } : {}),
+          ...(openTracking ? { openPixelUrl: links.openPixelUrl } : {}),
         },
       });
       if (rendered._tag === "Left") return rendered;
@@ -157,8 +165,8 @@ export class SendTransactional {
         replyTo: replyTo?.email ?? defaultReplyTo,
         unsubscribeUrl: links.unsubscribeUrl,
         mailboxProvider: mailboxProviderOf(recipient.email),
-        openTracking: command.trackingSettings?.openTracking ?? true,
-        clickTracking: command.trackingSettings?.clickTracking ?? true,
+        openTracking,
+        clickTracking,
         ...(command.variables ? { variables: command.variables } : {}),
         attachments: attachments.right,
         ...(primary && recipient.role !== "to" ? { copyOf: { emailSendId: primary.emailSendId, role: recipient.role } } : {}),

@@ -14,6 +14,7 @@ import { KnexSuppressionRepository } from "../../adapters/knex/repositories/supp
 import { KnexSuppressionQueries } from "../../adapters/knex/repositories/suppression-queries.js";
 import { CreateDeliveryWebhookSecret, OpenDeliveryWebhookSecret } from "../../core/delivery/create-delivery-webhook-secret.js";
 import { DeliverEmail } from "../../core/delivery/deliver-email.js";
+import { OptInRepository } from "../../core/opt-in/ports.js";
 import { MailTransport } from "../../core/delivery/mail-transport.js";
 import { DeliveryWebhookSecrets, DkimKeys, EmailSendRepository, SesTopicPins, SnsSubscriptions, SnsVerifier } from "../../core/delivery/ports.js";
 import { DeliverEmailsJob, QueueEmailSend } from "../../core/delivery/queue-email-send.js";
@@ -66,7 +67,7 @@ export const deliveryModule = new ContainerModule((container) => {
   }
 
   bindClass(container, QueueEmailSend, [EmailSendRepository, IdGenerator, Clock]);
-  bindClass(container, DeliverEmail, [EmailSendRepository, SuppressionRepository, DkimKeys, MailTransport, SendingGate, IdGenerator, Clock]);
+  bindClass(container, DeliverEmail, [EmailSendRepository, SuppressionRepository, DkimKeys, MailTransport, SendingGate, OptInRepository, IdGenerator, Clock]);
   bindClass(container, RecordDeliveryEvent, [
     EmailSendRepository,
     SuppressionRepository,

@@ -13,6 +13,8 @@ import { metricsModule } from "./metrics.js";
 import { deliveryModule } from "./delivery.js";
 import { sendingHealthModule } from "./sending-health.js";
 import { trackingModule } from "./tracking.js";
+import { trackingSettingsModule } from "./tracking-settings.js";
+import { optInModule } from "./opt-in.js";
 import { companyModule } from "./company.js";
 import { emailsModule } from "./emails.js";
 import { transactionalModule } from "./transactional.js";
@@ -40,6 +42,8 @@ export const capabilities: readonly ContainerModule[] = [
   accountsModule,
   metricsModule,
   trackingModule,
+  trackingSettingsModule,
+  optInModule,
   deliveryModule,
   sendingHealthModule,
   emailsModule,

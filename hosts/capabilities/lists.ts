@@ -1,6 +1,7 @@
 import { ContainerModule } from "inversify";
 import { KnexListRepository } from "../../adapters/knex/repositories/list-repository.js";
 import { AddListMembers } from "../../core/lists/add-list-members.js";
+import { RequestOptIn } from "../../core/opt-in/request-opt-in.js";
 import { CreateList } from "../../core/lists/create-list.js";
 import { DeleteList } from "../../core/lists/delete-list.js";
 import { ListLists } from "../../core/lists/list-lists.js";
@@ -21,6 +22,6 @@ export const listsModule = new ContainerModule((container) => {
   bindClass(container, CreateList, [ListRepository, IdGenerator, Clock]);
   bindClass(container, UpdateList, [ListRepository, Clock]);
   bindClass(container, DeleteList, [ListRepository]);
-  bindClass(container, AddListMembers, [ListRepository, SaveContact, Clock]);
+  bindClass(container, AddListMembers, [ListRepository, SaveContact, RequestOptIn, Clock]);
   bindClass(container, RemoveListMembers, [ListRepository]);
 });

@@ -16,6 +16,7 @@ import { ListNotes } from "../../core/notes/list-notes.js";
 import { NoteRepository } from "../../core/notes/ports.js";
 import { SegmentRepository } from "../../core/segments/ports.js";
 import { CreateSubscriber } from "../../core/subscribers/create-subscriber.js";
+import { RequestOptIn } from "../../core/opt-in/request-opt-in.js";
 import { DeleteSubscriber } from "../../core/subscribers/delete-subscriber.js";
 import { GetSubscriber } from "../../core/subscribers/get-subscriber.js";
 import { ListSubscribers } from "../../core/subscribers/list-subscribers.js";
@@ -42,7 +43,7 @@ function bindSubscriberRoutes(container: ContainerModuleLoadOptions): void {
   bindClass(container, KnexNoteRepository, [Database]);
   container.bind<NoteRepository>(NoteRepository).toService(KnexNoteRepository);
 
-  bindClass(container, CreateSubscriber, [SaveContact]);
+  bindClass(container, CreateSubscriber, [SaveContact, RequestOptIn]);
   bindClass(container, KnexContactEngagementQueries, [Database]);
   container.bind<ContactEngagementQueries>(ContactEngagementQueries).toService(KnexContactEngagementQueries);
   bindClass(container, GetSubscriber, [SubscriberRepository, SubscriberQueries, ContactEngagementQueries, NoteRepository]);

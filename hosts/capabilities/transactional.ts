@@ -8,6 +8,7 @@ import { Clock } from "../../core/ports/clock.js";
 import { IdGenerator } from "../../core/ports/id-generator.js";
 import { SubscriberRepository } from "../../core/subscribers/ports.js";
 import { TrackingLinks } from "../../core/tracking/tracking-links.js";
+import { TrackingSettingsRepository } from "../../core/tracking-settings/ports.js";
 import { CreateTransactionalEmail } from "../../core/transactional/create-transactional-email.js";
 import { DeleteTransactionalEmail } from "../../core/transactional/delete-transactional-email.js";
 import { EmailRenderer } from "../../core/emails/email-renderer.js";
@@ -37,5 +38,6 @@ export const transactionalModule = new ContainerModule((container) => {
     RenderEmail,
     TrackingLinks,
     QueueEmailSend,
+    TrackingSettingsRepository,
   ]);
 });

@@ -16,6 +16,7 @@ import * as m0017 from "./0017-retention-indexes.js";
 import * as m0018 from "./0018-contact-engagement.js";
 import * as m0021 from "./0021-warehouse-syncs-idle-between-runs.js";
 import * as m0022 from "./0022-sending-status.js";
+import * as m0023 from "./0023-tracking-settings.js";
 
 interface Migration {
   readonly name: string;
@@ -42,6 +43,7 @@ const migrations: readonly Migration[] = [
   m0018,
   m0021,
   m0022,
+  m0023,
 ];
 
 /** Migrations compiled into the package, so no directory scanning at run time. */

@@ -1,7 +1,7 @@
 import { Liquid, type Template } from "liquidjs";
 
 /** Every value is HTML-escaped on output: company names and addresses are not markup. */
-const engine = new Liquid({ outputEscape: "escape", strictVariables: true });
+export const engine = new Liquid({ outputEscape: "escape", strictVariables: true });
 
 const layout = (body: string) => `<!doctype html>
 <html lang="en">
@@ -24,7 +24,8 @@ ${body}
 </html>
 `;
 
-const parse = (body: string): Template[] => engine.parse(layout(body));
+/** A page in the shared layout (title, small card, no indexing). */
+export const parse = (body: string): Template[] => engine.parse(layout(body));
 
 const confirm = parse(`<h1>Unsubscribe from {{ companyName }}</h1>
 <p>Stop all email from {{ companyName }} to <strong>{{ email }}</strong>?</p>

@@ -23,6 +23,7 @@ import { transactionalRoutes } from "./transactional.js";
 import { dataExportsRoutes } from "./data-exports.js";
 import { warehouseSyncsRoutes } from "./warehouse-syncs.js";
 import { migrationsRoutes } from "./migrations.js";
+import { trackingSettingsRoutes } from "./tracking-settings.js";
 
 /**
  * Every API route module, in mounting order: fixed paths such as /subscribers/me, /subscribers/events
@@ -53,5 +54,6 @@ export const apiRouteModules: readonly RouteModule[] = [
   dataExportsRoutes,
   warehouseSyncsRoutes,
   migrationsRoutes,
+  trackingSettingsRoutes,
   subscribersRoutes,
 ];

@@ -72,7 +72,7 @@ export const listsRoutes = routeModule(
       path: "/lists/:listId/subscribers",
       tag: "Lists",
       scopes: ["lists:write"],
-      summary: `Add 1 to ${MAX_MEMBERSHIP_EMAILS} contacts by email; unknown emails become contacts (created counts them). added + skipped = emails given; skipped: members already (a contact who left the list is not re-subscribed) or repeated. 404 'List not found'`,
+      summary: `Add 1 to ${MAX_MEMBERSHIP_EMAILS} contacts by email; unknown emails become contacts (created counts them). added + skipped = emails given; skipped: members already (a contact who left the list is not re-subscribed) or repeated. Contacts created here are asked to confirm when double opt-in applies (optInMode, or the company's setting). 404 'List not found'`,
       params: ListPath,
       body: AddListMembersCommand,
       response: t.exact(

@@ -38,7 +38,10 @@ export const subscribersRoutes = routeModule(
       path: "/subscribers",
       tag: "Subscribers",
       scopes: ["subscribers:write"],
-      summary: "Create a subscriber, or match an existing one (email, then externalId) and apply duplicateStrategy (skip, merge, overwrite)",
+      summary:
+        "Create a subscriber, or match an existing one (email, then externalId) and apply duplicateStrategy (skip, merge, overwrite). " +
+        "Double opt-in (optInMode double_opt_in, or default with the company's doubleOptInEnabled; confirmed never asks): a new contact gets a confirmation email " +
+        "and no marketing email until it confirms; an unconfirmed one is emailed again at most every 10 minutes. optIn.emailQueued: this request queued the email (else warnings say why)",
       body: CreateSubscriberCommand,
       response: CreatedSubscriberView,
       errors: [400, 404, 409, 422],

@@ -155,7 +155,9 @@ for (const dialect of dialects()) {
     const second = await s.call("POST", path, { body: { emails: ["ann@example.com", "new@example.com", "third@example.com"], optInMode: "double_opt_in" } });
     t.deepEqual([second.body.added, second.body.skipped, second.body.created], [1, 2, 1]);
     t.deepEqual([second.body.list.subscriberCount, second.body.list.activeSubscriberCount], [3, 2]);
-    t.deepEqual(second.body.warnings, ["Double opt-in confirmation emails are not sent yet: no confirmation email was queued"]);
+    t.deepEqual(second.body.warnings, [
+      "No confirmation email was queued: No verified sender: add and verify a sending domain (POST /api/v1/sending-domains), then set a From address on it",
+    ]);
     t.not((await s.api.runtime.knex("list_memberships").where({ list_id: list.id, subscriber_id: ann.id }).first()).unsubscribed_at, null);
 
     const invalid = await s.call("POST", path, { body: { emails: ["ok@example.com", "not an email"] } });
