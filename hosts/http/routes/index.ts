@@ -18,6 +18,7 @@ import { suppressionsRoutes } from "./suppressions.js";
 import { deliveryWebhookRoutes } from "./delivery-webhooks.js";
 import { companyRoutes } from "./company.js";
 import { sendingDomainsRoutes } from "./sending-domains.js";
+import { websitesRoutes } from "./websites.js";
 import { transactionalRoutes } from "./transactional.js";
 import { dataExportsRoutes } from "./data-exports.js";
 import { warehouseSyncsRoutes } from "./warehouse-syncs.js";
@@ -44,6 +45,7 @@ export const apiRouteModules: readonly RouteModule[] = [
   deliveryWebhookRoutes,
   companyRoutes,
   sendingDomainsRoutes,
+  websitesRoutes,
   templatesRoutes,
   emailComponentsRoutes,
   transactionalRoutes,

@@ -50,7 +50,7 @@ export const sendingDomainsRoutes = routeModule(
       path: "/sending-domains/:domainId",
       tag: "Sending domains",
       scopes: ["account:read"],
-      summary: "One sending domain with its records. 404 'Sending domain not found'",
+      summary: "One sending domain with its records, named by its ID or its domain name. 404 'Sending domain not found'",
       params: SendingDomainPath,
       response: view({ sendingDomain: SendingDomainView }),
       errors: [404],
