@@ -124,24 +124,40 @@ export const SetDefaultComponentCommand = t.exact(
 );
 export type SetDefaultComponentCommand = t.TypeOf<typeof SetDefaultComponentCommand>;
 
+/** A contact given inline for a preview (nothing is stored). */
+const InlineSubscriber = t.exact(
+  t.intersection([
+    t.type({ email: required(Email) }),
+    t.partial({
+      firstName: optional(t.union([t.string, t.null])),
+      lastName: optional(t.union([t.string, t.null])),
+      customAttributes: optional(CustomAttributes),
+    }),
+  ]),
+  "InlineSubscriber",
+);
+
+/** Whose values fill a preview's merge tags: a stored contact or an inline one (not both), plus the caller's variables. */
+const previewMergeProps = {
+  subscriberId: optional(TrimmedNonEmpty),
+  subscriber: optional(InlineSubscriber),
+  variables: optional(CustomAttributes),
+};
+
+/** POST /email-components/defaults/{slot}/preview: the PUT body, and what to show the footer under. */
+export const PreviewDefaultComponentCommand = t.exact(
+  t.intersection([
+    t.type({ blocks: required(EmailBlocks) }),
+    t.partial({ name: optional(Name), description: optional(Description), templateId: optional(TrimmedNonEmpty), ...previewMergeProps }),
+  ]),
+  "PreviewDefaultComponentCommand",
+);
+export type PreviewDefaultComponentCommand = t.TypeOf<typeof PreviewDefaultComponentCommand>;
+
 /** POST /templates/{templateId}/render: a preview for a stored contact or an inline one. */
 export const RenderPreviewCommand = t.exact(
   t.partial({
-    subscriberId: optional(TrimmedNonEmpty),
-    subscriber: optional(
-      t.exact(
-        t.intersection([
-          t.type({ email: required(Email) }),
-          t.partial({
-            firstName: optional(t.union([t.string, t.null])),
-            lastName: optional(t.union([t.string, t.null])),
-            customAttributes: optional(CustomAttributes),
-          }),
-        ]),
-        "InlineSubscriber",
-      ),
-    ),
-    variables: optional(CustomAttributes),
+    ...previewMergeProps,
     locale: optional(t.string),
     variantId: optional(t.string),
     tracking: optional(t.boolean),

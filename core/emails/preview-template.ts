@@ -1,11 +1,10 @@
 import type { Actor } from "../shared/actor.js";
-import { badRequest, notFound } from "../shared/errors.js";
 import { fail, ok, type Result } from "../shared/result.js";
 import type { SubscriberRepository } from "../subscribers/ports.js";
 import type { RenderPreviewCommand } from "./commands.js";
 import type { UnresolvedMergeTag } from "./email-renderer.js";
-import { contactVariables, type ContactForMerge } from "./merge-variables.js";
 import { TEMPLATE_NOT_FOUND } from "./model.js";
+import { previewLinkPlaceholder, previewMerge } from "./preview-merge.js";
 import type { TemplateRepository } from "./ports.js";
 import type { RenderEmail } from "./render-email.js";
 
@@ -39,21 +38,15 @@ export class PreviewTemplate {
   ) {}
 
   execute = async (actor: Actor, templateId: string, input: RenderPreviewCommand): Promise<Result<TemplatePreview>> => {
-    if (input.subscriberId !== undefined && input.subscriber !== undefined) return fail(badRequest("Provide subscriberId or subscriber, not both"));
     const template = await this.templates.find(actor.companyId, templateId);
     if (!template) return fail(TEMPLATE_NOT_FOUND);
-
-    let contact: ContactForMerge | null = input.subscriber ?? null;
-    if (input.subscriberId !== undefined) {
-      contact = await this.subscribers.findById(actor.companyId, input.subscriberId);
-      if (!contact) return fail(notFound("Subscriber not found"));
-    }
-    const custom = input.variables ?? {};
-    const placeholder = `${this.baseUrl.replace(/\/+$/, "")}/u/preview`;
+    const merge = await previewMerge(this.subscribers, actor.companyId, input);
+    if (merge._tag === "Left") return merge;
+    const placeholder = previewLinkPlaceholder(this.baseUrl);
     const rendered = await this.renderEmail.execute(actor.companyId, {
       content: template,
-      variables: { ...(contact ? contactVariables(contact) : {}), ...custom },
-      suppliedVariables: Object.keys(custom),
+      variables: merge.right.variables,
+      suppliedVariables: merge.right.supplied,
       links: { unsubscribeUrl: placeholder, viewInBrowserUrl: placeholder },
     });
     if (rendered._tag === "Left") return rendered;
@@ -64,7 +57,7 @@ export class PreviewTemplate {
       subject: email.subject,
       previewText: email.previewText,
       locale: input.locale ?? "default",
-      personalized: contact !== null,
+      personalized: merge.right.personalized,
       trackingApplied: false,
       unresolvedMergeTags: email.unresolvedMergeTags.map((tag) => ({ tag: tag.name, reason: tag.reason })),
       unevaluatedConditions: [],

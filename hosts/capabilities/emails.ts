@@ -14,6 +14,7 @@ import { GetTemplate } from "../../core/emails/get-template.js";
 import { ListEmailComponents } from "../../core/emails/list-email-components.js";
 import { ListTemplates } from "../../core/emails/list-templates.js";
 import { EmailBrandingSource, EmailComponentRepository, TemplateRepository } from "../../core/emails/ports.js";
+import { PreviewDefaultComponent } from "../../core/emails/preview-default-component.js";
 import { PreviewTemplate } from "../../core/emails/preview-template.js";
 import { RenderEmail } from "../../core/emails/render-email.js";
 import { SetDefaultComponent } from "../../core/emails/set-default-component.js";
@@ -51,4 +52,5 @@ export const emailsModule = new ContainerModule((container) => {
 
   bindClass(container, RenderEmail, [EmailBrandingSource, EmailComponentRepository, EmailRenderer]);
   bindClass(container, PreviewTemplate, [TemplateRepository, SubscriberRepository, RenderEmail, BaseUrl]);
+  bindClass(container, PreviewDefaultComponent, [TemplateRepository, SubscriberRepository, RenderEmail, BaseUrl]);
 });
