@@ -48,6 +48,48 @@ const Prompt = t.unknown;
 
 export const TemplatePath = t.type({ templateId: TrimmedNonEmpty }, "TemplatePath");
 
+const LOCALE = /^([a-z]{2,3})(?:-([a-z]{4}))?(?:-([a-z]{2}|[0-9]{3}))?$/i;
+
+/** A BCP 47 language tag (language, optional script and region), normalised: `es`, `pt-BR`, `zh-Hant-TW`, `es-419`. */
+export const Locale = withSchema(
+  new t.Type<string, string, unknown>(
+    "Locale",
+    (u): u is string => typeof u === "string" && LOCALE.test(u),
+    (u, c) => {
+      const match = typeof u === "string" ? LOCALE.exec(u.trim()) : null;
+      if (!match) return t.failure(u, c, "must be a locale such as es or pt-BR");
+      const [, language, script, region] = match;
+      const parts = [language!.toLowerCase(), script && script[0]!.toUpperCase() + script.slice(1).toLowerCase(), region?.toUpperCase()];
+      return t.success(parts.filter(Boolean).join("-"));
+    },
+    t.identity,
+  ),
+  { type: "string", pattern: LOCALE.source, maxLength: 35 },
+);
+
+/** A render's `locale`: a locale, or `default` (what a render answers when it used the default content). */
+const RenderLocale = withSchema(
+  new t.Type<string | undefined, string | undefined, unknown>(
+    "RenderLocale",
+    (u): u is string | undefined => u === undefined || Locale.is(u),
+    (u, c) => (u === "default" ? t.success(undefined) : Locale.validate(u, c)),
+    t.identity,
+  ),
+  { type: "string", description: "A locale such as es or pt-BR, or default" },
+);
+
+export const LocalizationPath = t.type({ templateId: TrimmedNonEmpty, locale: Locale }, "LocalizationPath");
+
+/** PUT /templates/{templateId}/localizations/{locale}: a subject and exactly one of html and blocks. */
+export const SetTemplateLocalizationCommand = t.exact(
+  t.intersection([
+    t.type({ subject: required(Subject) }),
+    t.partial({ previewText: optional(PreviewText), html: optional(Html), blocks: optional(EmailBlocks) }),
+  ]),
+  "SetTemplateLocalizationCommand",
+);
+export type SetTemplateLocalizationCommand = t.TypeOf<typeof SetTemplateLocalizationCommand>;
+
 /** GET /templates. */
 export const ListTemplatesQuery = t.exact(
   t.partial({ label: optional(TrimmedNonEmpty), limit: optional(integerBetween(1, 100)), offset: optional(integerBetween(0, 1_000_000_000)) }),
@@ -158,7 +200,7 @@ export type PreviewDefaultComponentCommand = t.TypeOf<typeof PreviewDefaultCompo
 export const RenderPreviewCommand = t.exact(
   t.partial({
     ...previewMergeProps,
-    locale: optional(t.string),
+    locale: optional(RenderLocale),
     variantId: optional(t.string),
     tracking: optional(t.boolean),
   }),

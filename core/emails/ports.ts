@@ -1,5 +1,7 @@
 import type { EmailTheme } from "../company/email-theme.js";
+import type { TemplateLocalization } from "./localization.js";
 import type { ComponentType, DefaultSlot, EmailComponent, Template } from "./model.js";
+import type { TemplateShareLink } from "./share-link.js";
 import { token } from "../shared/token.js";
 
 export interface TemplatePage {
@@ -21,6 +23,25 @@ export interface TemplateRepository {
   softDelete(companyId: string, templateId: string, at: Date): Promise<boolean>;
 }
 export const TemplateRepository = token<TemplateRepository>("lifecycle.TemplateRepository");
+
+/** Templates' public share links; the token alone finds one (the public page has no company). */
+export interface TemplateShareLinkRepository {
+  find(companyId: string, templateId: string): Promise<TemplateShareLink | null>;
+  findByToken(token: string): Promise<TemplateShareLink | null>;
+  /** False when the template already has a live link (a concurrent share won). */
+  insert(link: TemplateShareLink): Promise<boolean>;
+  delete(companyId: string, templateId: string): Promise<boolean>;
+}
+export const TemplateShareLinkRepository = token<TemplateShareLinkRepository>("lifecycle.TemplateShareLinkRepository");
+
+/** Templates' localized variants, one per template and locale. */
+export interface TemplateLocalizationRepository {
+  /** By locale. */
+  list(companyId: string, templateId: string): Promise<TemplateLocalization[]>;
+  /** Inserts, or replaces the variant of that locale (keeping its ID and creation time); returns what is stored. */
+  save(localization: TemplateLocalization): Promise<TemplateLocalization>;
+}
+export const TemplateLocalizationRepository = token<TemplateLocalizationRepository>("lifecycle.TemplateLocalizationRepository");
 
 export type ComponentWrite = "saved" | "duplicate_name" | "not_found";
 

@@ -5,7 +5,8 @@ import type { RenderPreviewCommand } from "./commands.js";
 import type { UnresolvedMergeTag } from "./email-renderer.js";
 import { TEMPLATE_NOT_FOUND } from "./model.js";
 import { previewLinkPlaceholder, previewMerge } from "./preview-merge.js";
-import type { TemplateRepository } from "./ports.js";
+import { localizedContent } from "./localization.js";
+import type { TemplateLocalizationRepository, TemplateRepository } from "./ports.js";
 import type { RenderEmail } from "./render-email.js";
 
 export interface TemplatePreview {
@@ -13,6 +14,7 @@ export interface TemplatePreview {
   readonly text: string;
   readonly subject: string;
   readonly previewText: string | null;
+  /** The locale of the content used: the requested one's variant, else its language's, else `default`. */
   readonly locale: string;
   /** True when a contact's values filled the merge tags. */
   readonly personalized: boolean;
@@ -27,12 +29,14 @@ export interface TemplatePreview {
 /**
  * POST /templates/{templateId}/render (compat-reference §11 render): the template as a contact
  * would receive it, rendered with the company's theme and default footer, without tracking.
- * The unsubscribe and view-in-browser links point at a preview placeholder.
+ * The unsubscribe and view-in-browser links point at a preview placeholder. `locale` picks a
+ * localized variant (that locale's, else its language's), else the default content.
  */
 export class PreviewTemplate {
   constructor(
     private readonly templates: TemplateRepository,
     private readonly subscribers: SubscriberRepository,
+    private readonly localizations: TemplateLocalizationRepository,
     private readonly renderEmail: RenderEmail,
     private readonly baseUrl: string,
   ) {}
@@ -42,9 +46,10 @@ export class PreviewTemplate {
     if (!template) return fail(TEMPLATE_NOT_FOUND);
     const merge = await previewMerge(this.subscribers, actor.companyId, input);
     if (merge._tag === "Left") return merge;
+    const localized = localizedContent(template, await this.localizations.list(actor.companyId, template.id), input.locale);
     const placeholder = previewLinkPlaceholder(this.baseUrl);
     const rendered = await this.renderEmail.execute(actor.companyId, {
-      content: template,
+      content: localized.content,
       variables: merge.right.variables,
       suppliedVariables: merge.right.supplied,
       links: { unsubscribeUrl: placeholder, viewInBrowserUrl: placeholder },
@@ -56,7 +61,7 @@ export class PreviewTemplate {
       text: email.text,
       subject: email.subject,
       previewText: email.previewText,
-      locale: input.locale ?? "default",
+      locale: localized.locale,
       personalized: merge.right.personalized,
       trackingApplied: false,
       unresolvedMergeTags: email.unresolvedMergeTags.map((tag) => ({ tag: tag.name, reason: tag.reason })),

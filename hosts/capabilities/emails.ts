@@ -1,7 +1,9 @@
 import { ContainerModule } from "inversify";
 import { KnexEmailBrandingSource } from "../../adapters/knex/repositories/email-branding-source.js";
 import { KnexEmailComponentRepository } from "../../adapters/knex/repositories/email-component-repository.js";
+import { KnexTemplateLocalizationRepository } from "../../adapters/knex/repositories/template-localization-repository.js";
 import { KnexTemplateRepository } from "../../adapters/knex/repositories/template-repository.js";
+import { KnexTemplateShareLinkRepository } from "../../adapters/knex/repositories/template-share-link-repository.js";
 import { MjmlEmailRenderer } from "../../adapters/render/mjml-email-renderer.js";
 import { CreateEmailComponent } from "../../core/emails/create-email-component.js";
 import { CreateTemplate } from "../../core/emails/create-template.js";
@@ -13,20 +15,32 @@ import { GetEmailComponent } from "../../core/emails/get-email-component.js";
 import { GetTemplate } from "../../core/emails/get-template.js";
 import { ListEmailComponents } from "../../core/emails/list-email-components.js";
 import { ListTemplates } from "../../core/emails/list-templates.js";
-import { EmailBrandingSource, EmailComponentRepository, TemplateRepository } from "../../core/emails/ports.js";
+import {
+  EmailBrandingSource,
+  EmailComponentRepository,
+  TemplateLocalizationRepository,
+  TemplateRepository,
+  TemplateShareLinkRepository,
+} from "../../core/emails/ports.js";
 import { PreviewDefaultComponent } from "../../core/emails/preview-default-component.js";
 import { PreviewTemplate } from "../../core/emails/preview-template.js";
 import { RenderEmail } from "../../core/emails/render-email.js";
 import { SetDefaultComponent } from "../../core/emails/set-default-component.js";
+import { SetTemplateLocalization } from "../../core/emails/set-template-localization.js";
+import { ShareTemplate } from "../../core/emails/share-template.js";
+import { ShowSharedEmail } from "../../core/emails/show-shared-email.js";
+import { UnshareTemplate } from "../../core/emails/unshare-template.js";
 import { UpdateEmailComponent } from "../../core/emails/update-email-component.js";
 import { UpdateTemplate } from "../../core/emails/update-template.js";
 import { Clock } from "../../core/ports/clock.js";
 import { IdGenerator } from "../../core/ports/id-generator.js";
+import { RandomTokens } from "../../core/ports/random-tokens.js";
 import { SubscriberRepository } from "../../core/subscribers/ports.js";
+import { TransactionalEmailRepository } from "../../core/transactional/ports.js";
 import { bindClass } from "../bind-class.js";
 import { BaseUrl, Database } from "../tokens.js";
 
-/** Email content and rendering: templates, email components, the renderer and RenderEmail. */
+/** Email content and rendering: templates (with share links and localized variants), email components, the renderer and RenderEmail. */
 export const emailsModule = new ContainerModule((container) => {
   bindClass(container, KnexTemplateRepository, [Database]);
   container.bind<TemplateRepository>(TemplateRepository).toService(KnexTemplateRepository);
@@ -34,13 +48,20 @@ export const emailsModule = new ContainerModule((container) => {
   container.bind<EmailComponentRepository>(EmailComponentRepository).toService(KnexEmailComponentRepository);
   bindClass(container, KnexEmailBrandingSource, [Database]);
   container.bind<EmailBrandingSource>(EmailBrandingSource).toService(KnexEmailBrandingSource);
+  bindClass(container, KnexTemplateShareLinkRepository, [Database]);
+  container.bind<TemplateShareLinkRepository>(TemplateShareLinkRepository).toService(KnexTemplateShareLinkRepository);
+  bindClass(container, KnexTemplateLocalizationRepository, [Database]);
+  container.bind<TemplateLocalizationRepository>(TemplateLocalizationRepository).toService(KnexTemplateLocalizationRepository);
   container.bind<EmailRenderer>(EmailRenderer).toConstantValue(new MjmlEmailRenderer());
 
   bindClass(container, ListTemplates, [TemplateRepository]);
-  bindClass(container, GetTemplate, [TemplateRepository]);
+  bindClass(container, GetTemplate, [TemplateRepository, TemplateShareLinkRepository, TemplateLocalizationRepository, BaseUrl]);
   bindClass(container, CreateTemplate, [TemplateRepository, IdGenerator, Clock]);
   bindClass(container, UpdateTemplate, [TemplateRepository, Clock]);
   bindClass(container, DeleteTemplate, [TemplateRepository, Clock]);
+  bindClass(container, ShareTemplate, [TemplateRepository, TransactionalEmailRepository, TemplateShareLinkRepository, RandomTokens, Clock, BaseUrl]);
+  bindClass(container, UnshareTemplate, [TemplateRepository, TransactionalEmailRepository, TemplateShareLinkRepository]);
+  bindClass(container, SetTemplateLocalization, [TemplateRepository, TransactionalEmailRepository, TemplateLocalizationRepository, IdGenerator, Clock]);
 
   bindClass(container, ListEmailComponents, [EmailComponentRepository]);
   bindClass(container, GetEmailComponent, [EmailComponentRepository]);
@@ -51,6 +72,7 @@ export const emailsModule = new ContainerModule((container) => {
   bindClass(container, SetDefaultComponent, [EmailComponentRepository, IdGenerator, Clock]);
 
   bindClass(container, RenderEmail, [EmailBrandingSource, EmailComponentRepository, EmailRenderer]);
-  bindClass(container, PreviewTemplate, [TemplateRepository, SubscriberRepository, RenderEmail, BaseUrl]);
+  bindClass(container, PreviewTemplate, [TemplateRepository, SubscriberRepository, TemplateLocalizationRepository, RenderEmail, BaseUrl]);
+  bindClass(container, ShowSharedEmail, [TemplateShareLinkRepository, TemplateRepository, TemplateLocalizationRepository, RenderEmail, BaseUrl]);
   bindClass(container, PreviewDefaultComponent, [TemplateRepository, SubscriberRepository, RenderEmail, BaseUrl]);
 });

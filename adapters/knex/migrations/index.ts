@@ -15,6 +15,7 @@ import * as m0016 from "./0016-ses-topic-pins.js";
 import * as m0017 from "./0017-retention-indexes.js";
 import * as m0018 from "./0018-contact-engagement.js";
 import * as m0019 from "./0019-company-website.js";
+import * as m0020 from "./0020-template-sharing-and-localizations.js";
 
 interface Migration {
   readonly name: string;
@@ -23,7 +24,25 @@ interface Migration {
 }
 
 /** Every migration, in order. A new one is a new file plus one line here. */
-const migrations: readonly Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006, m0009, m0011, m0012, m0013, m0014, m0015, m0016, m0017, m0018, m0019];
+const migrations: readonly Migration[] = [
+  m0001,
+  m0002,
+  m0003,
+  m0004,
+  m0005,
+  m0006,
+  m0009,
+  m0011,
+  m0012,
+  m0013,
+  m0014,
+  m0015,
+  m0016,
+  m0017,
+  m0018,
+  m0019,
+  m0020,
+];
 
 /** Migrations compiled into the package, so no directory scanning at run time. */
 export const migrationSource: Knex.MigrationSource<Migration> = {
