@@ -80,6 +80,13 @@ const RenderLocale = withSchema(
 
 export const LocalizationPath = t.type({ templateId: TrimmedNonEmpty, locale: Locale }, "LocalizationPath");
 
+/** POST /templates/{templateId}/localizations/sync: the locales to translate (omitted: every outdated variant). */
+export const SyncTemplateLocalizationsCommand = t.exact(
+  t.partial({ locales: optional(arrayOf(Locale, 1, 50, "locales")) }),
+  "SyncTemplateLocalizationsCommand",
+);
+export type SyncTemplateLocalizationsCommand = t.TypeOf<typeof SyncTemplateLocalizationsCommand>;
+
 /** PUT /templates/{templateId}/localizations/{locale}: a subject and exactly one of html and blocks. */
 export const SetTemplateLocalizationCommand = t.exact(
   t.intersection([

@@ -1,6 +1,7 @@
 import type { EmailTheme } from "../company/email-theme.js";
 import type { TemplateLocalization } from "./localization.js";
 import type { ComponentType, DefaultSlot, EmailComponent, Template } from "./model.js";
+import type { TranslatableText } from "./translatable-texts.js";
 import type { TemplateShareLink } from "./share-link.js";
 import { token } from "../shared/token.js";
 
@@ -69,3 +70,25 @@ export interface EmailBrandingSource {
   find(companyId: string): Promise<EmailBranding | null>;
 }
 export const EmailBrandingSource = token<EmailBrandingSource>("lifecycle.EmailBrandingSource");
+
+/**
+ * Machine translation of an email's texts (a LibreTranslate-compatible service named by
+ * TRANSLATION_URL). `configured` is false when the server has none: nothing can be translated.
+ */
+export interface Translator {
+  readonly configured: boolean;
+  /** The texts translated into `locale`, in order; HTML texts keep their markup. Rejects with TranslationError. */
+  translate(texts: readonly TranslatableText[], locale: string): Promise<string[]>;
+}
+export const Translator = token<Translator>("lifecycle.Translator");
+
+/** A translation that failed: `permanent` when asking again cannot help (an unsupported locale, a refused key). */
+export class TranslationError extends Error {
+  override readonly name = "TranslationError";
+  constructor(
+    message: string,
+    readonly permanent: boolean,
+  ) {
+    super(message);
+  }
+}

@@ -5,6 +5,7 @@ import {
   LocalizationPath,
   RenderPreviewCommand,
   SetTemplateLocalizationCommand,
+  SyncTemplateLocalizationsCommand,
   TemplatePath,
   UpdateTemplateCommand,
 } from "../../../core/emails/commands.js";
@@ -15,6 +16,7 @@ import { ListTemplates } from "../../../core/emails/list-templates.js";
 import { LocalizationView, TemplateDetailView } from "../../../core/emails/localization-view.js";
 import { SetTemplateLocalization } from "../../../core/emails/set-template-localization.js";
 import { ShareTemplate } from "../../../core/emails/share-template.js";
+import { SyncTemplateLocalizations } from "../../../core/emails/sync-template-localizations.js";
 import { UnshareTemplate } from "../../../core/emails/unshare-template.js";
 import { PreviewTemplate } from "../../../core/emails/preview-template.js";
 import { UpdateTemplate } from "../../../core/emails/update-template.js";
@@ -43,6 +45,7 @@ export const templatesRoutes = routeModule(
     shareTemplate: ShareTemplate,
     unshareTemplate: UnshareTemplate,
     setTemplateLocalization: SetTemplateLocalization,
+    syncTemplateLocalizations: SyncTemplateLocalizations,
   },
   (uses) => [
     defineRoute({
@@ -163,6 +166,22 @@ export const templatesRoutes = routeModule(
       response: view({ templateId: Id, localization: LocalizationView }),
       errors: [400, 404, 422],
       handle: async ({ input, actor }) => uses.setTemplateLocalization.execute(actor, input.params.templateId, input.params.locale, input.body),
+    }),
+    defineRoute({
+      method: "post",
+      path: "/templates/:templateId/localizations/sync",
+      tag: "Templates",
+      scopes: ["templates:write"],
+      summary:
+        "Queue machine translation of the template's default content: into each of locales (1-50 BCP 47 tags; each variant created or replaced), or, with no locales ({}), " +
+        "into every locale whose variant is outdated. The worker writes each as a variant with source translated; merge tags are kept as written. " +
+        `Needs a LibreTranslate-compatible service (TRANSLATION_URL): without one, 400 code translation_not_configured. ${REFERENCE}; 404 'Template not found'`,
+      params: TemplatePath,
+      body: SyncTemplateLocalizationsCommand,
+      response: view({ templateId: Id, queuedLocales: t.readonlyArray(t.string), queuedVariantCount: t.number }),
+      successStatus: 202,
+      errors: [400, 404, 422],
+      handle: async ({ input, actor }) => uses.syncTemplateLocalizations.execute(actor, input.params.templateId, input.body),
     }),
   ],
 );
