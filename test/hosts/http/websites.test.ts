@@ -88,6 +88,7 @@ for (const dialect of dialects()) {
     t.deepEqual(read.body.website, website);
     t.deepEqual((await s.call("GET", `/api/v1/websites/${encodeURIComponent("MAIL.acme.test.")}`)).body.website, website, "the name as typed");
     t.deepEqual((await s.call("GET", `/api/v1/websites/${website.id}`)).body.website, website, "or its ID");
+    t.deepEqual((await s.call("GET", "/api/v1/sending-domains/mail.acme.test")).body.sendingDomain, asSendingDomain, "and /sending-domains by name");
 
     // Nothing published yet: the check says what is missing, and why it cannot send.
     const missing = await s.call("POST", "/api/v1/websites/mail.acme.test/verify");
