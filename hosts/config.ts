@@ -19,6 +19,8 @@ export interface AppConfig {
   readonly mailUrl: string;
   readonly redisUrl: string | undefined;
   readonly allowPrivateDestinations: boolean;
+  /** TRANSLATION_URL and TRANSLATION_API_KEY: a LibreTranslate-compatible service for template localization syncs; unset: none. */
+  readonly translation: { readonly url: string; readonly apiKey: string | undefined } | undefined;
   readonly logLevel: string;
   readonly trustProxy: TrustProxy;
   readonly retention: RetentionPolicy;
@@ -84,6 +86,23 @@ const Days = new t.Type<number, string, unknown>(
   String,
 );
 
+/** An absolute http(s) URL (a service the operator names). */
+const HttpUrl = new t.Type<string, string, unknown>(
+  "HttpUrl",
+  (u): u is string => typeof u === "string",
+  (u, c) => {
+    if (typeof u !== "string") return t.failure(u, c, "must be a string");
+    try {
+      const url = new URL(u.trim());
+      if (url.protocol === "http:" || url.protocol === "https:") return t.success(url.toString().replace(/\/+$/, ""));
+    } catch {
+      // answered below
+    }
+    return t.failure(u, c, "must be an absolute http(s) URL");
+  },
+  String,
+);
+
 const Environment = t.partial({
   DATABASE_URL: t.string,
   PORT: Port,
@@ -93,6 +112,8 @@ const Environment = t.partial({
   MAIL_URL: t.string,
   REDIS_URL: t.string,
   ALLOW_PRIVATE_DESTINATIONS: BooleanFromString,
+  TRANSLATION_URL: HttpUrl,
+  TRANSLATION_API_KEY: t.string,
   LOG_LEVEL: LogLevel,
   TRUST_PROXY: TrustProxySetting,
   RETENTION_COMPLETED_JOBS_DAYS: Days,
@@ -135,6 +156,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     mailUrl: e.MAIL_URL ?? "file:./data/outbox",
     redisUrl: e.REDIS_URL,
     allowPrivateDestinations: e.ALLOW_PRIVATE_DESTINATIONS ?? false,
+    translation: e.TRANSLATION_URL ? { url: e.TRANSLATION_URL, apiKey: e.TRANSLATION_API_KEY } : undefined,
     logLevel: e.LOG_LEVEL ?? "info",
     trustProxy: e.TRUST_PROXY ?? false,
     retention: {

@@ -1,12 +1,13 @@
 import { Container } from "inversify";
 import type { Knex } from "knex";
 import { SystemClock } from "../adapters/system/system-clock.js";
+import type { TranslationService } from "../adapters/translation/libre-translate-translator.js";
 import { Clock } from "../core/ports/clock.js";
 import { DEFAULT_RETENTION, RetentionPolicy } from "../core/retention/policy.js";
 import { capabilities } from "./capabilities/index.js";
 import { DEFAULT_CAPACITY, type Capacity } from "./capacity.js";
 import type { Logger } from "./logger.js";
-import { AllowPrivateDestinations, AppLogger, BaseUrl, CapacitySettings, Database, MailUrl, RedisUrl, SecretKey } from "./tokens.js";
+import { AllowPrivateDestinations, AppLogger, BaseUrl, CapacitySettings, Database, MailUrl, RedisUrl, SecretKey, TranslationSettings } from "./tokens.js";
 
 export interface ContainerParts {
   readonly knex: Knex;
@@ -21,6 +22,8 @@ export interface ContainerParts {
   readonly mailUrl: string;
   /** Lets bucket endpoints, warehouse hosts and provider APIs be private addresses (tests only). */
   readonly allowPrivateDestinations?: boolean;
+  /** A LibreTranslate-compatible service for localization syncs; none when omitted. */
+  readonly translation?: TranslationService | undefined;
   /** How long finished jobs, rendered bodies and events are kept; the defaults when omitted. */
   readonly retention?: RetentionPolicy;
   /** Fair share, load shedding, statement time limit; DEFAULT_CAPACITY when omitted. */
@@ -42,6 +45,7 @@ export function buildContainer(parts: ContainerParts): Container {
   container.bind<string>(MailUrl).toConstantValue(parts.mailUrl);
   container.bind<string | undefined>(RedisUrl).toConstantValue(parts.redisUrl);
   container.bind<boolean>(AllowPrivateDestinations).toConstantValue(parts.allowPrivateDestinations ?? false);
+  container.bind<TranslationService | undefined>(TranslationSettings).toConstantValue(parts.translation);
   container.bind<RetentionPolicy>(RetentionPolicy).toConstantValue(parts.retention ?? DEFAULT_RETENTION);
   container.bind<Capacity>(CapacitySettings).toConstantValue(parts.capacity ?? DEFAULT_CAPACITY);
 

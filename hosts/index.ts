@@ -65,6 +65,8 @@ export interface LifecycleOptions {
   readonly mailUrl?: string;
   /** Let outbound destinations be loopback/private addresses (local testing only). */
   readonly allowPrivateDestinations?: boolean;
+  /** A LibreTranslate-compatible service for template localization syncs (TRANSLATION_URL, TRANSLATION_API_KEY); none by default. */
+  readonly translation?: { readonly url: string; readonly apiKey?: string };
   /** Express's `trust proxy` for httpApp() (TRUST_PROXY syntax: true, hop count, addresses/CIDRs); off by default. */
   readonly trustProxy?: TrustProxy;
   /** How long finished jobs, rendered bodies and delivery events are kept (days; 0 forever). */
@@ -120,6 +122,7 @@ export async function createLifecycle(options: LifecycleOptions = {}): Promise<L
     ...secretKeyOf(options),
     mailUrl: options.mailUrl ?? "memory:",
     allowPrivateDestinations: options.allowPrivateDestinations ?? false,
+    translation: options.translation,
     ...(options.retention ? { retention: options.retention } : {}),
     ...(options.capacity ? { capacity: options.capacity } : {}),
   });

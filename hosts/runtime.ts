@@ -5,6 +5,7 @@ import { ApiKeyUsage } from "../core/api-keys/ports.js";
 import type { Clock } from "../core/ports/clock.js";
 import type { RetentionPolicy } from "../core/retention/policy.js";
 import { createKnex } from "../adapters/knex/connection.js";
+import type { TranslationService } from "../adapters/translation/libre-translate-translator.js";
 import { parseDatabaseUrl } from "../adapters/knex/database-url.js";
 import { DEFAULT_CAPACITY, type Capacity } from "./capacity.js";
 import { migrateToLatest } from "../adapters/knex/migrate.js";
@@ -26,6 +27,8 @@ export interface RuntimeOptions {
   readonly mailUrl?: string;
   /** ALLOW_PRIVATE_DESTINATIONS; false when omitted. */
   readonly allowPrivateDestinations?: boolean;
+  /** TRANSLATION_URL and TRANSLATION_API_KEY; none when omitted. */
+  readonly translation?: TranslationService | undefined;
   /** The RETENTION_* settings; the defaults when omitted. */
   readonly retention?: RetentionPolicy;
   /** Fair share, load shedding and statement time limit; DEFAULT_CAPACITY where omitted. */
@@ -70,6 +73,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     secretKey: options.secretKey ?? randomBytes(32),
     mailUrl: options.mailUrl ?? "memory:",
     allowPrivateDestinations: options.allowPrivateDestinations ?? false,
+    translation: options.translation,
     capacity,
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.retention ? { retention: options.retention } : {}),

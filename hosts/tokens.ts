@@ -19,6 +19,9 @@ export const RedisUrl = token<string | undefined>("lifecycle.RedisUrl");
 /** ALLOW_PRIVATE_DESTINATIONS: outbound destinations may be loopback/private and plain http (tests only). */
 export const AllowPrivateDestinations = token<boolean>("lifecycle.AllowPrivateDestinations");
 
+/** TRANSLATION_URL and TRANSLATION_API_KEY: the translation service of localization syncs (undefined: none). */
+export const TranslationSettings = token<{ readonly url: string; readonly apiKey?: string | undefined } | undefined>("lifecycle.TranslationSettings");
+
 /** The server's capacity settings (hosts/capacity.ts): fair share, load shedding, statement time limit. */
 export const CapacitySettings = token<Capacity>("lifecycle.Capacity");
 

@@ -9,6 +9,7 @@ export type ReplyTrackingDomainMode = (typeof REPLY_TRACKING_DOMAIN_MODES)[numbe
 export interface CompanyProfile {
   readonly id: string;
   readonly name: string;
+  readonly websiteUrl: string | null;
   readonly primaryColor: string | null;
   /** What the company set (null: the platform default); rendered through resolveEmailTheme. */
   readonly emailTheme: StoredEmailTheme | null;

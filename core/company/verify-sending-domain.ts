@@ -2,13 +2,14 @@ import type { Clock } from "../ports/clock.js";
 import type { DnsResolver } from "../ports/dns-resolver.js";
 import type { Actor } from "../shared/actor.js";
 import { fail, ok, type Result } from "../shared/result.js";
+import { findSendingDomain } from "./find-sending-domain.js";
 import { SENDING_DOMAIN_NOT_FOUND } from "./model.js";
 import type { SendingDomainRepository } from "./ports.js";
 import { checkRecord, recordsFor, statusAfterCheck, type MailTargets } from "./sending-domain.js";
 import { toSendingDomainView, type SendingDomainView } from "./view.js";
 
 /**
- * POST /sending-domains/{domainId}/verify: looks every record up and records what was wrong
+ * POST /sending-domains/{domainId}/verify (and /websites/{domain}/verify): looks every record up and records what was wrong
  * with each. Verified when all four are as published; a later failed check takes it back.
  */
 export class VerifySendingDomain {
@@ -19,8 +20,8 @@ export class VerifySendingDomain {
     private readonly targets: MailTargets,
   ) {}
 
-  execute = async (actor: Actor, domainId: string): Promise<Result<SendingDomainView>> => {
-    const domain = await this.domains.find(actor.companyId, domainId);
+  execute = async (actor: Actor, reference: string): Promise<Result<SendingDomainView>> => {
+    const domain = await findSendingDomain(this.domains, actor.companyId, reference);
     if (!domain) return fail(SENDING_DOMAIN_NOT_FOUND);
     const records = await Promise.all(
       recordsFor(domain, this.targets).map(async (record) =>
@@ -35,7 +36,7 @@ export class VerifySendingDomain {
     const now = this.clock.now();
     const status = statusAfterCheck(domain, records);
     const verified = status === "verified";
-    await this.domains.update(actor.companyId, domainId, {
+    await this.domains.update(actor.companyId, domain.id, {
       status,
       verifiedBy: verified ? (domain.verifiedBy ?? "dns") : null,
       verifiedAt: verified ? (domain.verifiedAt ?? now) : null,
@@ -43,7 +44,7 @@ export class VerifySendingDomain {
       lastCheckedAt: now,
       at: now,
     });
-    const updated = await this.domains.find(actor.companyId, domainId);
+    const updated = await this.domains.find(actor.companyId, domain.id);
     return updated ? ok(toSendingDomainView(updated, this.targets)) : fail(SENDING_DOMAIN_NOT_FOUND);
   };
 }

@@ -11,11 +11,14 @@ const SendingDomainStatus = oneOf(SENDING_DOMAIN_STATUSES, "SendingDomainStatus"
 const ThemeColors = t.record(t.string, t.string);
 const ThemeNumbers = t.record(t.string, t.number);
 
-/** The Company resource (spec), plus the stored and resolved email theme. */
+/** The Company resource (spec), plus `status` and `websiteUrl` (compat-reference, GET /companies/{id}) and the stored and resolved email theme. */
 export const CompanyView = view(
   {
     id: Id,
     name: t.string,
+    /** Always `ready`: a company is usable as soon as it exists (no brand extraction runs in the background). */
+    status: t.literal("ready"),
+    websiteUrl: NullableString,
     primaryColor: NullableString,
     /** What the company set (null: the platform default). */
     emailTheme: t.union([
@@ -62,6 +65,8 @@ export function toCompanyView(company: CompanyProfile, sender: Profile | null, r
   return {
     id: company.id,
     name: company.name,
+    status: "ready",
+    websiteUrl: company.websiteUrl,
     primaryColor: company.primaryColor,
     emailTheme: company.emailTheme,
     resolvedEmailTheme: resolveEmailTheme(company.emailTheme, company.primaryColor),

@@ -48,6 +48,55 @@ const Prompt = t.unknown;
 
 export const TemplatePath = t.type({ templateId: TrimmedNonEmpty }, "TemplatePath");
 
+const LOCALE = /^([a-z]{2,3})(?:-([a-z]{4}))?(?:-([a-z]{2}|[0-9]{3}))?$/i;
+
+/** A BCP 47 language tag (language, optional script and region), normalised: `es`, `pt-BR`, `zh-Hant-TW`, `es-419`. */
+export const Locale = withSchema(
+  new t.Type<string, string, unknown>(
+    "Locale",
+    (u): u is string => typeof u === "string" && LOCALE.test(u),
+    (u, c) => {
+      const match = typeof u === "string" ? LOCALE.exec(u.trim()) : null;
+      if (!match) return t.failure(u, c, "must be a locale such as es or pt-BR");
+      const [, language, script, region] = match;
+      const parts = [language!.toLowerCase(), script && script[0]!.toUpperCase() + script.slice(1).toLowerCase(), region?.toUpperCase()];
+      return t.success(parts.filter(Boolean).join("-"));
+    },
+    t.identity,
+  ),
+  { type: "string", pattern: LOCALE.source, maxLength: 35 },
+);
+
+/** A render's `locale`: a locale, or `default` (what a render answers when it used the default content). */
+const RenderLocale = withSchema(
+  new t.Type<string | undefined, string | undefined, unknown>(
+    "RenderLocale",
+    (u): u is string | undefined => u === undefined || Locale.is(u),
+    (u, c) => (u === "default" ? t.success(undefined) : Locale.validate(u, c)),
+    t.identity,
+  ),
+  { type: "string", description: "A locale such as es or pt-BR, or default" },
+);
+
+export const LocalizationPath = t.type({ templateId: TrimmedNonEmpty, locale: Locale }, "LocalizationPath");
+
+/** POST /templates/{templateId}/localizations/sync: the locales to translate (omitted: every outdated variant). */
+export const SyncTemplateLocalizationsCommand = t.exact(
+  t.partial({ locales: optional(arrayOf(Locale, 1, 50, "locales")) }),
+  "SyncTemplateLocalizationsCommand",
+);
+export type SyncTemplateLocalizationsCommand = t.TypeOf<typeof SyncTemplateLocalizationsCommand>;
+
+/** PUT /templates/{templateId}/localizations/{locale}: a subject and exactly one of html and blocks. */
+export const SetTemplateLocalizationCommand = t.exact(
+  t.intersection([
+    t.type({ subject: required(Subject) }),
+    t.partial({ previewText: optional(PreviewText), html: optional(Html), blocks: optional(EmailBlocks) }),
+  ]),
+  "SetTemplateLocalizationCommand",
+);
+export type SetTemplateLocalizationCommand = t.TypeOf<typeof SetTemplateLocalizationCommand>;
+
 /** GET /templates. */
 export const ListTemplatesQuery = t.exact(
   t.partial({ label: optional(TrimmedNonEmpty), limit: optional(integerBetween(1, 100)), offset: optional(integerBetween(0, 1_000_000_000)) }),
@@ -124,25 +173,41 @@ export const SetDefaultComponentCommand = t.exact(
 );
 export type SetDefaultComponentCommand = t.TypeOf<typeof SetDefaultComponentCommand>;
 
+/** A contact given inline for a preview (nothing is stored). */
+const InlineSubscriber = t.exact(
+  t.intersection([
+    t.type({ email: required(Email) }),
+    t.partial({
+      firstName: optional(t.union([t.string, t.null])),
+      lastName: optional(t.union([t.string, t.null])),
+      customAttributes: optional(CustomAttributes),
+    }),
+  ]),
+  "InlineSubscriber",
+);
+
+/** Whose values fill a preview's merge tags: a stored contact or an inline one (not both), plus the caller's variables. */
+const previewMergeProps = {
+  subscriberId: optional(TrimmedNonEmpty),
+  subscriber: optional(InlineSubscriber),
+  variables: optional(CustomAttributes),
+};
+
+/** POST /email-components/defaults/{slot}/preview: the PUT body, and what to show the footer under. */
+export const PreviewDefaultComponentCommand = t.exact(
+  t.intersection([
+    t.type({ blocks: required(EmailBlocks) }),
+    t.partial({ name: optional(Name), description: optional(Description), templateId: optional(TrimmedNonEmpty), ...previewMergeProps }),
+  ]),
+  "PreviewDefaultComponentCommand",
+);
+export type PreviewDefaultComponentCommand = t.TypeOf<typeof PreviewDefaultComponentCommand>;
+
 /** POST /templates/{templateId}/render: a preview for a stored contact or an inline one. */
 export const RenderPreviewCommand = t.exact(
   t.partial({
-    subscriberId: optional(TrimmedNonEmpty),
-    subscriber: optional(
-      t.exact(
-        t.intersection([
-          t.type({ email: required(Email) }),
-          t.partial({
-            firstName: optional(t.union([t.string, t.null])),
-            lastName: optional(t.union([t.string, t.null])),
-            customAttributes: optional(CustomAttributes),
-          }),
-        ]),
-        "InlineSubscriber",
-      ),
-    ),
-    variables: optional(CustomAttributes),
-    locale: optional(t.string),
+    ...previewMergeProps,
+    locale: optional(RenderLocale),
     variantId: optional(t.string),
     tracking: optional(t.boolean),
   }),

@@ -74,7 +74,7 @@ export function keepUnsubscribeEnabled(blocks: readonly EmailBlock[]): { blocks:
 export const GENERATED_FOOTER: readonly EmailBlock[] = [{ type: "footer", variant: "standard", showUnsubscribe: true }];
 
 /** JSON with object keys sorted: stored documents may come back with their keys reordered (Postgres jsonb). */
-const canonical = (value: unknown): string =>
+export const canonical = (value: unknown): string =>
   Array.isArray(value)
     ? `[${value.map(canonical).join(",")}]`
     : typeof value === "object" && value !== null

@@ -1,5 +1,8 @@
 import type { EmailTheme } from "../company/email-theme.js";
+import type { TemplateLocalization } from "./localization.js";
 import type { ComponentType, DefaultSlot, EmailComponent, Template } from "./model.js";
+import type { TranslatableText } from "./translatable-texts.js";
+import type { TemplateShareLink } from "./share-link.js";
 import { token } from "../shared/token.js";
 
 export interface TemplatePage {
@@ -23,6 +26,25 @@ export interface TemplateRepository {
   softDelete(companyId: string, templateId: string, at: Date): Promise<boolean>;
 }
 export const TemplateRepository = token<TemplateRepository>("lifecycle.TemplateRepository");
+
+/** Templates' public share links; the token alone finds one (the public page has no company). */
+export interface TemplateShareLinkRepository {
+  find(companyId: string, templateId: string): Promise<TemplateShareLink | null>;
+  findByToken(token: string): Promise<TemplateShareLink | null>;
+  /** False when the template already has a live link (a concurrent share won). */
+  insert(link: TemplateShareLink): Promise<boolean>;
+  delete(companyId: string, templateId: string): Promise<boolean>;
+}
+export const TemplateShareLinkRepository = token<TemplateShareLinkRepository>("lifecycle.TemplateShareLinkRepository");
+
+/** Templates' localized variants, one per template and locale. */
+export interface TemplateLocalizationRepository {
+  /** By locale. */
+  list(companyId: string, templateId: string): Promise<TemplateLocalization[]>;
+  /** Inserts, or replaces the variant of that locale (keeping its ID and creation time); returns what is stored. */
+  save(localization: TemplateLocalization): Promise<TemplateLocalization>;
+}
+export const TemplateLocalizationRepository = token<TemplateLocalizationRepository>("lifecycle.TemplateLocalizationRepository");
 
 export type ComponentWrite = "saved" | "duplicate_name" | "not_found";
 
@@ -50,3 +72,25 @@ export interface EmailBrandingSource {
   find(companyId: string): Promise<EmailBranding | null>;
 }
 export const EmailBrandingSource = token<EmailBrandingSource>("lifecycle.EmailBrandingSource");
+
+/**
+ * Machine translation of an email's texts (a LibreTranslate-compatible service named by
+ * TRANSLATION_URL). `configured` is false when the server has none: nothing can be translated.
+ */
+export interface Translator {
+  readonly configured: boolean;
+  /** The texts translated into `locale`, in order; HTML texts keep their markup. Rejects with TranslationError. */
+  translate(texts: readonly TranslatableText[], locale: string): Promise<string[]>;
+}
+export const Translator = token<Translator>("lifecycle.Translator");
+
+/** A translation that failed: `permanent` when asking again cannot help (an unsupported locale, a refused key). */
+export class TranslationError extends Error {
+  override readonly name = "TranslationError";
+  constructor(
+    message: string,
+    readonly permanent: boolean,
+  ) {
+    super(message);
+  }
+}

@@ -1,12 +1,12 @@
 import type { Actor } from "../shared/actor.js";
-import { badRequest, notFound } from "../shared/errors.js";
 import { fail, ok, type Result } from "../shared/result.js";
 import type { SubscriberRepository } from "../subscribers/ports.js";
 import type { RenderPreviewCommand } from "./commands.js";
 import type { UnresolvedMergeTag } from "./email-renderer.js";
-import { contactVariables, type ContactForMerge } from "./merge-variables.js";
 import { TEMPLATE_NOT_FOUND } from "./model.js";
-import type { TemplateRepository } from "./ports.js";
+import { previewLinkPlaceholder, previewMerge } from "./preview-merge.js";
+import { localizedContent } from "./localization.js";
+import type { TemplateLocalizationRepository, TemplateRepository } from "./ports.js";
 import type { RenderEmail } from "./render-email.js";
 
 export interface TemplatePreview {
@@ -14,6 +14,7 @@ export interface TemplatePreview {
   readonly text: string;
   readonly subject: string;
   readonly previewText: string | null;
+  /** The locale of the content used: the requested one's variant, else its language's, else `default`. */
   readonly locale: string;
   /** True when a contact's values filled the merge tags. */
   readonly personalized: boolean;
@@ -28,32 +29,29 @@ export interface TemplatePreview {
 /**
  * POST /templates/{templateId}/render (compat-reference §11 render): the template as a contact
  * would receive it, rendered with the company's theme and default footer, without tracking.
- * The unsubscribe and view-in-browser links point at a preview placeholder.
+ * The unsubscribe and view-in-browser links point at a preview placeholder. `locale` picks a
+ * localized variant (that locale's, else its language's), else the default content.
  */
 export class PreviewTemplate {
   constructor(
     private readonly templates: TemplateRepository,
     private readonly subscribers: SubscriberRepository,
+    private readonly localizations: TemplateLocalizationRepository,
     private readonly renderEmail: RenderEmail,
     private readonly baseUrl: string,
   ) {}
 
   execute = async (actor: Actor, templateId: string, input: RenderPreviewCommand): Promise<Result<TemplatePreview>> => {
-    if (input.subscriberId !== undefined && input.subscriber !== undefined) return fail(badRequest("Provide subscriberId or subscriber, not both"));
     const template = await this.templates.find(actor.companyId, templateId);
     if (!template) return fail(TEMPLATE_NOT_FOUND);
-
-    let contact: ContactForMerge | null = input.subscriber ?? null;
-    if (input.subscriberId !== undefined) {
-      contact = await this.subscribers.findById(actor.companyId, input.subscriberId);
-      if (!contact) return fail(notFound("Subscriber not found"));
-    }
-    const custom = input.variables ?? {};
-    const placeholder = `${this.baseUrl.replace(/\/+$/, "")}/u/preview`;
+    const merge = await previewMerge(this.subscribers, actor.companyId, input);
+    if (merge._tag === "Left") return merge;
+    const localized = localizedContent(template, await this.localizations.list(actor.companyId, template.id), input.locale);
+    const placeholder = previewLinkPlaceholder(this.baseUrl);
     const rendered = await this.renderEmail.execute(actor.companyId, {
-      content: template,
-      variables: { ...(contact ? contactVariables(contact) : {}), ...custom },
-      suppliedVariables: Object.keys(custom),
+      content: localized.content,
+      variables: merge.right.variables,
+      suppliedVariables: merge.right.supplied,
       links: { unsubscribeUrl: placeholder, viewInBrowserUrl: placeholder },
     });
     if (rendered._tag === "Left") return rendered;
@@ -63,8 +61,8 @@ export class PreviewTemplate {
       text: email.text,
       subject: email.subject,
       previewText: email.previewText,
-      locale: input.locale ?? "default",
-      personalized: contact !== null,
+      locale: localized.locale,
+      personalized: merge.right.personalized,
       trackingApplied: false,
       unresolvedMergeTags: email.unresolvedMergeTags.map((tag) => ({ tag: tag.name, reason: tag.reason })),
       unevaluatedConditions: [],

@@ -1,5 +1,6 @@
 import { notFound } from "../shared/errors.js";
 import { fail, type Result } from "../shared/result.js";
+import type { EmailBlock } from "./blocks.js";
 import type { EmailLinks, EmailRenderer, RenderedEmail } from "./email-renderer.js";
 import { keepUnsubscribeEnabled, type EmailContent } from "./model.js";
 import type { EmailBrandingSource, EmailComponentRepository } from "./ports.js";
@@ -11,6 +12,8 @@ export interface RenderEmailInput {
   /** Top-level names the sender passed itself, checked for use (`unusedVariables`). */
   readonly suppliedVariables?: readonly string[] | undefined;
   readonly links: EmailLinks;
+  /** A footer to show instead of the company's default (the preview of a default not saved yet). */
+  readonly footer?: readonly EmailBlock[] | undefined;
 }
 
 /**
@@ -28,7 +31,7 @@ export class RenderEmail {
   execute = async (companyId: string, input: RenderEmailInput): Promise<Result<RenderedEmail>> => {
     const branding = await this.branding.find(companyId);
     if (!branding) return fail(notFound("Company not found"));
-    const footer = await this.components.findDefault(companyId, "footer");
+    const footer = input.footer ? { blocks: input.footer } : await this.components.findDefault(companyId, "footer");
     return this.renderer.render({
       theme: branding.theme,
       companyName: branding.companyName,

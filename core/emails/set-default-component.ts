@@ -3,10 +3,9 @@ import type { IdGenerator } from "../ports/id-generator.js";
 import type { Actor } from "../shared/actor.js";
 import { fail, ok, type Result } from "../shared/result.js";
 import type { SetDefaultComponentCommand } from "./commands.js";
-import { duplicateComponentName, parseSlot, UNSUBSCRIBE_KEPT_WARNING } from "./component-rules.js";
-import { COMPONENT_NOT_FOUND, keepUnsubscribeEnabled, sameBlocks, type DefaultSlot, type EmailComponent } from "./model.js";
+import { duplicateComponentName, proposedDefault } from "./component-rules.js";
+import { COMPONENT_NOT_FOUND, sameBlocks, type DefaultSlot, type EmailComponent } from "./model.js";
 import type { EmailComponentRepository } from "./ports.js";
-import { NO_BLOCKS } from "./template-content.js";
 import { toEmailComponentView, type EmailComponentView } from "./view.js";
 
 export const DEFAULT_FOOTER_NAME = "Default footer";
@@ -39,13 +38,11 @@ export class SetDefaultComponent {
   ) {}
 
   execute = async (actor: Actor, slotName: string, input: SetDefaultComponentCommand): Promise<Result<SetDefaultResult>> => {
-    const slot = parseSlot(slotName);
-    if (slot._tag === "Left") return slot;
-    if (input.blocks.length === 0) return fail(NO_BLOCKS);
-    const { blocks, overridden } = keepUnsubscribeEnabled(input.blocks);
-    const warnings = overridden ? [UNSUBSCRIBE_KEPT_WARNING] : [];
+    const proposed = proposedDefault(slotName, input.blocks);
+    if (proposed._tag === "Left") return proposed;
+    const { slot, blocks, warnings } = proposed.right;
     const now = this.clock.now();
-    const current = await this.components.findDefault(actor.companyId, slot.right);
+    const current = await this.components.findDefault(actor.companyId, slot);
 
     if (current) {
       const updated: EmailComponent = {
@@ -59,7 +56,7 @@ export class SetDefaultComponent {
       const written = await this.components.update(updated);
       if (written === "not_found") return fail(COMPONENT_NOT_FOUND);
       if (written === "duplicate_name") return fail(duplicateComponentName(updated.name));
-      return ok({ component: toEmailComponentView(updated), application: application(slot.right, false), warnings });
+      return ok({ component: toEmailComponentView(updated), application: application(slot, false), warnings });
     }
 
     const created: EmailComponent = {
@@ -69,13 +66,13 @@ export class SetDefaultComponent {
       description: input.description ?? null,
       blocks,
       componentType: "footer",
-      defaultSlot: slot.right,
+      defaultSlot: slot,
       version: 1,
       createdAt: now,
       updatedAt: now,
     };
     if ((await this.components.insert(created)) === "duplicate_name") return fail(duplicateComponentName(created.name));
-    return ok({ component: toEmailComponentView(created), application: application(slot.right, true), warnings });
+    return ok({ component: toEmailComponentView(created), application: application(slot, true), warnings });
   };
 }
 

@@ -113,3 +113,6 @@ export const BlockTypeView = view(
   "BlockTypeDescription",
 );
 export type BlockTypeView = t.TypeOf<typeof BlockTypeView>;
+
+/** One block type's full reference: its description plus a minimal valid example. */
+export const BlockTypeReferenceView = view({ ...BlockTypeView.type.props, example: t.UnknownRecord }, "BlockTypeReference");

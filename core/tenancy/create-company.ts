@@ -27,7 +27,7 @@ export class CreateCompany {
 
   execute = async (_operator: OperatorActor, input: CreateCompanyCommand): Promise<Result<CreatedCompany>> => {
     const now = this.clock.now();
-    const company: Company = { id: this.ids.next("co"), name: input.name, createdAt: now };
+    const company: Company = { id: this.ids.next("co"), name: input.name, websiteUrl: null, createdAt: now };
     const owner = await this.tenancy.createCompany(company, {
       id: this.ids.next("mem"),
       companyId: company.id,

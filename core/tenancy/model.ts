@@ -5,6 +5,8 @@ export type Role = (typeof ROLES)[number];
 export interface Company {
   readonly id: string;
   readonly name: string;
+  /** The website it was created for (`https://<domain>`); null when the operator created it. */
+  readonly websiteUrl: string | null;
   readonly createdAt: Date;
 }
 

@@ -3,6 +3,7 @@ import { Redis } from "ioredis";
 import type { Knex } from "knex";
 import { AesGcmSecretBox } from "../../adapters/crypto/aes-gcm-secret-box.js";
 import { HmacTokenSigner } from "../../adapters/crypto/hmac-token-signer.js";
+import { CryptoRandomTokens } from "../../adapters/crypto/random-tokens.js";
 import { isPostgres } from "../../adapters/knex/connection.js";
 import { createDatabaseProbe, DatabaseProbe } from "../../adapters/knex/database-probe.js";
 import { KnexJobQueue } from "../../adapters/knex/knex-job-queue.js";
@@ -19,6 +20,7 @@ import { IdempotencyStore } from "../../core/idempotency/ports.js";
 import { Clock } from "../../core/ports/clock.js";
 import { Delay } from "../../core/ports/delay.js";
 import { IdGenerator } from "../../core/ports/id-generator.js";
+import { RandomTokens } from "../../core/ports/random-tokens.js";
 import { JobQueue, JobStore, ScheduleStore } from "../../core/ports/job-queue.js";
 import { RateLimiter } from "../../core/ports/rate-limiter.js";
 import { SecretBox } from "../../core/ports/secret-box.js";
@@ -31,12 +33,13 @@ import { JobHandlers } from "../worker/job-handlers.js";
 const SWEEP_RATE_LIMITS = "platform.sweep_rate_limits";
 
 /**
- * What every capability builds on: IDs, waiting, stored-secret encryption and token signing, the
+ * What every capability builds on: IDs and unguessable tokens, waiting, stored-secret encryption and token signing, the
  * durable job queue with its schedules and the registry of job handlers, rate limits and capacity
  * (fair share, places in flight, the database probe), and idempotency keys.
  */
 export const platformModule = new ContainerModule((container) => {
   container.bind<IdGenerator>(IdGenerator).toConstantValue(new UlidIdGenerator());
+  container.bind<RandomTokens>(RandomTokens).toConstantValue(new CryptoRandomTokens());
   container.bind<Delay>(Delay).toConstantValue(new TimerDelay());
   bindFactory(container, Disposables, () => [], []);
   bindFactory(container, SecretBox, (secretKey: Buffer) => new AesGcmSecretBox(secretKey), [SecretKey]);

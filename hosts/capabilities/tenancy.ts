@@ -15,6 +15,7 @@ import { UpdateApiKey } from "../../core/api-keys/update-api-key.js";
 import { Clock } from "../../core/ports/clock.js";
 import { IdGenerator } from "../../core/ports/id-generator.js";
 import { CreateCompany } from "../../core/tenancy/create-company.js";
+import { CreateOwnCompany } from "../../core/tenancy/create-own-company.js";
 import { DescribeAccount } from "../../core/tenancy/describe-account.js";
 import { GetCurrentCompany } from "../../core/tenancy/get-current-company.js";
 import { TenancyRepository } from "../../core/tenancy/ports.js";
@@ -42,6 +43,7 @@ export const tenancyModule = new ContainerModule((container) => {
   bindClass(container, RevokeApiKey, [ApiKeyRepository, Clock]);
   bindClass(container, UpdateApiKey, [ApiKeyRepository, Clock]);
   bindClass(container, CreateCompany, [TenancyRepository, IssueApiKey, IdGenerator, Clock]);
+  bindClass(container, CreateOwnCompany, [TenancyRepository, IdGenerator, Clock]);
   bindClass(container, CreateMemberApiKey, [TenancyRepository, IssueApiKey, IdGenerator, Clock]);
   bindClass(container, DescribeAccount, [TenancyRepository]);
   bindClass(container, GetCurrentCompany, [TenancyRepository]);

@@ -12,6 +12,7 @@ export const runtimeOptions = (config: AppConfig, logger: Logger): RuntimeOption
   secretKey: loadSecretKey(config.secretKey),
   mailUrl: config.mailUrl,
   allowPrivateDestinations: config.allowPrivateDestinations,
+  translation: config.translation,
   retention: config.retention,
   capacity: config.capacity,
 });

@@ -21,7 +21,7 @@ for (const dialect of dialects()) {
     return { knex, tenancy: new KnexTenancyRepository(knex), keys: new KnexApiKeyRepository(knex) };
   }
 
-  const company = (id: string) => ({ id, name: `Company ${id}`, createdAt: at("2026-01-01T00:00:00.000Z") });
+  const company = (id: string) => ({ id, name: `Company ${id}`, websiteUrl: null, createdAt: at("2026-01-01T00:00:00.000Z") });
   const newMember = (id: string, companyId: string, email: string, role: TeamMember["role"] = "owner") => ({
     id,
     companyId,

@@ -15,6 +15,7 @@ test("defaults follow the contract, flags override variables", (t) => {
     mailUrl: "file:./data/outbox",
     redisUrl: undefined,
     allowPrivateDestinations: false,
+    translation: undefined,
     logLevel: "info",
     trustProxy: false,
     retention: { completedJobsDays: 7, deadJobsDays: 30, emailBodiesDays: 30, deliveryEventsDays: 400 },
@@ -83,6 +84,14 @@ test("capacity settings come from their variables, 0 turning a shedding rule or 
   });
   t.throws(() => loadConfig({ COMPANY_MAX_IN_FLIGHT: "0" }), { instanceOf: ConfigError, message: /COMPANY_MAX_IN_FLIGHT must be between 1 and/ });
   t.throws(() => loadConfig({ SERVER_CONCURRENCY: "0" }), { instanceOf: ConfigError, message: /SERVER_CONCURRENCY must be between 1 and/ });
+});
+
+test("TRANSLATION_URL names the translation service of localization syncs, with TRANSLATION_API_KEY", (t) => {
+  t.deepEqual(loadConfig({ TRANSLATION_URL: "http://localhost:5000/", TRANSLATION_API_KEY: "k" }).translation, { url: "http://localhost:5000", apiKey: "k" });
+  t.deepEqual(loadConfig({ TRANSLATION_URL: "https://translate.example.com/v2" }).translation, { url: "https://translate.example.com/v2", apiKey: undefined });
+  t.is(loadConfig({ TRANSLATION_API_KEY: "k" }).translation, undefined, "a key alone names no service");
+  const error = t.throws(() => loadConfig({ TRANSLATION_URL: "localhost:5000" }), { instanceOf: ConfigError });
+  t.is(error.message, "Invalid environment: TRANSLATION_URL must be an absolute http(s) URL");
 });
 
 test("a bad variable is a readable error", (t) => {

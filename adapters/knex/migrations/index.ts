@@ -14,6 +14,8 @@ import * as m0015 from "./0015-migrations.js";
 import * as m0016 from "./0016-ses-topic-pins.js";
 import * as m0017 from "./0017-retention-indexes.js";
 import * as m0018 from "./0018-contact-engagement.js";
+import * as m0019 from "./0019-company-website.js";
+import * as m0020 from "./0020-template-sharing-and-localizations.js";
 import * as m0021 from "./0021-warehouse-syncs-idle-between-runs.js";
 import * as m0022 from "./0022-sending-status.js";
 import * as m0023 from "./0023-tracking-settings.js";
@@ -41,6 +43,8 @@ const migrations: readonly Migration[] = [
   m0016,
   m0017,
   m0018,
+  m0019,
+  m0020,
   m0021,
   m0022,
   m0023,

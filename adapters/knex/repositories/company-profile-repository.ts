@@ -13,6 +13,7 @@ const NullableText = t.union([t.string, t.null]);
 const CompanyProfileRow = t.type({
   id: t.string,
   name: t.string,
+  website_url: NullableText,
   primary_color: NullableText,
   email_theme: t.union([t.null, dbJson(t.UnknownRecord)]),
   brand_colors: dbJson(t.UnknownRecord),
@@ -35,6 +36,7 @@ function toCompanyProfile(row: unknown): CompanyProfile {
   return {
     id: r.id,
     name: r.name,
+    websiteUrl: r.website_url,
     primaryColor: r.primary_color,
     emailTheme: r.email_theme,
     brandColors: r.brand_colors,

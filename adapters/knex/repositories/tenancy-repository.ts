@@ -6,11 +6,11 @@ import { DbDate, decodeRow, toDbDate } from "../row-codecs.js";
 import { SqliteReadCache } from "../sqlite-read-cache.js";
 import { selectTeamMembers, teamMemberColumns, toTeamMember } from "./team-member-rows.js";
 
-const CompanyRow = t.type({ id: t.string, name: t.string, created_at: DbDate });
+const CompanyRow = t.type({ id: t.string, name: t.string, website_url: t.union([t.string, t.null]), created_at: DbDate });
 
 const toCompany = (row: unknown): Company => {
   const r = decodeRow(CompanyRow, row, "companies");
-  return { id: r.id, name: r.name, createdAt: r.created_at };
+  return { id: r.id, name: r.name, websiteUrl: r.website_url, createdAt: r.created_at };
 };
 
 export class KnexTenancyRepository implements TenancyRepository {
@@ -22,7 +22,7 @@ export class KnexTenancyRepository implements TenancyRepository {
 
   async createCompany(company: Company, owner: NewTeamMember): Promise<TeamMember> {
     return this.knex.transaction(async (trx) => {
-      await trx("companies").insert({ id: company.id, name: company.name, created_at: toDbDate(company.createdAt) });
+      await trx("companies").insert({ id: company.id, name: company.name, website_url: company.websiteUrl, created_at: toDbDate(company.createdAt) });
       return this.insertMember(trx, owner);
     });
   }
@@ -67,7 +67,7 @@ export class KnexTenancyRepository implements TenancyRepository {
       .join("companies as c", "c.id", "m.company_id")
       .where("m.user_id", userId)
       .orderBy([{ column: "m.created_at" }, { column: "m.id" }])
-      .select(...teamMemberColumns, "c.id as id", "c.name as name", "c.created_at as created_at");
+      .select(...teamMemberColumns, "c.id as id", "c.name as name", "c.website_url as website_url", "c.created_at as created_at");
     return rows.map((row) => ({ company: toCompany(row), member: toTeamMember(row) }));
   }
 

@@ -1,11 +1,12 @@
 import type { PublicSurface } from "../public-surface.js";
 import { deliveryWebhooks } from "./delivery-webhooks.js";
 import { optInSurface } from "./opt-in.js";
+import { sharedEmailsSurface } from "./shared-emails.js";
 import { trackingSurface } from "./tracking.js";
 
 /**
  * Routes reached without an API key (tracking pixels and links, unsubscribe and confirmation
- * pages, provider webhooks), each surface its own router. They are mounted at the root, before the API, and
- * parse their own bodies and check their own signatures or tokens.
+ * pages, provider webhooks, shared emails), each surface its own router. They are mounted at the
+ * root, before the API, and parse their own bodies and check their own signatures or tokens.
  */
-export const publicSurfaces: readonly PublicSurface[] = [deliveryWebhooks, trackingSurface, optInSurface];
+export const publicSurfaces: readonly PublicSurface[] = [deliveryWebhooks, trackingSurface, optInSurface, sharedEmailsSurface];

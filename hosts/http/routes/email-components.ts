@@ -1,10 +1,12 @@
 import * as t from "io-ts";
 import { map } from "fp-ts/lib/Either.js";
+import { describeBlockType } from "../../../core/emails/block-reference.js";
 import { describeBlockTypes } from "../../../core/emails/blocks.js";
 import {
   ComponentPath,
   CreateEmailComponentCommand,
   ListEmailComponentsQuery,
+  PreviewDefaultComponentCommand,
   SetDefaultComponentCommand,
   SlotPath,
   UpdateEmailComponentCommand,
@@ -14,9 +16,11 @@ import { DeleteEmailComponent } from "../../../core/emails/delete-email-componen
 import { GetDefaultComponent } from "../../../core/emails/get-default-component.js";
 import { GetEmailComponent } from "../../../core/emails/get-email-component.js";
 import { ListEmailComponents } from "../../../core/emails/list-email-components.js";
+import { PreviewDefaultComponent, type DefaultComponentPreview } from "../../../core/emails/preview-default-component.js";
 import { SetDefaultComponent, type SetDefaultResult } from "../../../core/emails/set-default-component.js";
 import { UpdateEmailComponent, type UpdatedEmailComponent } from "../../../core/emails/update-email-component.js";
-import { BlockTypeView, EmailComponentView } from "../../../core/emails/view.js";
+import { BlockTypeReferenceView, BlockTypeView, EmailComponentView } from "../../../core/emails/view.js";
+import { TrimmedNonEmpty } from "../../../core/shared/codecs.js";
 import { ok } from "../../../core/shared/result.js";
 import { Id, view, viewWithOptional } from "../../../core/shared/view-fields.js";
 import { defineRoute, under } from "../route.js";
@@ -26,12 +30,15 @@ import { routeModule } from "../route-module.js";
 const Warnings = { warnings: t.readonlyArray(t.string) };
 const withWarnings = (warnings: readonly string[]) => (warnings.length > 0 ? { warnings } : {});
 
+const BlockTypePath = t.type({ blockType: TrimmedNonEmpty }, "BlockTypePath");
+
 /** Email components (spec, Email components; compat-reference §15) and the block catalog. */
 export const emailComponentsRoutes = routeModule(
   {
     listEmailComponents: ListEmailComponents,
     getDefaultComponent: GetDefaultComponent,
     setDefaultComponent: SetDefaultComponent,
+    previewDefaultComponent: PreviewDefaultComponent,
     getEmailComponent: GetEmailComponent,
     createEmailComponent: CreateEmailComponent,
     updateEmailComponent: UpdateEmailComponent,
@@ -46,6 +53,17 @@ export const emailComponentsRoutes = routeModule(
       summary: "The block types emails and components are made of, with their fields",
       response: view({ blockTypes: t.readonlyArray(BlockTypeView) }),
       handle: async () => ok({ blockTypes: describeBlockTypes() }),
+    }),
+    defineRoute({
+      method: "get",
+      path: "/email-blocks/:blockType",
+      tag: "Email components",
+      scopes: ["emails:read"],
+      summary: "One block type's reference: its fields, notes and a minimal valid example. 404 for an unknown type, naming the known ones",
+      params: BlockTypePath,
+      response: view({ blockType: BlockTypeReferenceView }),
+      errors: [404],
+      handle: async ({ input }) => under("blockType")(describeBlockType(input.params.blockType)),
     }),
     defineRoute({
       method: "get",
@@ -90,6 +108,37 @@ export const emailComponentsRoutes = routeModule(
       handle: async ({ input, actor }) =>
         map(({ component, application, warnings }: SetDefaultResult) => ({ component, application, ...withWarnings(warnings) }))(
           await uses.setDefaultComponent.execute(actor, input.params.slot, input.body),
+        ),
+    }),
+    defineRoute({
+      method: "post",
+      path: "/email-components/defaults/:slot/preview",
+      tag: "Email components",
+      scopes: ["emails:read", "templates:read"],
+      summary:
+        "Preview a default footer without saving it: the PUT body (blocks; name and description are accepted and change nothing shown) plus templateId " +
+        "(show it under that template; default: a sample email), subscriberId or subscriber, and variables for the merge tags. Rendered with the company's theme, " +
+        "no tracking; the unsubscribe link points at a preview placeholder. footer holds the blocks as PUT would save them. 400 unsupported slot or no blocks; 404 template or subscriber not found",
+      params: SlotPath,
+      body: PreviewDefaultComponentCommand,
+      response: viewWithOptional(
+        {
+          html: t.string,
+          text: t.string,
+          subject: t.string,
+          previewText: t.union([t.string, t.null]),
+          footer: view({ slot: t.string, blocks: t.readonlyArray(t.UnknownRecord) }),
+          template: t.union([view({ id: Id, name: t.string }), t.null]),
+          personalized: t.boolean,
+          trackingApplied: t.boolean,
+          unresolvedMergeTags: t.readonlyArray(view({ tag: t.string, reason: t.string })),
+        },
+        Warnings,
+      ),
+      errors: [400, 404, 422],
+      handle: async ({ input, actor }) =>
+        map(({ warnings, ...preview }: DefaultComponentPreview) => ({ ...preview, ...withWarnings(warnings) }))(
+          await uses.previewDefaultComponent.execute(actor, input.params.slot, input.body),
         ),
     }),
     defineRoute({

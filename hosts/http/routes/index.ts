@@ -19,6 +19,7 @@ import { sendingStatusRoutes } from "./sending-status.js";
 import { deliveryWebhookRoutes } from "./delivery-webhooks.js";
 import { companyRoutes } from "./company.js";
 import { sendingDomainsRoutes } from "./sending-domains.js";
+import { websitesRoutes } from "./websites.js";
 import { transactionalRoutes } from "./transactional.js";
 import { dataExportsRoutes } from "./data-exports.js";
 import { warehouseSyncsRoutes } from "./warehouse-syncs.js";
@@ -47,6 +48,7 @@ export const apiRouteModules: readonly RouteModule[] = [
   deliveryWebhookRoutes,
   companyRoutes,
   sendingDomainsRoutes,
+  websitesRoutes,
   templatesRoutes,
   emailComponentsRoutes,
   transactionalRoutes,

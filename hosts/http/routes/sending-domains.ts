@@ -50,7 +50,7 @@ export const sendingDomainsRoutes = routeModule(
       path: "/sending-domains/:domainId",
       tag: "Sending domains",
       scopes: ["account:read"],
-      summary: "One sending domain with its records. 404 'Sending domain not found'",
+      summary: "One sending domain with its records, named by its ID or its domain name. 404 'Sending domain not found'",
       params: SendingDomainPath,
       response: view({ sendingDomain: SendingDomainView }),
       errors: [404],
@@ -63,7 +63,7 @@ export const sendingDomainsRoutes = routeModule(
       scopes: ["senders:write"],
       summary:
         "Look the four records up in DNS. Each record gets a status (verified, missing, mismatch, unreachable) and a problem in words. The domain becomes verified when all four are right, " +
-        "failed when one holds something else, and stays pending while records are only missing; a domain the operator verified stays verified. 404 'Sending domain not found'",
+        "failed when one holds something else, and stays pending while records are only missing; a domain the operator verified stays verified. {domainId} may also be the domain name. 404 'Sending domain not found'",
       params: SendingDomainPath,
       response: view({ sendingDomain: SendingDomainView }),
       errors: [404],
@@ -74,7 +74,8 @@ export const sendingDomainsRoutes = routeModule(
       path: "/sending-domains/:domainId",
       tag: "Sending domains",
       scopes: ["senders:write"],
-      summary: "Delete a sending domain and its key. Its sender profiles stay, with domain null and canSend false. 404 'Sending domain not found'",
+      summary:
+        "Delete a sending domain (by ID or domain name) and its key. Its sender profiles stay, with domain null and canSend false. 404 'Sending domain not found'",
       params: SendingDomainPath,
       response: view({ domainId: Id }),
       errors: [404],

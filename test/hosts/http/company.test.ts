@@ -49,6 +49,8 @@ for (const dialect of dialects()) {
     t.deepEqual(company, {
       id: s.company.companyId,
       name: "Acme",
+      status: "ready",
+      websiteUrl: null,
       primaryColor: null,
       emailTheme: null,
       brandColors: {},

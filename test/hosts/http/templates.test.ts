@@ -60,7 +60,11 @@ for (const dialect of dialects()) {
     const third = (await s.call("POST", "/api/v1/templates", { body: { name: "Third", subject: "3", html: "<p>3</p>", labels: ["email"] } })).body.template;
 
     const got = await s.call("GET", `/api/v1/templates/${welcome.id}`);
-    t.deepEqual(got.body, { success: true, template: welcome });
+    t.deepEqual(
+      got.body,
+      { success: true, template: { ...welcome, shareUrl: null, localizations: [] } },
+      "the detail adds the share link and the localized variants",
+    );
     t.deepEqual((await s.call("GET", `/v1/templates/${welcome.id}`)).body, got.body, "also under /v1");
 
     const all = await s.call("GET", "/api/v1/templates");
@@ -164,7 +168,7 @@ for (const dialect of dialects()) {
     t.deepEqual(renamed.body.template, { ...template, name: "B", previewText: null, updatedAt: "2026-11-22T10:01:00.000Z" });
     const toHtml = await s.call("PUT", `/api/v1/templates/${template.id}`, { body: { html: "<p>Now HTML</p>", labels: ["x"] } });
     t.like(toHtml.body.template, { html: "<p>Now HTML</p>", blocks: null, labels: ["x"], subject: "S" });
-    t.deepEqual((await s.call("GET", `/api/v1/templates/${template.id}`)).body.template, toHtml.body.template);
+    t.deepEqual((await s.call("GET", `/api/v1/templates/${template.id}`)).body.template, { ...toHtml.body.template, shareUrl: null, localizations: [] });
 
     const missing = await s.call("PUT", "/api/v1/templates/tpl_missing", { body: { name: "x" } });
     t.deepEqual([missing.status, missing.body], [404, { success: false, error: "Template not found" }]);
