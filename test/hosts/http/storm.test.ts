@@ -49,7 +49,7 @@ function timedCall(agent: Agent, url: string, init: { method?: string; headers?:
         resolve({
           status: response.statusCode ?? 0,
           ms: performance.now() - started,
-          retryAfter: (response.headers["retry-after"]) ?? null,
+          retryAfter: response.headers["retry-after"] ?? null,
         }),
       );
     });
