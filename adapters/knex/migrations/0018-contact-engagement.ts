@@ -6,9 +6,9 @@ import type { Knex } from "knex";
  * index per activity serves the email conditions of segments (adapters/knex/knex-segment-
  * evaluator.ts): only the sends that had the activity, by company and time, covering what the
  * condition reads, so "opened 2 in the last 90 days" is an index-only range scan instead of a
- * pass over every send (segment-engagement benchmark: SQLite 397 to 103 ms, Postgres 294 to 80 ms). Each
- * activity adds one entry to one of them. The predicates repeat the compiled condition's own
- * `... is not null`, which SQLite needs to use a partial index.
+ * pass over every send (segment-engagement benchmark: SQLite 397 to 103 ms, Postgres 294 to
+ * 80 ms). Each activity adds one entry to one of them. The predicates repeat the compiled
+ * condition's own `... is not null`, which SQLite needs to use a partial index.
  */
 export const name = "0018-contact-engagement";
 
