@@ -7,6 +7,7 @@ import { sendHistoryRows, type HistoryEvent, type SendHistory } from "../fixture
 import { createLogger } from "../hosts/logger.js";
 import { startRuntime } from "../hosts/runtime.js";
 import { count } from "./settings.js";
+import { medianOfRuns, random } from "./statistics.js";
 import { postgresTarget, sqliteTarget, type Target } from "./targets.js";
 
 /**
@@ -25,15 +26,6 @@ const DAY = 24 * HOUR;
 const NOW = Date.now();
 const DEFAULT_POSTGRES_URL = "postgres://postgres@127.0.0.1:5432/test";
 const LINKS = Array.from({ length: 30 }, (_, i) => `https://shop.example/products/${i}`);
-
-/** A small deterministic generator, so every run holds the same history. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state * 1_664_525 + 1_013_904_223) >>> 0;
-    return state / 2 ** 32;
-  };
-}
 
 const PROVIDERS = ["gmail", "gmail", "gmail", "microsoft", "microsoft", "yahoo", "icloud", "orange", "other", "other"];
 const TYPES = ["campaign", "campaign", "campaign", "sequence", "transactional"] as const;
@@ -99,12 +91,6 @@ async function seed(knex: Knex, companyId: string): Promise<{ events: number; ex
   return { events, expectedSent };
 }
 
-const median = (values: readonly number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-};
-
 async function metricsBenchmark(label: string, goalMs: number, target: Target): Promise<string> {
   const runs = count("BENCH_ROUNDS", 15);
   try {
@@ -131,11 +117,7 @@ async function metricsBenchmark(label: string, goalMs: number, target: Target): 
         if (result.right.clickedLinks.length !== 20) throw new Error(`bench ${label}: ${result.right.clickedLinks.length} clicked links`);
         return elapsed;
       };
-      for (let i = 0; i < 3; i += 1) await once();
-      const times: number[] = [];
-      for (let i = 0; i < runs; i += 1) times.push(await once());
-      process.stderr.write(`  ${runs} runs: min ${Math.min(...times).toFixed(1)} ms, max ${Math.max(...times).toFixed(1)} ms\n`);
-      return `bench ${label}: ${median(times).toFixed(1)} ms (goal < ${goalMs} ms)`;
+      return `bench ${label}: ${(await medianOfRuns(once, runs)).toFixed(1)} ms (goal < ${goalMs} ms)`;
     } finally {
       await runtime.close();
     }

@@ -10,6 +10,7 @@ import { createCompanyFixture } from "../fixtures/companies.js";
 import { createLogger } from "../hosts/logger.js";
 import { startRuntime } from "../hosts/runtime.js";
 import { count } from "./settings.js";
+import { medianOfRuns, random } from "./statistics.js";
 
 /**
  * `GET /segments/{id}/count` work without HTTP: the CountSegment use case (segment lookup,
@@ -23,15 +24,6 @@ const CONTACTS = count("BENCH_CONTACTS", 100_000);
 const GOAL_MS = 200;
 /** Knex writes a multi-row insert on SQLite as one compound SELECT, which SQLite caps at 500 terms. */
 const BATCH = 400;
-
-/** A small deterministic generator, so every run counts the same contacts. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state * 1_664_525 + 1_013_904_223) >>> 0;
-    return state / 2 ** 32;
-  };
-}
 
 const PLANS = ["free", "pro", "team", "enterprise"];
 const TAGS = ["vip", "beta", "newsletter", "churn-risk", "trial"];
@@ -86,12 +78,6 @@ async function seed(knex: Knex, companyId: string): Promise<number> {
   return expected;
 }
 
-const median = (values: readonly number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-};
-
 export async function segmentCount(): Promise<string> {
   const runs = count("BENCH_ROUNDS", 15);
   const dir = mkdtempSync(join(tmpdir(), "lifecycle-bench-"));
@@ -125,11 +111,7 @@ export async function segmentCount(): Promise<string> {
       if (result.right.count !== expected) throw new Error(`bench segment-count: counted ${result.right.count}, expected ${expected}`);
       return elapsed;
     };
-    for (let i = 0; i < 3; i += 1) await once();
-    const times: number[] = [];
-    for (let i = 0; i < runs; i += 1) times.push(await once());
-    process.stderr.write(`  ${runs} runs: min ${Math.min(...times).toFixed(1)} ms, max ${Math.max(...times).toFixed(1)} ms\n`);
-    return `bench segment-count: ${median(times).toFixed(1)} ms (goal < ${GOAL_MS} ms)`;
+    return `bench segment-count: ${(await medianOfRuns(once, runs)).toFixed(1)} ms (goal < ${GOAL_MS} ms)`;
   } finally {
     await runtime.close();
     rmSync(dir, { recursive: true, force: true });

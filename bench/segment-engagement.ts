@@ -8,6 +8,7 @@ import { createCompanyFixture } from "../fixtures/companies.js";
 import { createLogger } from "../hosts/logger.js";
 import { startRuntime } from "../hosts/runtime.js";
 import { count } from "./settings.js";
+import { medianOfRuns, random } from "./statistics.js";
 import { postgresTarget, sqliteTarget, type Target } from "./targets.js";
 
 /**
@@ -28,14 +29,6 @@ const DAY = 86_400_000;
 const SPAN_DAYS = 180;
 /** Rows per insert: SQLite caps a statement's parameters, and knex writes one per column. */
 const BATCH = 200;
-
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state * 1_664_525 + 1_013_904_223) >>> 0;
-    return state / 2 ** 32;
-  };
-}
 
 /** The segment's cut-offs at seeding time; times just after one would leave its window while the benchmark runs. */
 const CUTOFFS = [NOW - 90 * DAY, NOW - 30 * DAY];
@@ -134,12 +127,6 @@ async function seed(knex: Knex, companyId: string): Promise<Seeded> {
   return { sends, events, expected };
 }
 
-const median = (values: readonly number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-};
-
 async function segmentEngagement(label: string, target: Target): Promise<string> {
   const runs = count("BENCH_ROUNDS", 15);
   try {
@@ -175,11 +162,7 @@ async function segmentEngagement(label: string, target: Target): Promise<string>
         if (result.right.count !== seeded.expected) throw new Error(`bench ${label}: counted ${result.right.count}, expected ${seeded.expected}`);
         return elapsed;
       };
-      for (let i = 0; i < 3; i += 1) await once();
-      const times: number[] = [];
-      for (let i = 0; i < runs; i += 1) times.push(await once());
-      process.stderr.write(`  ${runs} runs: min ${Math.min(...times).toFixed(1)} ms, max ${Math.max(...times).toFixed(1)} ms\n`);
-      return `bench ${label}: ${median(times).toFixed(1)} ms (goal < ${GOAL_MS} ms)`;
+      return `bench ${label}: ${(await medianOfRuns(once, runs)).toFixed(1)} ms (goal < ${GOAL_MS} ms)`;
     } finally {
       await runtime.close();
     }

@@ -1,7 +1,7 @@
 import * as t from "io-ts";
 import { isLeft } from "fp-ts/lib/Either.js";
 import ipaddr from "ipaddr.js";
-import { BooleanFromString, IntegerFromString, integerBetween, reportErrors } from "../core/shared/codecs.js";
+import { BooleanFromString, HttpUrl, IntegerFromString, integerBetween, reportErrors } from "../core/shared/codecs.js";
 import { DEFAULT_RETENTION, type RetentionPolicy } from "../core/retention/policy.js";
 import { DEFAULT_CAPACITY, type Capacity } from "./capacity.js";
 
@@ -82,23 +82,6 @@ const Days = new t.Type<number, string, unknown>(
     const decoded = IntegerFromString.validate(u, c);
     if (isLeft(decoded)) return decoded;
     return decoded.right >= 0 ? t.success(decoded.right) : t.failure(u, c, "must be a number of days (0 keeps forever)");
-  },
-  String,
-);
-
-/** An absolute http(s) URL (a service the operator names). */
-const HttpUrl = new t.Type<string, string, unknown>(
-  "HttpUrl",
-  (u): u is string => typeof u === "string",
-  (u, c) => {
-    if (typeof u !== "string") return t.failure(u, c, "must be a string");
-    try {
-      const url = new URL(u.trim());
-      if (url.protocol === "http:" || url.protocol === "https:") return t.success(url.toString().replace(/\/+$/, ""));
-    } catch {
-      // answered below
-    }
-    return t.failure(u, c, "must be an absolute http(s) URL");
   },
   String,
 );

@@ -1,7 +1,6 @@
 import * as t from "io-ts";
 import { arrayOf } from "../emails/blocks.js";
-import { boundedText, IsoDate, oneOf, optional, TrimmedNonEmpty } from "../shared/codecs.js";
-import { withSchema } from "../shared/json-schema.js";
+import { boundedText, HttpUrl, IsoDate, oneOf, optional, TrimmedNonEmpty } from "../shared/codecs.js";
 import { DuplicateStrategyCodec, SubscriberStatusCodec } from "../subscribers/commands.js";
 import { MIGRATION_PROVIDERS, type ResourceOptions } from "./model.js";
 
@@ -15,26 +14,6 @@ import { MIGRATION_PROVIDERS, type ResourceOptions } from "./model.js";
 export const MAX_CSV_CHARS = 10 * 1024 * 1024;
 /** Resources one start may select. */
 export const MAX_SELECTED_RESOURCES = 1000;
-
-/** An absolute http(s) URL (a provider API's base URL, for tests against a local server). */
-const HttpUrl = withSchema(
-  new t.Type<string, string, unknown>(
-    "HttpUrl",
-    (u): u is string => typeof u === "string",
-    (u, c) => {
-      if (typeof u !== "string") return t.failure(u, c, "must be a string");
-      try {
-        const url = new URL(u.trim());
-        if (url.protocol === "http:" || url.protocol === "https:") return t.success(url.toString().replace(/\/+$/, ""));
-      } catch {
-        // falls through to the failure below
-      }
-      return t.failure(u, c, "must be an http or https URL");
-    },
-    t.identity,
-  ),
-  { type: "string", format: "uri" },
-);
 
 const ResourceOptionsCodec = t.exact(
   t.partial({

@@ -94,6 +94,26 @@ export const integerBetween = (min: number, max: number) =>
 export const oneOf = <K extends string>(values: readonly K[], name?: string) =>
   t.keyof(Object.fromEntries(values.map((v) => [v, null])) as Record<K, null>, name);
 
+/** An absolute http(s) URL, without its trailing slashes (a service or provider API's base URL). */
+export const HttpUrl = withSchema(
+  new t.Type<string, string, unknown>(
+    "HttpUrl",
+    (u): u is string => typeof u === "string",
+    (u, c) => {
+      if (typeof u !== "string") return t.failure(u, c, "must be a string");
+      try {
+        const url = new URL(u.trim());
+        if (url.protocol === "http:" || url.protocol === "https:") return t.success(url.toString().replace(/\/+$/, ""));
+      } catch {
+        // falls through to the failure below
+      }
+      return t.failure(u, c, "must be an absolute http(s) URL");
+    },
+    t.identity,
+  ),
+  { type: "string", format: "uri" },
+);
+
 /** `true`/`false` (also 1/0, yes/no) given as a string. */
 export const BooleanFromString = withSchema(
   new t.Type<boolean, string, unknown>(
