@@ -204,6 +204,8 @@ export class AdvanceMigration {
         duplicateStrategy: options.duplicateStrategy ?? "merge",
         // An audience's contacts join a list of its name (created when missing).
         lists: resource.type === "audience" ? [resource.name] : [],
+        // Contacts brought from another platform subscribed there: they are not asked again.
+        optInMode: "confirmed",
       });
       if (started._tag === "Left") {
         const skipped = progress.skipped + page.read;

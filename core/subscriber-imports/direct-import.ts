@@ -3,13 +3,14 @@ import type { Delay } from "../ports/delay.js";
 import type { IdGenerator } from "../ports/id-generator.js";
 import { notFound } from "../shared/errors.js";
 import { fail, must, ok, type Result } from "../shared/result.js";
-import type { DuplicateStrategy } from "../subscribers/model.js";
+import type { DuplicateStrategy, OptInMode, Subscriber } from "../subscribers/model.js";
 import type { SubscriberRepository } from "../subscribers/ports.js";
 import type { TenancyRepository } from "../tenancy/ports.js";
 import { chunkFailureReason } from "./advance-import.js";
 import { importChunk } from "./import-chunk.js";
 import { newImport, transition, type ImportEvent, type SubscriberImport } from "./model.js";
 import type { ImportStepWork, SubscriberImportRepository } from "./ports.js";
+import type { RequestImportOptIns } from "./request-import-opt-ins.js";
 import { tallyRows } from "./rows.js";
 
 export interface DirectImportInput {
@@ -17,6 +18,8 @@ export interface DirectImportInput {
   readonly duplicateStrategy: DuplicateStrategy;
   /** List IDs (or names, created when missing) every added or updated contact joins. */
   readonly lists: readonly string[];
+  /** Whether the contacts it creates are asked to confirm (default: the company's double opt-in setting). */
+  readonly optInMode?: OptInMode;
 }
 
 /** Attempts of one chunk before its rows are counted as failed (a busy database, a lost connection). */
@@ -35,6 +38,7 @@ export class DirectImport {
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
     private readonly delay: Delay,
+    private readonly requestOptIns: RequestImportOptIns,
   ) {}
 
   /** Creates the import record (running, no rows yet). */
@@ -43,7 +47,7 @@ export class DirectImport {
     const now = this.clock.now();
     const lists = input.lists.length ? await this.subscribers.resolveLists(companyId, input.lists, now) : { ids: [], unknownIds: [] };
     if (lists.unknownIds.length > 0) return fail(notFound(`List not found: ${lists.unknownIds.join(", ")}`));
-    const options = { duplicateStrategy: input.duplicateStrategy, listIds: lists.ids, enrollInSequences: false, optInMode: "default" as const };
+    const options = { duplicateStrategy: input.duplicateStrategy, listIds: lists.ids, enrollInSequences: false, optInMode: input.optInMode ?? "default" };
     const created = newImport(this.ids.next("imp"), companyId, input.fileName, null, options, now);
     const { subscriberImport } = await this.imports.insertOrFind(must(transition(created, { type: "start" }, now)), []);
     return ok(subscriberImport);
@@ -52,16 +56,20 @@ export class DirectImport {
   /**
    * Adds rows to the import and writes them. `seen` holds the emails of the import's earlier
    * rows (it is updated), so a repeated email is skipped as a duplicate whatever chunk it is in.
+   * The contacts the chunk created are asked to confirm once it is committed (double opt-in).
    */
   addChunk = async (subscriberImport: SubscriberImport, data: readonly unknown[], seen: Set<string>): Promise<SubscriberImport> => {
     const { rows, tally } = tallyRows(data, seen);
     for (let attempt = 1; ; attempt++) {
+      let created: readonly Subscriber[] = [];
+      let after: SubscriberImport;
       try {
-        return await this.apply(subscriberImport, async (current, tx) => {
+        after = await this.apply(subscriberImport, async (current, tx) => {
           const now = this.clock.now();
           const added = must(transition(current, { type: "chunkAdded", tally }, now));
-          const outcome = await importChunk(added, rows, tx, () => this.ids.next("sub"), now);
-          return must(transition(added, { type: "chunkProcessed", outcome }, now));
+          const chunk = await importChunk(added, rows, tx, () => this.ids.next("sub"), now);
+          created = chunk.created;
+          return must(transition(added, { type: "chunkProcessed", outcome: chunk.outcome }, now));
         });
       } catch (error) {
         if (attempt < CHUNK_ATTEMPTS) {
@@ -74,6 +82,8 @@ export class DirectImport {
           return must(transition(added, { type: "chunkFailed", rows: rows.length, reason }, this.clock.now()));
         });
       }
+      await this.requestOptIns.execute(after, created);
+      return after;
     }
   };
 

@@ -1,12 +1,20 @@
+import type { Subscriber } from "../subscribers/model.js";
 import type { ChunkOutcome, SubscriberImport } from "./model.js";
 import { planChunk } from "./plan-chunk.js";
 import type { ImportChunkWork } from "./ports.js";
 import { readChunk, type ChunkRow } from "./rows.js";
 
+/** What a chunk did, and the contacts it created (as written). */
+export interface ChunkResult {
+  readonly outcome: ChunkOutcome;
+  readonly created: readonly Subscriber[];
+}
+
 /**
  * The chunk processor every import goes through (the job for API imports, the CLI for files):
  * one query finds the contacts the rows name, the rows are planned in memory, and the plan is
  * written in a few multi-row statements, all inside the caller's transaction.
+ * Also gives the contacts the chunk created: once the transaction commits, they may be asked to confirm.
  */
 export async function importChunk(
   subscriberImport: SubscriberImport,
@@ -14,7 +22,7 @@ export async function importChunk(
   work: ImportChunkWork,
   newId: () => string,
   now: Date,
-): Promise<ChunkOutcome> {
+): Promise<ChunkResult> {
   const readings = readChunk(rows);
   const emails = new Set<string>();
   const externalIds = new Set<string>();
@@ -29,5 +37,5 @@ export async function importChunk(
   if (plan.inserts.length + plan.updates.length > 0) {
     await work.writeContacts({ inserts: plan.inserts, updates: plan.updates, listIds: options.listIds }, now);
   }
-  return plan.outcome;
+  return { outcome: plan.outcome, created: plan.inserts.map((insert) => insert.subscriber) };
 }
