@@ -9,8 +9,8 @@ import { isLeft } from "../../core/shared/result.js";
 import { DirectImport } from "../../core/subscriber-imports/direct-import.js";
 import { CHUNK_SIZE, type SubscriberImport } from "../../core/subscriber-imports/model.js";
 import { toImportView } from "../../core/subscriber-imports/view.js";
-import { DuplicateStrategyCodec } from "../../core/subscribers/commands.js";
-import type { DuplicateStrategy } from "../../core/subscribers/model.js";
+import { DuplicateStrategyCodec, OptInModeCodec } from "../../core/subscribers/commands.js";
+import type { DuplicateStrategy, OptInMode } from "../../core/subscribers/model.js";
 import { loadConfig } from "../config.js";
 import { createLogger } from "../logger.js";
 import { startRuntime } from "../runtime.js";
@@ -35,6 +35,8 @@ export interface CsvImportOptions {
   readonly file: string;
   readonly duplicateStrategy: DuplicateStrategy;
   readonly lists: readonly string[];
+  /** Whether the contacts it creates are asked to confirm (default: the company's double opt-in setting). */
+  readonly optInMode?: OptInMode;
   /** Called once the import record exists (the company and lists are known), before any row is read. */
   readonly onStarted?: (started: SubscriberImport) => Promise<void> | void;
   /** Called after every chunk with the import as it stands. */
@@ -54,6 +56,7 @@ export async function importCsvFile(container: Container, options: CsvImportOpti
     fileName: basename(options.file),
     duplicateStrategy: options.duplicateStrategy,
     lists: options.lists,
+    optInMode: options.optInMode,
   });
   if (isLeft(started)) throw new CliError(started.left.message);
   let current = started.right;
@@ -94,6 +97,7 @@ interface ImportFlags {
   database?: string;
   duplicateStrategy: string;
   list: string[];
+  optInMode: string;
   json?: boolean;
 }
 
@@ -117,10 +121,17 @@ export function registerImportSubscribersCommand(program: Command): void {
       (value: string, previous: string[]) => [...previous, value],
       [] as string[],
     )
+    .option(
+      "--opt-in-mode <mode>",
+      "new active contacts: default (the company's double opt-in setting), double_opt_in (asked to confirm) or confirmed",
+      "default",
+    )
     .option("--json", "print the import as one JSON object")
     .action(async (file: string, flags: ImportFlags) => {
       const strategy = decode(DuplicateStrategyCodec, flags.duplicateStrategy);
       if (isLeft(strategy)) throw new CliError(`--duplicate-strategy must be one of: skip, merge, overwrite (got ${flags.duplicateStrategy})`);
+      const optInMode = decode(OptInModeCodec, flags.optInMode);
+      if (isLeft(optInMode)) throw new CliError(`--opt-in-mode must be one of: default, double_opt_in, confirmed (got ${flags.optInMode})`);
       try {
         if (!statSync(file).isFile()) throw new Error("not a file");
       } catch (error) {
@@ -142,6 +153,7 @@ export function registerImportSubscribersCommand(program: Command): void {
           file,
           duplicateStrategy: strategy.right,
           lists: flags.list,
+          optInMode: optInMode.right,
           onStarted: async () => bar.start(await countRecords(file), 0),
           onProgress: (current) => {
             if (current.processedCount > bar.getTotal()) bar.setTotal(current.processedCount);

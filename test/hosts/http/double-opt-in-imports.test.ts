@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import test, { type ExecutionContext } from "ava";
@@ -7,6 +7,7 @@ import { SetUpOperatorSender } from "../../../core/company/set-up-operator-sende
 import { DeliverEmail } from "../../../core/delivery/deliver-email.js";
 import { OPERATOR } from "../../../core/shared/actor.js";
 import { createCompanyFixture } from "../../../fixtures/companies.js";
+import { importCsvFile } from "../../../hosts/cli/import-subscribers.js";
 import { createWorker } from "../../../hosts/worker/create-worker.js";
 import { apiFixture } from "../../helpers/api-fixture.js";
 import { dialects, type Dialect } from "../../helpers/databases.js";
@@ -41,7 +42,7 @@ async function setup(t: ExecutionContext, dialect: Dialect) {
     const deliverEmail = container.get(DeliverEmail);
     return Promise.all(pending.map(async (send) => [send.recipient_email, await deliverEmail.execute(a.companyId, send.id)] as [string, string | null]));
   };
-  return { api, a, knex, worker, call, importContacts, confirmations, deliver };
+  return { api, a, knex, container, worker, call, importContacts, confirmations, deliver };
 }
 
 for (const dialect of dialects()) {
@@ -135,6 +136,18 @@ for (const dialect of dialects()) {
     t.is((await s.call("POST", `/warehouse-syncs/${created.body.sync.id}/run`, {})).status, 202);
     await s.worker.runDue();
     t.like((await s.call("GET", `/warehouse-syncs/${created.body.sync.id}`)).body.sync, { latestRun: { status: "succeeded", rowsRead: 3 } });
+    t.deepEqual(await s.confirmations(), ["ann@example.com", "bob@example.com"]);
+  });
+
+  test(name("the CLI's import-subscribers asks the contacts it created with --opt-in-mode double_opt_in"), async (t) => {
+    const s = await setup(t, dialect);
+    t.is((await s.call("POST", "/subscribers", { email: "old@example.com", optInMode: "confirmed" })).status, 200);
+    const dir = mkdtempSync(join(tmpdir(), "optin-csv-"));
+    t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+    const file = join(dir, "contacts.csv");
+    writeFileSync(file, "email,status\nann@example.com,active\nold@example.com,active\nbob@example.com,active\ngone@example.com,unsubscribed\n");
+    const done = await importCsvFile(s.container, { companyId: s.a.companyId, file, duplicateStrategy: "skip", lists: [], optInMode: "double_opt_in" });
+    t.like(done, { status: "completed", addedCount: 3, skippedCount: 1 });
     t.deepEqual(await s.confirmations(), ["ann@example.com", "bob@example.com"]);
   });
 }
