@@ -22,6 +22,11 @@ export class CompanyRefusals {
     this.companies.set(credentials, companyId);
   }
 
+  /** Whether any credentials are remembered: when none are, a request need not even be digested. */
+  get isEmpty(): boolean {
+    return this.companies.size === 0;
+  }
+
   /** The refusal of the company these credentials belong to, while it lasts. */
   refusalFor(credentials: string): RateDecision | undefined {
     const companyId = this.companies.get(credentials);

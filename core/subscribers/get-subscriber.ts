@@ -67,13 +67,7 @@ const toEmailActivityView = (event: ContactEmailEvent): ActivityView => {
 };
 
 const toEmailStatsView = (stats: ContactEmailStats): EmailStatsView => ({
-  sent: stats.sent,
-  delivered: stats.delivered,
-  opened: stats.opened,
-  clicked: stats.clicked,
-  bounced: stats.bounced,
-  complained: stats.complained,
-  unsubscribed: stats.unsubscribed,
+  ...stats,
   lastSentAt: stats.lastSentAt?.toISOString() ?? null,
   lastOpenedAt: stats.lastOpenedAt?.toISOString() ?? null,
   lastClickedAt: stats.lastClickedAt?.toISOString() ?? null,

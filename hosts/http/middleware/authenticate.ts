@@ -30,8 +30,9 @@ export const authenticate =
     const address = req.ip ?? req.socket.remoteAddress ?? "unknown";
     const refused = failures?.refusal("authFailures", address);
     if (refused) return tooManyFailures(res, refused);
-    const credentials = companyRefusals && credentialsDigest(req);
-    const companyRefused = credentials ? companyRefusals.refusalFor(credentials) : undefined;
+    // Hashing the key costs a little on every request: only while some company is refused.
+    const credentials = companyRefusals && !companyRefusals.isEmpty ? credentialsDigest(req) : undefined;
+    const companyRefused = credentials ? companyRefusals?.refusalFor(credentials) : undefined;
     if (companyRefused) return refuse(res, companyRefused, "company");
     const companyHeader = req.headers["x-company-id"];
     const requestedCompany = typeof companyHeader === "string" && companyHeader.trim() ? companyHeader.trim() : undefined;

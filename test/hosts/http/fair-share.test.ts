@@ -138,6 +138,9 @@ test("once a company is over its ceiling, its keys are refused before they are l
   t.regex(again.body.error, /^Rate limit exceeded: 2 requests per minute per company\. Retry after \d+ seconds?\.$/);
   t.true(Number(again.headers.get("retry-after")) >= 1);
   t.is(queries, 0);
+  // Another company's key is looked up and served as always.
+  const other = await createCompanyFixture(api.runtime.container);
+  t.is((await api.call("GET", "/api/v1/subscribers/me", { key: other.ownerKey })).status, 200);
   // A wrong key is still looked up (and refused as invalid), whatever it resembles.
   t.is((await api.call("GET", "/api/v1/subscribers/me", { key: `${acme.ownerKey}x` })).status, 401);
 });
