@@ -43,8 +43,20 @@ function buildLimiter(store: RateStore, keyPrefix: string, points: number, durat
   }
 }
 
-/** Enough for every client of a busy server; past it the expired ones go, or, failing that, all. */
-const MAX_REMEMBERED_REFUSALS = 100_000;
+/** Enough for every client of a busy server. */
+const MAX_REMEMBERED = 100_000;
+
+type Remembered = Map<string, { readonly decision: RateDecision; readonly until: number }>;
+
+/** Keeps a decision for `forMs`; past the bound the ended ones go, or, failing that, all. */
+function remember(memory: Remembered, key: string, decision: RateDecision, forMs: number): void {
+  if (memory.size >= MAX_REMEMBERED) {
+    const now = Date.now();
+    for (const [known, entry] of memory) if (entry.until <= now) memory.delete(known);
+    if (memory.size >= MAX_REMEMBERED) memory.clear();
+  }
+  memory.set(key, { decision, until: Date.now() + forMs });
+}
 
 interface Outcome {
   readonly window: Window;
@@ -56,7 +68,13 @@ interface Outcome {
 export class FlexibleRateLimiter implements RateLimiter {
   private readonly budgets: Record<RateBudget, Window[]>;
   /** Refusals met by this process, until their window ends (see refusal()). */
-  private readonly refusals = new Map<string, { readonly decision: RateDecision; readonly until: number }>();
+  private readonly refusals: Remembered = new Map();
+  /**
+   * The last count this process made of each subject, until its window ends: peek() answers from
+   * it, so the headers of a request refused elsewhere cost a shared store no statement. Counters
+   * in this process's memory are read directly instead.
+   */
+  private readonly lastCounted: Remembered = new Map();
 
   constructor(
     private readonly store: RateStore,
@@ -87,9 +105,10 @@ export class FlexibleRateLimiter implements RateLimiter {
       }),
     );
     const decision = this.decide(budget, outcomes);
+    if (this.store.kind !== "memory") remember(this.lastCounted, `${budget}:${subject}`, decision, decision.resetMs);
     if (!decision.allowed) {
       // A refusal of several units says nothing about a smaller request.
-      if (units === 1) this.remember(budget, subject, decision);
+      if (units === 1) remember(this.refusals, `${budget}:${subject}`, decision, decision.retryAfterMs);
       // The store counted the refused units too; giving them back keeps a refused request free.
       await this.refund(budget, subject, units);
     }
@@ -97,6 +116,9 @@ export class FlexibleRateLimiter implements RateLimiter {
   }
 
   async peek(budget: RateBudget, subject: string): Promise<RateDecision> {
+    const counted = this.lastCounted.get(`${budget}:${subject}`);
+    const leftMs = counted ? counted.until - Date.now() : 0;
+    if (counted && leftMs > 0) return { ...counted.decision, resetMs: leftMs };
     const outcomes = await Promise.all(
       this.budgets[budget].map(async (window): Promise<Outcome> => {
         // A subject not yet counted in this window has every point left.
@@ -117,15 +139,6 @@ export class FlexibleRateLimiter implements RateLimiter {
     if (known && known.until > Date.now()) return { ...known.decision, retryAfterMs: known.until - Date.now() };
     if (known) this.refusals.delete(key);
     return undefined;
-  }
-
-  private remember(budget: RateBudget, subject: string, decision: RateDecision): void {
-    if (this.refusals.size >= MAX_REMEMBERED_REFUSALS) {
-      const now = Date.now();
-      for (const [key, known] of this.refusals) if (known.until <= now) this.refusals.delete(key);
-      if (this.refusals.size >= MAX_REMEMBERED_REFUSALS) this.refusals.clear();
-    }
-    this.refusals.set(`${budget}:${subject}`, { decision, until: Date.now() + decision.retryAfterMs });
   }
 
   private decide(budget: RateBudget, outcomes: readonly Outcome[]): RateDecision {

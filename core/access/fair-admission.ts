@@ -30,6 +30,12 @@ export class FairAdmission {
     readonly places: number,
   ) {}
 
+  /** Whether the company has `max` requests in flight: its next one would be refused. */
+  isFull(subject: string): boolean {
+    const company = this.companies.get(subject);
+    return company !== undefined && company.working + company.waiting.length >= this.max;
+  }
+
   /** An admission, or undefined when the company already has `max` requests in flight. */
   tryEnter(subject: string): Admission | undefined {
     const company = this.companies.get(subject) ?? { working: 0, waiting: [] };

@@ -71,7 +71,10 @@ export const platformModule = new ContainerModule((container) => {
   );
   // Capacity: each company's places in flight and the server's places at work (this process), and a /health that queues behind nothing.
   bindFactory(container, FairAdmission, (capacity: Capacity) => new FairAdmission(capacity.companyMaxInFlight, capacity.serverConcurrency), [CapacitySettings]);
-  bindFactory(container, CompanyRefusals, (limiter: RateLimiter) => new CompanyRefusals(limiter), [RateLimiter]);
+  bindFactory(container, CompanyRefusals, (limiter: RateLimiter, admission: FairAdmission) => new CompanyRefusals(limiter, admission), [
+    RateLimiter,
+    FairAdmission,
+  ]);
   bindFactory(
     container,
     DatabaseProbe,

@@ -4,7 +4,7 @@ import type { RateDecision, RateLimiter } from "../../../core/ports/rate-limiter
 import { errorBody, statusOf } from "../error-body.js";
 import type { CompanyRefusals } from "../../../core/access/company-refusals.js";
 import { credentialsDigest, presentedKey } from "./presented-key.js";
-import { refuse, setRateHeaders, setRetryAfter, windowName } from "./rate-limit.js";
+import { refuse, refuseInFlight, setRateHeaders, setRetryAfter, windowName } from "./rate-limit.js";
 import type { UnauthorizedMessageOf } from "./unauthorized-message.js";
 
 export interface AuthenticateOptions {
@@ -20,7 +20,8 @@ export interface AuthenticateOptions {
  * With a limiter, every key refused counts against the client's address (`req.ip`, which follows
  * trusted proxies); an address over its budget is refused with 429, from then on before its key
  * is even looked up: keys cannot be tried at line rate. A key whose company is over its ceiling
- * right now is refused with 429 before it is looked up too (CompanyRefusals). A refused key gets
+ * right now, or whose company has every place in flight taken, is refused with 429 before it is
+ * looked up too (CompanyRefusals). A refused key gets
  * one body whatever was wrong with it; a route may name the message of that body.
  */
 export const authenticate =
@@ -31,9 +32,12 @@ export const authenticate =
     const refused = failures?.refusal("authFailures", address);
     if (refused) return tooManyFailures(res, refused);
     // Hashing the key costs a little on every request: only while some company is refused.
-    const credentials = companyRefusals && !companyRefusals.isEmpty ? credentialsDigest(req) : undefined;
-    const companyRefused = credentials ? companyRefusals?.refusalFor(credentials) : undefined;
-    if (companyRefused) return refuse(res, companyRefused, "company");
+    if (companyRefusals && !companyRefusals.isEmpty) {
+      const credentials = credentialsDigest(req);
+      const refusal = credentials ? companyRefusals.refusalFor(credentials) : undefined;
+      if (refusal?.reason === "ceiling") return refuse(res, refusal.decision, "company");
+      if (refusal?.reason === "inFlight") return refuseInFlight(res, companyRefusals.limiter, refusal.key, refusal.max);
+    }
     const companyHeader = req.headers["x-company-id"];
     const requestedCompany = typeof companyHeader === "string" && companyHeader.trim() ? companyHeader.trim() : undefined;
     const key = presentedKey(req);

@@ -3,7 +3,7 @@ import type { RateBudget } from "../../../core/access/rate-budgets.js";
 import type { FairAdmission } from "../../../core/access/fair-admission.js";
 import type { RateDecision, RateLimiter } from "../../../core/ports/rate-limiter.js";
 import { actorOf } from "../actor.js";
-import type { CompanyRefusals } from "../../../core/access/company-refusals.js";
+import type { CompanyRefusals, RefusedKey } from "../../../core/access/company-refusals.js";
 import { credentialsDigest } from "./presented-key.js";
 
 /**
@@ -29,21 +29,17 @@ export const rateLimit =
     // A client asking again inside a window it was refused is answered without the store.
     const known = spent === 1 ? limiter.refusal(budget, apiKeyId) : undefined;
     if (known) return refuse(res, known, "API key");
+    const refusedKey = { companyId, apiKeyId, budget };
     const knownForCompany = limiter.refusal("company", companyId);
     if (knownForCompany) {
-      rememberRefused(req, companyId, companyRefusals);
+      rememberRefused(req, refusedKey, companyRefusals);
       return refuse(res, knownForCompany, "company");
     }
     // A company with every place in flight taken is refused before anything is spent or counted.
     const admitted = admission?.tryEnter(companyId);
     if (admission && !admitted) {
-      setRateHeaders(res, await limiter.peek(budget, apiKeyId));
-      res.setHeader("Retry-After", "1");
-      res.status(429).json({
-        success: false,
-        error: `Too many requests in progress: at most ${admission.max} at once per company. Retry after 1 second.`,
-      });
-      return;
+      rememberRefused(req, refusedKey, companyRefusals);
+      return refuseInFlight(res, limiter, refusedKey, admission.max);
     }
     // "close" follows every response, finished or abandoned by the client (even while it waits).
     if (admitted) res.once("close", admitted.leave);
@@ -54,7 +50,7 @@ export const rateLimit =
     }
     if (!company.allowed) {
       await limiter.refund(budget, apiKeyId, spent);
-      rememberRefused(req, companyId, companyRefusals);
+      rememberRefused(req, refusedKey, companyRefusals);
       return refuse(res, company, "company");
     }
     setRateHeaders(res, key);
@@ -62,9 +58,16 @@ export const rateLimit =
     next();
   };
 
-function rememberRefused(req: Request, companyId: string, companyRefusals: CompanyRefusals | undefined): void {
+function rememberRefused(req: Request, key: RefusedKey, companyRefusals: CompanyRefusals | undefined): void {
   const credentials = companyRefusals && credentialsDigest(req);
-  if (credentials) companyRefusals.remember(credentials, companyId);
+  if (credentials) companyRefusals.remember(credentials, key);
+}
+
+/** The 429 of a company with every place in flight taken, with the headers of the key's budget (which it does not spend). */
+export async function refuseInFlight(res: Response, limiter: RateLimiter, key: RefusedKey, max: number): Promise<void> {
+  setRateHeaders(res, await limiter.peek(key.budget, key.apiKeyId));
+  res.setHeader("Retry-After", "1");
+  res.status(429).json({ success: false, error: `Too many requests in progress: at most ${max} at once per company. Retry after 1 second.` });
 }
 
 export function setRateHeaders(res: Response, decision: RateDecision): void {

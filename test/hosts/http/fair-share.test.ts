@@ -144,3 +144,35 @@ test("once a company is over its ceiling, its keys are refused before they are l
   // A wrong key is still looked up (and refused as invalid), whatever it resembles.
   t.is((await api.call("GET", "/api/v1/subscribers/me", { key: `${acme.ownerKey}x` })).status, 401);
 });
+
+for (const dialect of dialects()) {
+  test(`${dialect.name}: while a company's places in flight are all taken, its keys are refused before they are looked up, with the key's headers`, async (t) => {
+    const api = await apiFixture(t, dialect, { capacity: { companyMaxInFlight: 1 } });
+    const acme = await createCompanyFixture(api.runtime.container);
+    const slow = stalledPost(api.server.url, acme.ownerKey, { email: "slow@example.com" });
+    let refused = await api.call("GET", "/api/v1/subscribers/me", { key: acme.ownerKey });
+    for (let i = 0; refused.status === 200 && i < 50; i++) refused = await api.call("GET", "/api/v1/subscribers/me", { key: acme.ownerKey });
+    t.is(refused.status, 429);
+    let queries = 0;
+    const countQuery = () => (queries += 1);
+    api.runtime.knex.on("query", countQuery);
+    t.teardown(() => api.runtime.knex.off("query", countQuery));
+    const again = await api.call("GET", "/api/v1/subscribers/me", { key: acme.ownerKey });
+    t.is(again.status, 429);
+    t.deepEqual(again.body, { success: false, error: "Too many requests in progress: at most 1 at once per company. Retry after 1 second." });
+    t.is(again.headers.get("retry-after"), "1");
+    t.is(again.headers.get("ratelimit-policy"), "20;w=1, 300;w=60");
+    t.true(Number(again.headers.get("ratelimit-remaining")) < 20, "the remaining count the key's earlier requests left");
+    t.is(queries, 0, "neither the key nor its counters were read");
+    api.runtime.knex.off("query", countQuery);
+    // A wrong key is still looked up and refused as invalid, whatever it resembles.
+    t.is((await api.call("GET", "/api/v1/subscribers/me", { key: `${acme.ownerKey}x` })).status, 401);
+    slow.finish();
+    t.is(await slow.answered, 200);
+    t.is(
+      (await api.call("GET", "/api/v1/subscribers/me", { key: acme.ownerKey })).status,
+      200,
+      "once the place is given back, the key is looked up and served",
+    );
+  });
+}
