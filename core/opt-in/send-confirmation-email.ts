@@ -54,9 +54,9 @@ export class SendConfirmationEmail {
     if (!company) return { queued: false, reason: "No confirmation email was queued: the company does not exist" };
 
     const now = this.clock.now();
+    const since = new Date(now.getTime() - RESEND_INTERVAL_MS);
     const previous = (await this.optIns.find(companyId, contact.id))?.lastEmailAt ?? null;
-    if (!(await this.optIns.claimEmail(companyId, contact.id, now, new Date(now.getTime() - RESEND_INTERVAL_MS))))
-      return { queued: false, reason: RECENTLY_SENT };
+    if (previous && previous > since) return { queued: false, reason: RECENTLY_SENT };
 
     const emailSendId = this.queue.newSendId();
     const links = this.tracking.forSend(emailSendId);
@@ -66,28 +66,34 @@ export class SendConfirmationEmail {
       variables: { ...contactVariables(contact), companyName: company.name, confirmUrl },
       links: { unsubscribeUrl: links.unsubscribeUrl },
     });
-    if (rendered._tag === "Left") {
-      await this.optIns.releaseEmail(companyId, contact.id, previous);
-      return { queued: false, reason: `No confirmation email was queued: ${rendered.left.message}` };
-    }
+    if (rendered._tag === "Left") return { queued: false, reason: `No confirmation email was queued: ${rendered.left.message}` };
+
+    // Claimed (one statement: concurrent requests send once) only once the email is ready, right
+    // before it is queued, so a crash between the two is as unlikely as it can be.
+    if (!(await this.optIns.claimEmail(companyId, contact.id, now, since))) return { queued: false, reason: RECENTLY_SENT };
     const { from, replyTo } = sender.right;
-    await this.queue.execute({
-      id: emailSendId,
-      companyId,
-      subscriberId: contact.id,
-      recipient: contact.email,
-      emailType: "transactional",
-      sendKind: "transactional",
-      subject: rendered.right.subject,
-      html: rendered.right.html,
-      text: rendered.right.text,
-      sender: { email: from.email, name: from.name },
-      replyTo: replyTo?.email ?? null,
-      unsubscribeUrl: links.unsubscribeUrl,
-      mailboxProvider: mailboxProviderOf(contact.email),
-      openTracking: false,
-      clickTracking: false,
-    });
+    try {
+      await this.queue.execute({
+        id: emailSendId,
+        companyId,
+        subscriberId: contact.id,
+        recipient: contact.email,
+        emailType: "transactional",
+        sendKind: "transactional",
+        subject: rendered.right.subject,
+        html: rendered.right.html,
+        text: rendered.right.text,
+        sender: { email: from.email, name: from.name },
+        replyTo: replyTo?.email ?? null,
+        unsubscribeUrl: links.unsubscribeUrl,
+        mailboxProvider: mailboxProviderOf(contact.email),
+        openTracking: false,
+        clickTracking: false,
+      });
+    } catch (error) {
+      await this.optIns.releaseEmail(companyId, contact.id, previous);
+      throw error;
+    }
     return { queued: true };
   };
 
