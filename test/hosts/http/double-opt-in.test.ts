@@ -120,6 +120,15 @@ for (const dialect of dialects()) {
     t.is((await s.page("POST", token)).status, 200, "confirming twice is fine");
     t.regex((await s.page("GET", token)).text, /You are subscribed/);
     t.is(await s.confirmedEvents(ann.id), 1, "one subscriber.confirmed event");
+    const event = await s.api.runtime.knex("custom_events").where({ subscriber_id: ann.id, name: "subscriber.confirmed" }).first();
+    t.is(new Date(event.occurred_at).toISOString(), new Date((await s.confirmedAt(ann.id)) as string).toISOString(), "it happened when the contact confirmed");
+    // An event lost after the confirmation (a crash between the two writes) is recorded on the next visit, at the confirmation's time.
+    await s.api.runtime.knex("custom_events").where({ id: event.id }).delete();
+    s.api.clock.advance(MINUTE);
+    t.is((await s.page("POST", token)).status, 200);
+    t.is(await s.confirmedEvents(ann.id), 1);
+    const restored = await s.api.runtime.knex("custom_events").where({ subscriber_id: ann.id, name: "subscriber.confirmed" }).first();
+    t.is(new Date(restored.occurred_at).toISOString(), new Date(event.occurred_at).toISOString());
     const detail = await s.call("GET", "/api/v1/subscribers/ann%40example.com");
     t.true(
       detail.body.subscriber.activity.some(
