@@ -14,6 +14,7 @@ import { SendConfirmationEmail } from "../../core/opt-in/send-confirmation-email
 import { Clock } from "../../core/ports/clock.js";
 import { TokenSigner } from "../../core/ports/token-signer.js";
 import { SubscriberRepository } from "../../core/subscribers/ports.js";
+import { SuppressionRepository } from "../../core/suppressions/ports.js";
 import { TenancyRepository } from "../../core/tenancy/ports.js";
 import { TrackingLinks } from "../../core/tracking/tracking-links.js";
 import { TrackingSettingsRepository } from "../../core/tracking-settings/ports.js";
@@ -31,6 +32,7 @@ export const optInModule = new ContainerModule((container) => {
     TrackingSettingsRepository,
     TemplateRepository,
     TenancyRepository,
+    SuppressionRepository,
     ConfirmationTokens,
     ResolveSender,
     RenderEmail,

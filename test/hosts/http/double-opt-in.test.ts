@@ -4,7 +4,8 @@ import { SetUpOperatorSender } from "../../../core/company/set-up-operator-sende
 import { DeliverEmail } from "../../../core/delivery/deliver-email.js";
 import { MailTransport } from "../../../core/delivery/mail-transport.js";
 import { ConfirmationTokens } from "../../../core/opt-in/confirmation-tokens.js";
-import { RECENTLY_SENT } from "../../../core/opt-in/send-confirmation-email.js";
+import { RECENTLY_SENT, suppressedAddress } from "../../../core/opt-in/send-confirmation-email.js";
+import { SuppressionRepository } from "../../../core/suppressions/ports.js";
 import { TokenSigner } from "../../../core/ports/token-signer.js";
 import { OPERATOR } from "../../../core/shared/actor.js";
 import { createCompanyFixture, type CompanyFixture } from "../../../fixtures/companies.js";
@@ -240,5 +241,60 @@ for (const dialect of dialects()) {
     await refused(tokenA, "an expired link");
     t.is(await s.confirmedAt(annA), null);
     t.is(await s.confirmedEvents(annA), 0);
+  });
+
+  test(name("a contact an event creates is asked like one from POST /subscribers; one it only finds is not"), async (t) => {
+    const s = await session(t, dialect);
+    const event = (body: Record<string, unknown>, path = "/api/v1/subscribers/events") => s.call("POST", path, { body });
+    t.false("optIn" in (await event({ email: "off@example.com", event: "signed_up" })).body, "double opt-in is off");
+
+    t.is((await s.call("PATCH", "/api/v1/tracking-settings", { body: { doubleOptInEnabled: true } })).status, 200);
+    const created = await event({ email: "new@example.com", event: "signed_up" });
+    t.is(created.status, 200);
+    t.like(created.body, { subscriber: { email: "new@example.com", created: true }, optIn: { required: true, emailQueued: true } });
+    t.false("warnings" in created.body);
+    const found = await event({ email: "new@example.com", event: "viewed_pricing" });
+    t.like(found.body, { subscriber: { created: false } });
+    t.false("optIn" in found.body, "an existing contact is not asked again by its events");
+    t.false("optIn" in (await event({ email: "off@example.com", event: "signed_up" })).body, "nor a contact from before the setting");
+
+    const bulk = await event({ email: "bulk@example.com", events: [{ name: "a" }, { name: "b" }] }, "/api/v1/subscribers/events/bulk");
+    t.is(bulk.status, 200);
+    t.like(bulk.body, { subscriber: { created: true }, optIn: { required: true, emailQueued: true } });
+    const imported = await event({ events: [{ email: "imported@example.com", name: "a", eventId: "1" }] }, "/api/v1/subscribers/events/imports");
+    t.is(imported.status, 200, JSON.stringify(imported.body));
+
+    const delivered = await s.deliver();
+    t.deepEqual(delivered.map(([recipient]) => recipient).sort(), ["bulk@example.com", "imported@example.com", "new@example.com"]);
+    t.true(s.transport.messages.every((message) => message.message.subject === "Confirm your subscription to Acme & Co"));
+    t.is((await marketing(s, "new@example.com")).status, 200);
+    t.deepEqual(await s.deliver(), [["new@example.com", "suppressed"]], "marketing waits for the confirmation");
+  });
+
+  test(name("emailQueued is false, with the reason, for an address whose mail delivery would suppress"), async (t) => {
+    const s = await session(t, dialect);
+    t.is((await s.call("PATCH", "/api/v1/tracking-settings", { body: { doubleOptInEnabled: true } })).status, 200);
+    const suppressions = s.api.runtime.container.get<SuppressionRepository>(SuppressionRepository);
+    const at = s.api.clock.now();
+    for (const [email, reason] of [
+      ["bounced@example.com", "hard_bounce"],
+      ["left@example.com", "unsubscribe"],
+    ] as const) {
+      await suppressions.add({ companyId: s.a.companyId, email, reason, emailSendId: null, at });
+    }
+
+    const bounced = await s.call("POST", "/api/v1/subscribers", { body: { email: "bounced@example.com" } });
+    t.deepEqual(bounced.body.optIn, { required: true, emailQueued: false });
+    t.deepEqual(bounced.body.warnings, [suppressedAddress("bounced@example.com", "hard_bounce")]);
+    // An unsubscribe stops marketing, not service mail: signing up again is how the person comes back.
+    const returning = await s.call("POST", "/api/v1/subscribers", { body: { email: "left@example.com" } });
+    t.deepEqual(returning.body.optIn, { required: true, emailQueued: true });
+    t.deepEqual(await s.deliver(), [["left@example.com", "sent"]], "what emailQueued promised is what is delivered");
+
+    // Once the company lifts the bounce block, the contact can be asked.
+    t.is((await s.call("DELETE", "/api/v1/suppressions/bounced%40example.com")).status, 200);
+    const again = await s.call("POST", "/api/v1/subscribers", { body: { email: "bounced@example.com" } });
+    t.deepEqual(again.body.optIn, { required: true, emailQueued: true });
+    t.deepEqual(await s.deliver(), [["bounced@example.com", "sent"]]);
   });
 }
