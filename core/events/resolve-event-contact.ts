@@ -50,6 +50,8 @@ export class ResolveEventContact {
       if (found && !changesContact && (!linksExternalId || found.externalId === externalId))
         return ok({ companyId, id: found.id, email: found.email, created: false });
     }
+    // Asked before the save, so a contact it creates is stored unconfirmed with it when double opt-in applies.
+    const askToConfirm = await this.requestOptIn.applies(companyId, undefined);
     const saved = await this.saveContact.execute(
       companyId,
       {
@@ -60,10 +62,11 @@ export class ResolveEventContact {
         customAttributes: identity.customAttributes as Attributes | undefined,
       },
       "merge",
+      { askToConfirm },
     );
     if (saved._tag === "Left") return saved;
     const { subscriber, created } = saved.right;
-    const optIn = created ? await this.requestOptIn.execute(subscriber, true, undefined) : null;
+    const optIn = created ? await this.requestOptIn.execute(subscriber, true, askToConfirm) : null;
     return ok({ companyId, id: subscriber.id, email: subscriber.email, created, ...(optIn ? { optIn } : {}) });
   };
 }

@@ -5,7 +5,6 @@ import test, { type ExecutionContext } from "ava";
 import knexFactory from "knex";
 import { SetUpOperatorSender } from "../../../core/company/set-up-operator-sender.js";
 import type { Knex } from "knex";
-import { isPostgres } from "../../../adapters/knex/connection.js";
 import { DeliverEmail } from "../../../core/delivery/deliver-email.js";
 import { ASK_IMPORTED_CONTACTS_JOB } from "../../../core/opt-in/ask-imported-contacts.js";
 import { AdvanceImport } from "../../../core/subscriber-imports/advance-import.js";
@@ -15,28 +14,9 @@ import { importCsvFile } from "../../../hosts/cli/import-subscribers.js";
 import { createWorker } from "../../../hosts/worker/create-worker.js";
 import { apiFixture } from "../../helpers/api-fixture.js";
 import { dialects, type Dialect } from "../../helpers/databases.js";
+import { failInsertsInto } from "../../helpers/injected-failure.js";
 
 const CONFIRM_SUBJECT = "Confirm your subscription to Acme";
-
-/**
- * Makes every insert into `table` (of a job of the opt-in type, for `jobs`) fail, as a crash or
- * a lost connection would at that point of the chunk's transaction; the returned function undoes it.
- */
-async function failInsertsInto(knex: Knex, table: "opt_ins" | "jobs"): Promise<() => Promise<void>> {
-  const only = table === "jobs" ? `new.type = '${ASK_IMPORTED_CONTACTS_JOB}'` : "true";
-  if (isPostgres(knex)) {
-    await knex.raw(`create function injected_failure() returns trigger language plpgsql as $$ begin raise exception 'injected failure'; end $$`);
-    await knex.raw(`create trigger injected_failure before insert on ${table} for each row when (${only}) execute function injected_failure()`);
-    return async () => {
-      await knex.raw(`drop trigger injected_failure on ${table}`);
-      await knex.raw("drop function injected_failure()");
-    };
-  }
-  await knex.raw(`create trigger injected_failure before insert on ${table} when ${only} begin select raise(abort, 'injected failure'); end`);
-  return async () => {
-    await knex.raw("drop trigger injected_failure");
-  };
-}
 
 const countOf = async (query: Knex.QueryBuilder): Promise<number> => Number((await query.count({ n: "*" }).first())!.n);
 

@@ -11,6 +11,7 @@ import { OPERATOR } from "../../../core/shared/actor.js";
 import { createCompanyFixture, type CompanyFixture } from "../../../fixtures/companies.js";
 import { apiFixture, type ApiFixture } from "../../helpers/api-fixture.js";
 import { dialects, type Dialect } from "../../helpers/databases.js";
+import { failInsertsInto } from "../../helpers/injected-failure.js";
 import type { RequestOptions } from "../../helpers/http-client.js";
 import { BASE_URL } from "../../helpers/runtime.js";
 
@@ -296,5 +297,37 @@ for (const dialect of dialects()) {
     const again = await s.call("POST", "/api/v1/subscribers", { body: { email: "bounced@example.com" } });
     t.deepEqual(again.body.optIn, { required: true, emailQueued: true });
     t.deepEqual(await s.deliver(), [["bounced@example.com", "sent"]]);
+  });
+
+  test(name("a new contact is stored with its opt-in or not at all: a failure between the two leaves no contact that skipped confirming"), async (t) => {
+    const s = await session(t, dialect);
+    t.is((await s.call("PATCH", "/api/v1/tracking-settings", { body: { doubleOptInEnabled: true } })).status, 200);
+    const knex = s.api.runtime.knex;
+    const restore = await failInsertsInto(knex, "opt_ins");
+    const list = (await s.call("POST", "/api/v1/lists", { body: { name: "Newsletter" } })).body.list;
+    const failures = [
+      await s.call("POST", "/api/v1/subscribers", { body: { email: "ann@example.com" } }),
+      await s.call("POST", `/api/v1/lists/${list.id}/subscribers`, { body: { emails: ["bob@example.com"] } }),
+      await s.call("POST", "/api/v1/subscribers/events", { body: { email: "cat@example.com", event: "signed_up" } }),
+    ];
+    t.deepEqual(
+      failures.map((failure) => failure.status),
+      [500, 500, 500],
+    );
+    await restore();
+    t.is(Number((await knex("subscribers").count({ n: "*" }).first())!.n), 0, "no contact was stored without its opt-in");
+
+    // The client's retry creates each of them unconfirmed, and asks.
+    t.deepEqual((await s.call("POST", "/api/v1/subscribers", { body: { email: "ann@example.com" } })).body.optIn, { required: true, emailQueued: true });
+    t.is((await s.call("POST", `/api/v1/lists/${list.id}/subscribers`, { body: { emails: ["bob@example.com"] } })).body.created, 1);
+    t.like((await s.call("POST", "/api/v1/subscribers/events", { body: { email: "cat@example.com", event: "signed_up" } })).body, {
+      optIn: { required: true, emailQueued: true },
+    });
+    t.is(Number((await knex("opt_ins").whereNull("confirmed_at").count({ n: "*" }).first())!.n), 3);
+    t.deepEqual((await s.deliver()).map(([recipient, status]) => `${recipient} ${status}`).sort(), [
+      "ann@example.com sent",
+      "bob@example.com sent",
+      "cat@example.com sent",
+    ]);
   });
 }
