@@ -1,6 +1,6 @@
 import * as t from "io-ts";
 import { EMAIL_TYPES, type EmailType } from "../delivery/model.js";
-import { integerBetween, oneOf, optional } from "../shared/codecs.js";
+import { BooleanFromString, integerBetween, oneOf, optional } from "../shared/codecs.js";
 import { EMAIL_SEND_SORT_FIELDS, SEARCHABLE_BOUNCE_TYPES, type EmailSendSortField, type SearchableBounceType } from "./email-send-queries.js";
 import { EMAIL_SEND_STATUSES, type EmailSendStatus } from "./status.js";
 
@@ -21,6 +21,7 @@ export const ListEmailSendsQuery = t.exact(
     transactionalEmailId: optional(t.string),
     automationId: optional(t.string),
     automationNodeId: optional(t.string),
+    held: optional(BooleanFromString),
     days: optional(integerBetween(1, EMAIL_SEND_RETENTION_DAYS)),
     page: optional(integerBetween(1, 1_000_000)),
     limit: optional(integerBetween(1, 100)),

@@ -21,6 +21,8 @@ export interface EmailSendCriteria {
   readonly transactionalEmailId?: string | undefined;
   readonly automationId?: string | undefined;
   readonly automationNodeId?: string | undefined;
+  /** true: only sends held while the company's sending is paused; false: only sends not held. */
+  readonly held?: boolean | undefined;
   /** Sends created at or after this instant. */
   readonly createdSince: Date;
   readonly page: number;
@@ -45,6 +47,8 @@ export interface EmailSendSummary {
   readonly openedAt: Date | null;
   readonly clickedAt: Date | null;
   readonly createdAt: Date;
+  /** When delivery held the send back because the company's sending is paused; null once released. */
+  readonly heldAt: Date | null;
 }
 
 /** One send with everything its detail shows. */

@@ -39,6 +39,7 @@ export class ListEmailSends {
       transactionalEmailId: text(query.transactionalEmailId),
       automationId: text(query.automationId),
       automationNodeId: text(query.automationNodeId),
+      held: query.held,
       createdSince: new Date(this.clock.now().getTime() - days * DAY_MS),
       page,
       limit,

@@ -8,6 +8,13 @@ const iso = (date: Date | null): string | null => (date ? date.toISOString() : n
 
 const EmailSendStatus = oneOf(EMAIL_SEND_STATUSES, "EmailSendStatus");
 
+/**
+ * When the send was held back because the company's sending is paused or suspended (GET
+ * /sending-status): it stays `pending` and goes out after the resume. Null when it is not held.
+ */
+const HeldAt = NullableTimestamp;
+const heldAt = (send: Pick<EmailSendSummary, "status" | "heldAt">): string | null => (send.status === "pending" ? iso(send.heldAt) : null);
+
 /** A row of the email-sends search as the API shows it. */
 export const EmailSendSummaryView = view(
   {
@@ -26,6 +33,7 @@ export const EmailSendSummaryView = view(
     createdAt: Timestamp,
     emailType: t.string,
     transactionalEmailId: NullableString,
+    heldAt: HeldAt,
   },
   "EmailSendSummary",
 );
@@ -46,6 +54,7 @@ export const emailSendSummaryView = (send: EmailSendSummary): EmailSendSummaryVi
   createdAt: send.createdAt.toISOString(),
   emailType: send.emailType,
   transactionalEmailId: send.transactionalEmailId,
+  heldAt: heldAt(send),
 });
 
 /**
@@ -70,6 +79,7 @@ export const EmailSendView = viewWithOptional(
     sentAt: NullableTimestamp,
     deliveredAt: NullableTimestamp,
     suppressedAt: NullableTimestamp,
+    heldAt: HeldAt,
     createdAt: Timestamp,
   },
   { emailBody: t.string },
@@ -95,6 +105,7 @@ export const emailSendView = (send: EmailSendRecord): EmailSendView => ({
   sentAt: iso(send.sentAt),
   deliveredAt: iso(send.deliveredAt),
   suppressedAt: iso(send.suppressedAt),
+  heldAt: heldAt(send),
   createdAt: send.createdAt.toISOString(),
 });
 

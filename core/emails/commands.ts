@@ -67,6 +67,20 @@ export const Locale = withSchema(
   { type: "string", pattern: LOCALE.source, maxLength: 35 },
 );
 
+/**
+ * A send's `locale`: a locale, or `default` for the default content even when the contact has a
+ * `locale` attribute (kept as `default`, unlike a render's).
+ */
+export const SendLocale = withSchema(
+  new t.Type<string, string, unknown>(
+    "SendLocale",
+    (u): u is string => u === "default" || Locale.is(u),
+    (u, c) => (u === "default" ? t.success(u) : Locale.validate(u, c)),
+    t.identity,
+  ),
+  { type: "string", description: "A locale such as es or pt-BR, or default" },
+);
+
 /** A render's `locale`: a locale, or `default` (what a render answers when it used the default content). */
 const RenderLocale = withSchema(
   new t.Type<string | undefined, string | undefined, unknown>(

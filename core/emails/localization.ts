@@ -1,4 +1,4 @@
-import { canonical, type EmailContent, type Template } from "./model.js";
+import { canonical, type EmailContent } from "./model.js";
 
 /**
  * A template's localized variant (compat-reference §12 localizations): its own subject, preview
@@ -53,7 +53,7 @@ export const syncStatusOf = (localization: TemplateLocalization, template: Email
 
 /** The content a render in `locale` uses, and the locale it is in (DEFAULT_LOCALE for the template's own). */
 export function localizedContent(
-  template: Template,
+  template: EmailContent,
   localizations: readonly TemplateLocalization[],
   locale: string | undefined,
 ): { content: EmailContent; locale: string } {

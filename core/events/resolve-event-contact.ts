@@ -1,3 +1,4 @@
+import type { OptInOutcome, RequestOptIn } from "../opt-in/request-opt-in.js";
 import type { Attributes } from "../subscribers/model.js";
 import type { SaveContact } from "../subscribers/save-contact.js";
 import { badRequest, notFound } from "../shared/errors.js";
@@ -19,6 +20,8 @@ export interface EventSubscriber {
   readonly email: string;
   /** The event created the contact. */
   readonly created: boolean;
+  /** A contact the event created, when double opt-in applies to the company: it is asked to confirm. */
+  readonly optIn?: OptInOutcome;
 }
 
 export const subscriberNotFound = () => notFound("Subscriber not found");
@@ -26,12 +29,14 @@ export const subscriberNotFound = () => notFound("Subscriber not found");
 /**
  * Finds the contact events are sent for, creating it when new (an email is needed for that).
  * An event that names a known contact and nothing else about it costs one indexed lookup;
- * anything that changes or creates the contact goes through SaveContact.
+ * anything that changes or creates the contact goes through SaveContact. A contact it creates is
+ * asked to confirm when the company has double opt-in on, as one from POST /subscribers is.
  */
 export class ResolveEventContact {
   constructor(
     private readonly events: CustomEventRepository,
     private readonly saveContact: SaveContact,
+    private readonly requestOptIn: RequestOptIn,
   ) {}
 
   execute = async (companyId: string, identity: EventIdentity): Promise<Result<EventSubscriber>> => {
@@ -45,6 +50,8 @@ export class ResolveEventContact {
       if (found && !changesContact && (!linksExternalId || found.externalId === externalId))
         return ok({ companyId, id: found.id, email: found.email, created: false });
     }
+    // Asked before the save, so a contact it creates is stored unconfirmed with it when double opt-in applies.
+    const askToConfirm = await this.requestOptIn.applies(companyId, undefined);
     const saved = await this.saveContact.execute(
       companyId,
       {
@@ -55,9 +62,11 @@ export class ResolveEventContact {
         customAttributes: identity.customAttributes as Attributes | undefined,
       },
       "merge",
+      { askToConfirm },
     );
     if (saved._tag === "Left") return saved;
     const { subscriber, created } = saved.right;
-    return ok({ companyId, id: subscriber.id, email: subscriber.email, created });
+    const optIn = created ? await this.requestOptIn.execute(subscriber, true, askToConfirm) : null;
+    return ok({ companyId, id: subscriber.id, email: subscriber.email, created, ...(optIn ? { optIn } : {}) });
   };
 }

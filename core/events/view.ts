@@ -11,6 +11,18 @@ const eventRefFields = { id: Id, name: t.string, definitionCreated: t.boolean };
 const EventRef = view(eventRefFields, "EventRef");
 const HistoricalEvent = view({ id: Id, name: t.string, occurredAt: Timestamp }, "HistoricalEvent");
 
+/** Present when the event created its contact and the company has double opt-in on (as on POST /subscribers). */
+const optInFields = {
+  optIn: view({ required: t.boolean, emailQueued: t.boolean }, "EventOptIn"),
+  /** Why a confirmation email due was not queued. */
+  warnings: t.readonlyArray(t.string),
+};
+const optInOf = ({ optIn }: EventSubscriber) => {
+  if (!optIn) return {};
+  const { warning, ...answer } = optIn;
+  return { optIn: answer, ...(warning ? { warnings: [warning] } : {}) };
+};
+
 /** One event recorded for one contact; a historical one adds the batch fields the client also reads. */
 export const TrackedEventView = viewWithOptional(
   { event: EventRef, subscriber: SubscriberRef },
@@ -21,6 +33,7 @@ export const TrackedEventView = viewWithOptional(
     events: t.readonlyArray(HistoricalEvent),
     inserted: t.number,
     duplicates: t.number,
+    ...optInFields,
   },
   "TrackedEvent",
 );
@@ -31,7 +44,7 @@ const TrackedEventEntry = viewWithOptional(eventRefFields, { sideEffectFailures:
 /** Several events recorded for one contact, in order. */
 export const TrackedEventsView = viewWithOptional(
   { subscriber: SubscriberRef, events: t.readonlyArray(TrackedEventEntry) },
-  { historical: t.literal(true) },
+  { historical: t.literal(true), ...optInFields },
   "TrackedEvents",
 );
 export type TrackedEventsView = t.TypeOf<typeof TrackedEventsView>;
@@ -45,6 +58,7 @@ const duplicate = (event: RecordedEvent) => (event.duplicate ? { duplicate: true
 export const toTrackedEventView = (subscriber: EventSubscriber, event: RecordedEvent): TrackedEventView => ({
   event: eventRef(event),
   subscriber: subscriberRef(subscriber),
+  ...optInOf(subscriber),
   ...sideEffects(event),
   ...duplicate(event),
   ...(event.historical
@@ -60,6 +74,7 @@ export const toTrackedEventView = (subscriber: EventSubscriber, event: RecordedE
 export const toTrackedEventsView = (subscriber: EventSubscriber, events: readonly RecordedEvent[]): TrackedEventsView => ({
   subscriber: subscriberRef(subscriber),
   events: events.map((event) => ({ ...eventRef(event), ...sideEffects(event), ...duplicate(event) })),
+  ...optInOf(subscriber),
   ...(events.every((event) => event.historical) ? { historical: true as const } : {}),
 });
 

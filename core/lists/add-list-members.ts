@@ -42,14 +42,16 @@ export class AddListMembers {
     const contacts = await this.lists.contactIdsByEmail(companyId, emails);
     let created = 0;
     const warnings = new Set<string>();
-    for (const email of emails.filter((email) => !contacts.has(email))) {
-      const saved = await this.saveContact.execute(companyId, { email }, "skip");
+    const unknown = emails.filter((email) => !contacts.has(email));
+    const askToConfirm = unknown.length > 0 && (await this.requestOptIn.applies(companyId, input.optInMode));
+    for (const email of unknown) {
+      const saved = await this.saveContact.execute(companyId, { email }, "skip", { askToConfirm });
       if (saved._tag === "Left") return saved;
       contacts.set(email, saved.right.subscriber.id);
       if (!saved.right.created) continue;
       created += 1;
       // Only contacts this request created are asked to confirm; known ones are only joined.
-      const optIn = await this.requestOptIn.execute(saved.right.subscriber, true, input.optInMode);
+      const optIn = await this.requestOptIn.execute(saved.right.subscriber, true, askToConfirm);
       if (optIn?.warning) warnings.add(optIn.warning);
     }
 

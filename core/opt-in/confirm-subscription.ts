@@ -22,8 +22,11 @@ export const confirmationLinkNotFound = () => notFound("This confirmation link i
  * A confirmation link, `GET` and `POST {BASE_URL}/c/{token}`. The token names the company and
  * the contact, so it confirms that contact of that company only; a token not signed here, or
  * expired, or naming a contact without an opt-in (or deleted), is NotFound.
- * `show` changes nothing (mail scanners fetch links); `confirm` confirms, once: the first time
- * records the `subscriber.confirmed` custom event, later times only show the page again.
+ * `show` changes nothing (mail scanners fetch links); `confirm` confirms, once, and records the
+ * `subscriber.confirmed` custom event at the confirmation's time: the event sequences and
+ * segments start from. The event's fixed eventId makes a repeat record nothing, so every visit
+ * records it again: a confirmation whose event was lost (a crash between the two writes) gets
+ * it on the next visit.
  */
 export class ConfirmSubscription {
   constructor(
@@ -38,25 +41,24 @@ export class ConfirmSubscription {
   show = async (token: string): Promise<Result<ConfirmationPage>> => {
     const resolved = await this.resolve(token);
     if (resolved._tag === "Left") return resolved;
-    const { contact, companyName, confirmed } = resolved.right;
-    return ok({ companyName, email: contact.email, confirmed });
+    const { contact, companyName, confirmedAt } = resolved.right;
+    return ok({ companyName, email: contact.email, confirmed: confirmedAt !== null });
   };
 
   confirm = async (token: string): Promise<Result<ConfirmationPage>> => {
     const resolved = await this.resolve(token);
     if (resolved._tag === "Left") return resolved;
-    const { contact, companyName } = resolved.right;
+    const { contact, companyName, confirmedAt } = resolved.right;
     const now = this.clock.now();
-    if (await this.optIns.confirm(contact.companyId, contact.id, now)) {
-      await this.recordEvent.execute(
-        { companyId: contact.companyId, id: contact.id, email: contact.email },
-        { name: SUBSCRIBER_CONFIRMED_EVENT, properties: {}, occurredAt: now, eventId: SUBSCRIBER_CONFIRMED_EVENT, source: "opt_in" },
-      );
-    }
+    const at = (await this.optIns.confirm(contact.companyId, contact.id, now)) ? now : (confirmedAt ?? now);
+    await this.recordEvent.execute(
+      { companyId: contact.companyId, id: contact.id, email: contact.email },
+      { name: SUBSCRIBER_CONFIRMED_EVENT, properties: {}, occurredAt: at, eventId: SUBSCRIBER_CONFIRMED_EVENT, source: "opt_in" },
+    );
     return ok({ companyName, email: contact.email, confirmed: true });
   };
 
-  private async resolve(token: string): Promise<Result<{ contact: TaggedSubscriber; companyName: string; confirmed: boolean }>> {
+  private async resolve(token: string): Promise<Result<{ contact: TaggedSubscriber; companyName: string; confirmedAt: Date | null }>> {
     const target = this.tokens.read(token, this.clock.now());
     if (!target) return fail(confirmationLinkNotFound());
     const [optIn, contact, company] = await Promise.all([
@@ -65,6 +67,6 @@ export class ConfirmSubscription {
       this.tenancy.findCompany(target.companyId),
     ]);
     if (!optIn || !contact || !company) return fail(confirmationLinkNotFound());
-    return ok({ contact, companyName: company.name, confirmed: optIn.confirmedAt !== null });
+    return ok({ contact, companyName: company.name, confirmedAt: optIn.confirmedAt });
   }
 }

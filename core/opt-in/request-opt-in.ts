@@ -15,10 +15,12 @@ export interface OptInOutcome {
 }
 
 /**
- * After a contact was saved with an opt-in mode: when double opt-in applies, a new contact starts
- * unconfirmed and is emailed; an existing contact that has not confirmed yet is emailed again
- * (rate-limited). A contact that confirmed, or was there before without double opt-in, or is not
- * active, is never asked. Null when double opt-in does not apply at all (no `optIn` in the answer).
+ * Double opt-in of a contact saved through the API. `applies` is asked before the contact is
+ * saved, so that a new contact is stored unconfirmed in the same transaction (SaveContact's
+ * `askToConfirm`): a crash can never leave it confirmed by omission. Then `execute` emails a
+ * new contact, and an existing contact that has not confirmed yet again (rate-limited). A
+ * contact that confirmed, or was there before without double opt-in, or is not active, is never
+ * asked. Null when double opt-in does not apply at all (no `optIn` in the answer).
  */
 export class RequestOptIn {
   constructor(
@@ -28,10 +30,15 @@ export class RequestOptIn {
     private readonly clock: Clock,
   ) {}
 
-  execute = async (contact: Subscriber, created: boolean, mode: OptInMode | undefined): Promise<OptInOutcome | null> => {
-    if (mode === "confirmed") return null;
-    if (!optInAsked(mode, await this.settings.find(contact.companyId))) return null;
+  /** Whether contacts saved with this mode are asked to confirm: `confirmed` never, else the mode or the company's setting. */
+  applies = async (companyId: string, mode: OptInMode | undefined): Promise<boolean> =>
+    mode !== "confirmed" && optInAsked(mode, await this.settings.find(companyId));
+
+  /** `applies`: what `applies` answered before the contact was saved. */
+  execute = async (contact: Subscriber, created: boolean, applies: boolean): Promise<OptInOutcome | null> => {
+    if (!applies) return null;
     if (contact.status !== "active") return { required: false, emailQueued: false };
+    // Already started with the contact when its save was asked to; a no-op then.
     if (created) await this.optIns.start(contact.companyId, contact.id, this.clock.now());
     else {
       const optIn = await this.optIns.find(contact.companyId, contact.id);

@@ -5,11 +5,10 @@ import type { Clock } from "../ports/clock.js";
 import type { IdGenerator } from "../ports/id-generator.js";
 import type { Job, JobQueue, JobRequest } from "../ports/job-queue.js";
 import { must } from "../shared/result.js";
-import type { Subscriber } from "../subscribers/model.js";
 import { importChunk } from "./import-chunk.js";
 import { CHUNK_SIZE, isTerminal, transition, type SubscriberImport } from "./model.js";
 import type { ImportStepWork, SubscriberImportRepository } from "./ports.js";
-import type { RequestImportOptIns } from "./request-import-opt-ins.js";
+import type { ImportOptIns } from "./import-opt-ins.js";
 
 /** The job that advances one import by one chunk. */
 export const ADVANCE_IMPORT_JOB = "subscriber_imports.advance";
@@ -44,7 +43,8 @@ export function chunkFailureReason(error: unknown): string {
  * stored chunk and mark the chunk done with the counters, and complete it after the last chunk;
  * then enqueue the next step. The import holds all the progress, so a worker killed at any point
  * loses nothing: the step runs again from what was saved, and a chunk is never written twice.
- * The contacts a chunk created are asked to confirm after its transaction commits (double opt-in).
+ * Under double opt-in, the contacts a chunk creates start unconfirmed in that transaction, with the
+ * job that emails them.
  */
 export class AdvanceImport {
   constructor(
@@ -52,7 +52,7 @@ export class AdvanceImport {
     private readonly jobs: JobQueue,
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
-    private readonly requestOptIns: RequestImportOptIns,
+    private readonly optIns: ImportOptIns,
   ) {}
 
   /** The job handler: on the step's last attempt, an error fails its chunk's rows and the import goes on. */
@@ -67,24 +67,17 @@ export class AdvanceImport {
 
   /** Runs one step; resolves to the import after it (null when it does not exist). */
   execute = async (companyId: string, importId: string): Promise<SubscriberImport | null> => {
-    let created: readonly Subscriber[] = [];
-    return this.advance(
-      companyId,
-      importId,
-      async (current, tx) => {
-        const step = await this.writeChunk(current, tx);
-        created = step.created;
-        return step.subscriberImport;
-      },
-      (after) => this.requestOptIns.execute(after, created),
-    );
+    const subscriberImport = await this.imports.find(companyId, importId);
+    if (!subscriberImport) return null;
+    // Read before the transaction: on SQLite, a read on another connection would wait for it.
+    const askToConfirm = await this.optIns.applies(subscriberImport);
+    return this.advance(companyId, importId, (current, tx) => this.writeChunk(current, tx, askToConfirm));
   };
 
   private async advance(
     companyId: string,
     importId: string,
     work: (current: SubscriberImport, tx: ImportStepWork) => Promise<SubscriberImport>,
-    afterCommit?: (after: SubscriberImport) => Promise<unknown>,
   ): Promise<SubscriberImport | null> {
     const after = await this.imports.step(companyId, importId, async (subscriberImport, tx) => {
       if (isTerminal(subscriberImport.status)) return null;
@@ -93,18 +86,17 @@ export class AdvanceImport {
       const current = await work(started, tx);
       return current.processedChunks === current.chunkCount ? must(transition(current, { type: "finish" }, now)) : current;
     });
-    if (after && afterCommit) await afterCommit(after);
     if (after && !isTerminal(after.status)) await this.jobs.enqueue(advanceImportJob(after));
     return after;
   }
 
-  private async writeChunk(current: SubscriberImport, tx: ImportStepWork): Promise<{ subscriberImport: SubscriberImport; created: readonly Subscriber[] }> {
+  private async writeChunk(current: SubscriberImport, tx: ImportStepWork, askToConfirm: boolean): Promise<SubscriberImport> {
     const chunk = await tx.nextChunk();
-    if (!chunk) return { subscriberImport: current, created: [] };
+    if (!chunk) return current;
     const now = this.clock.now();
-    const { outcome, created } = await importChunk(current, chunk.rows, tx, () => this.ids.next("sub"), now);
+    const { outcome } = await importChunk(current, chunk.rows, tx, () => this.ids.next("sub"), now, askToConfirm);
     await tx.markDone(chunk.index);
-    return { subscriberImport: must(transition(current, { type: "chunkProcessed", outcome }, now)), created };
+    return must(transition(current, { type: "chunkProcessed", outcome }, now));
   }
 
   /** Counts the next chunk's rows as failed without reading them: API imports store CHUNK_SIZE rows per chunk. */

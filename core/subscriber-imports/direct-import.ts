@@ -3,14 +3,14 @@ import type { Delay } from "../ports/delay.js";
 import type { IdGenerator } from "../ports/id-generator.js";
 import { notFound } from "../shared/errors.js";
 import { fail, must, ok, type Result } from "../shared/result.js";
-import type { DuplicateStrategy, OptInMode, Subscriber } from "../subscribers/model.js";
+import type { DuplicateStrategy, OptInMode } from "../subscribers/model.js";
 import type { SubscriberRepository } from "../subscribers/ports.js";
 import type { TenancyRepository } from "../tenancy/ports.js";
 import { chunkFailureReason } from "./advance-import.js";
 import { importChunk } from "./import-chunk.js";
 import { newImport, transition, type ImportEvent, type SubscriberImport } from "./model.js";
 import type { ImportStepWork, SubscriberImportRepository } from "./ports.js";
-import type { RequestImportOptIns } from "./request-import-opt-ins.js";
+import type { ImportOptIns } from "./import-opt-ins.js";
 import { tallyRows } from "./rows.js";
 
 export interface DirectImportInput {
@@ -38,7 +38,7 @@ export class DirectImport {
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
     private readonly delay: Delay,
-    private readonly requestOptIns: RequestImportOptIns,
+    private readonly optIns: ImportOptIns,
   ) {}
 
   /** Creates the import record (running, no rows yet). */
@@ -56,19 +56,18 @@ export class DirectImport {
   /**
    * Adds rows to the import and writes them. `seen` holds the emails of the import's earlier
    * rows (it is updated), so a repeated email is skipped as a duplicate whatever chunk it is in.
-   * The contacts the chunk created are asked to confirm once it is committed (double opt-in).
+   * Under double opt-in, the contacts the chunk creates start unconfirmed in its transaction, with
+   * the job that emails them.
    */
   addChunk = async (subscriberImport: SubscriberImport, data: readonly unknown[], seen: Set<string>): Promise<SubscriberImport> => {
     const { rows, tally } = tallyRows(data, seen);
+    const askToConfirm = await this.optIns.applies(subscriberImport);
     for (let attempt = 1; ; attempt++) {
-      let created: readonly Subscriber[] = [];
-      let after: SubscriberImport;
       try {
-        after = await this.apply(subscriberImport, async (current, tx) => {
+        return await this.apply(subscriberImport, async (current, tx) => {
           const now = this.clock.now();
           const added = must(transition(current, { type: "chunkAdded", tally }, now));
-          const chunk = await importChunk(added, rows, tx, () => this.ids.next("sub"), now);
-          created = chunk.created;
+          const chunk = await importChunk(added, rows, tx, () => this.ids.next("sub"), now, askToConfirm);
           return must(transition(added, { type: "chunkProcessed", outcome: chunk.outcome }, now));
         });
       } catch (error) {
@@ -82,8 +81,6 @@ export class DirectImport {
           return must(transition(added, { type: "chunkFailed", rows: rows.length, reason }, this.clock.now()));
         });
       }
-      await this.requestOptIns.execute(after, created);
-      return after;
     }
   };
 

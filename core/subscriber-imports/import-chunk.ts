@@ -1,20 +1,23 @@
-import type { Subscriber } from "../subscribers/model.js";
+import { askImportedContactsJob } from "../opt-in/ask-imported-contacts.js";
 import type { ChunkOutcome, SubscriberImport } from "./model.js";
 import { planChunk } from "./plan-chunk.js";
 import type { ImportChunkWork } from "./ports.js";
 import { readChunk, type ChunkRow } from "./rows.js";
 
-/** What a chunk did, and the contacts it created (as written). */
+/** What a chunk did. */
 export interface ChunkResult {
   readonly outcome: ChunkOutcome;
-  readonly created: readonly Subscriber[];
+  /** The created contacts asked to confirm: their opt-ins and confirmation job are in the transaction. */
+  readonly askedToConfirm: number;
 }
 
 /**
  * The chunk processor every import goes through (the job for API imports, the CLI for files):
  * one query finds the contacts the rows name, the rows are planned in memory, and the plan is
  * written in a few multi-row statements, all inside the caller's transaction.
- * Also gives the contacts the chunk created: once the transaction commits, they may be asked to confirm.
+ * With `askToConfirm` (double opt-in applies to the import), the active contacts it created start
+ * unconfirmed and the job that emails them is queued in that same transaction: the contacts, their
+ * opt-ins and the job commit together or not at all.
  */
 export async function importChunk(
   subscriberImport: SubscriberImport,
@@ -22,6 +25,7 @@ export async function importChunk(
   work: ImportChunkWork,
   newId: () => string,
   now: Date,
+  askToConfirm: boolean,
 ): Promise<ChunkResult> {
   const readings = readChunk(rows);
   const emails = new Set<string>();
@@ -37,5 +41,8 @@ export async function importChunk(
   if (plan.inserts.length + plan.updates.length > 0) {
     await work.writeContacts({ inserts: plan.inserts, updates: plan.updates, listIds: options.listIds }, now);
   }
-  return { outcome: plan.outcome, created: plan.inserts.map((insert) => insert.subscriber) };
+  const created = plan.inserts.map((insert) => insert.subscriber);
+  const asked = askToConfirm ? created.filter((contact) => contact.status === "active").map((contact) => contact.id) : [];
+  if (asked.length > 0) await work.startOptIns(asked, askImportedContactsJob(subscriberImport.companyId, asked), now);
+  return { outcome: plan.outcome, askedToConfirm: asked.length };
 }

@@ -1,3 +1,4 @@
+import type { JobRequest } from "../ports/job-queue.js";
 import type { Subscriber } from "../subscribers/model.js";
 import type { SubscriberImport } from "./model.js";
 import type { ContactWrite } from "./plan-chunk.js";
@@ -23,6 +24,11 @@ export interface ImportChunkWork {
     changes: { readonly inserts: readonly ContactWrite[]; readonly updates: readonly ContactWrite[]; readonly listIds: readonly string[] },
     now: Date,
   ): Promise<void>;
+  /**
+   * Starts these new contacts' opt-ins, unconfirmed, and queues `job` (which emails them), in the
+   * chunk's transaction: neither is ever written without the contacts, nor the contacts without them.
+   */
+  startOptIns(subscriberIds: readonly string[], job: JobRequest, now: Date): Promise<void>;
 }
 
 /** One job step's work: the next stored chunk, and marking it done with the import's progress. */

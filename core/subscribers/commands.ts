@@ -1,11 +1,12 @@
 import * as t from "io-ts";
-import { BooleanFromString, boundedText, Email, IntegerFromString, IsoDate, oneOf, optional, TrimmedNonEmpty } from "../shared/codecs.js";
+import { BooleanFromString, boundedText, Email, IntegerFromString, integerBetween, IsoDate, oneOf, optional, TrimmedNonEmpty } from "../shared/codecs.js";
 import { MAX_TAGS_PER_CONTACT_CALL } from "../tags/model.js";
 import { TagNameInput } from "../tags/tag-name-input.js";
 import { boundedArray } from "../shared/bounded-array.js";
 import { ATTRIBUTE_LIMITS, boundedJsonObject } from "../shared/bounded-json.js";
 import { withSchema } from "../shared/json-schema.js";
 import { DUPLICATE_STRATEGIES, OPT_IN_MODES, SUBSCRIBER_STATUSES } from "./model.js";
+import { MAX_ACTIVITY_LIMIT } from "./activity-cursor.js";
 
 /**
  * Inputs of the subscriber routes (compat-reference §4). Types and enumerations are checked here
@@ -177,9 +178,11 @@ export const ListSubscribersQuery = t.exact(
 );
 export type ListSubscribersQuery = t.TypeOf<typeof ListSubscribersQuery>;
 
-/** GET /subscribers/{email}: accepted for compatibility; no email engagement is recorded yet. */
-export const SubscriberDetailQuery = t.exact(t.partial({ includeMachineEngagement: optional(BooleanFromString) }), "SubscriberDetailQuery");
-export const ExternalDetailQuery = t.exact(
-  t.intersection([ExternalIdQuery, t.partial({ includeMachineEngagement: optional(BooleanFromString) })]),
-  "ExternalDetailQuery",
-);
+/** GET /subscribers/{email}: machine opens and clicks in the stats, and the page of activity. */
+const detailFields = {
+  includeMachineEngagement: optional(BooleanFromString),
+  activityLimit: optional(integerBetween(1, MAX_ACTIVITY_LIMIT)),
+  activityCursor: optional(t.string),
+};
+export const SubscriberDetailQuery = t.exact(t.partial(detailFields), "SubscriberDetailQuery");
+export const ExternalDetailQuery = t.exact(t.intersection([ExternalIdQuery, t.partial(detailFields)]), "ExternalDetailQuery");

@@ -21,6 +21,7 @@ export class CreateSubscriber {
   execute = async (actor: Actor, input: CreateSubscriberCommand): Promise<Result<CreatedSubscriberView>> => {
     const phone = input.phone === undefined ? undefined : normalizePhone(input.phone, input.phoneCountry);
     if (phone?._tag === "Left") return phone;
+    const askToConfirm = await this.requestOptIn.applies(actor.companyId, input.optInMode);
     const saved = await this.saveContact.execute(
       actor.companyId,
       {
@@ -37,11 +38,12 @@ export class CreateSubscriber {
         createdAt: input.createdAt,
       },
       input.duplicateStrategy ?? "skip",
+      { askToConfirm },
     );
     if (saved._tag === "Left") return saved;
     const { subscriber, created, updated, skipped } = saved.right;
     const view = { ...toSubscriberView(subscriber), created, updated, skipped };
-    const optIn = await this.requestOptIn.execute(subscriber, created, input.optInMode);
+    const optIn = await this.requestOptIn.execute(subscriber, created, askToConfirm);
     if (!optIn) return ok({ subscriber: view });
     const { warning, ...answer } = optIn;
     return ok({ subscriber: view, optIn: answer, ...(warning ? { warnings: [warning] } : {}) });

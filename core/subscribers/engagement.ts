@@ -1,3 +1,4 @@
+import type { ActivityPosition } from "./activity-cursor.js";
 import type * as t from "io-ts";
 import { oneOf } from "../shared/codecs.js";
 import { token } from "../shared/token.js";
@@ -42,7 +43,7 @@ export interface ContactEmailEvent {
 export interface ContactEngagementQueries {
   /** Counts of the contact's sends; opens and clicks by machines count only when asked. */
   emailStats(companyId: string, subscriberId: string, options: { readonly includeMachineEngagement: boolean }): Promise<ContactEmailStats>;
-  /** The latest events of the email sent to the contact, newest first. */
-  recentEmailEvents(companyId: string, subscriberId: string, limit: number): Promise<ContactEmailEvent[]>;
+  /** The latest events of the email sent to the contact, newest first (then by ID); with `before`, only those before it. */
+  recentEmailEvents(companyId: string, subscriberId: string, limit: number, before: ActivityPosition | null): Promise<ContactEmailEvent[]>;
 }
 export const ContactEngagementQueries = token<ContactEngagementQueries>("lifecycle.ContactEngagementQueries");

@@ -2,14 +2,12 @@ import type { NoteRepository } from "../notes/ports.js";
 import { toNoteView } from "../notes/view.js";
 import type { Actor } from "../shared/actor.js";
 import { ok, type Result } from "../shared/result.js";
+import { activityCursorOf, DEFAULT_ACTIVITY_LIMIT, readActivityCursor } from "./activity-cursor.js";
 import { identifySubscriber, type SubscriberRef } from "./identify.js";
 import type { SubscriberRepository } from "./ports.js";
 import type { ContactActivity, ListMembership, SubscriberQueries } from "./queries.js";
 import type { ContactEmailEvent, ContactEmailStats, ContactEngagementQueries, StoredEmailEventType } from "./engagement.js";
 import { toSubscriberView, type ActivityView, type EmailStatsView, type MembershipView, type SubscriberDetailView } from "./view.js";
-
-/** How many of the contact's latest events (custom and email, merged) the detail shows. */
-export const ACTIVITY_LIMIT = 50;
 
 const toMembershipView = (m: ListMembership): MembershipView => ({
   id: m.id,
@@ -78,8 +76,15 @@ const newestFirst = (a: ActivityView, b: ActivityView) => (a.eventTime === b.eve
 
 /**
  * GET /subscribers/{email} (or by externalId): the record with notes, lists, email statistics
- * and the latest activity, custom events and email events merged.
+ * and the latest activity, custom events and email events merged, newest first, a page at a time
+ * (`activityLimit`, and `activityCursor` from the previous page's `activityPagination`).
  */
+export interface SubscriberDetailOptions {
+  readonly includeMachineEngagement?: boolean | undefined;
+  readonly activityLimit?: number | undefined;
+  readonly activityCursor?: string | undefined;
+}
+
 export class GetSubscriber {
   constructor(
     private readonly subscribers: SubscriberRepository,
@@ -88,18 +93,25 @@ export class GetSubscriber {
     private readonly notes: NoteRepository,
   ) {}
 
-  execute = async (actor: Actor, ref: SubscriberRef, options: { readonly includeMachineEngagement?: boolean } = {}): Promise<Result<SubscriberDetailView>> => {
+  execute = async (actor: Actor, ref: SubscriberRef, options: SubscriberDetailOptions = {}): Promise<Result<SubscriberDetailView>> => {
+    const before = readActivityCursor(options.activityCursor);
+    if (before._tag === "Left") return before;
     const found = await identifySubscriber(this.subscribers, actor.companyId, ref);
     if (found._tag === "Left") return found;
     const subscriber = found.right;
+    const limit = options.activityLimit ?? DEFAULT_ACTIVITY_LIMIT;
+    // One more of each kind than the page shows tells whether another page follows.
     const [notes, lists, customEvents, emailEvents, emailStats] = await Promise.all([
       this.notes.listForSubscriber(actor.companyId, subscriber.id),
       this.queries.memberships(actor.companyId, subscriber.id),
-      this.queries.recentEvents(actor.companyId, subscriber.id, ACTIVITY_LIMIT),
-      this.engagement.recentEmailEvents(actor.companyId, subscriber.id, ACTIVITY_LIMIT),
+      this.queries.recentEvents(actor.companyId, subscriber.id, limit + 1, before.right),
+      this.engagement.recentEmailEvents(actor.companyId, subscriber.id, limit + 1, before.right),
       this.engagement.emailStats(actor.companyId, subscriber.id, { includeMachineEngagement: options.includeMachineEngagement ?? false }),
     ]);
-    const activity = [...customEvents.map(toCustomActivityView), ...emailEvents.map(toEmailActivityView)].sort(newestFirst).slice(0, ACTIVITY_LIMIT);
+    const merged = [...customEvents.map(toCustomActivityView), ...emailEvents.map(toEmailActivityView)].sort(newestFirst);
+    const activity = merged.slice(0, limit);
+    const last = activity.at(-1);
+    const hasMore = merged.length > limit && last !== undefined;
     return ok({
       ...toSubscriberView(subscriber),
       notes: notes.map(toNoteView),
@@ -107,6 +119,11 @@ export class GetSubscriber {
       sequenceEnrollments: [],
       emailStats: toEmailStatsView(emailStats),
       activity,
+      activityPagination: {
+        limit,
+        nextCursor: hasMore ? activityCursorOf({ at: new Date(last.eventTime), id: last.id }) : null,
+        hasMore,
+      },
     });
   };
 }

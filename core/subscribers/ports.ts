@@ -10,6 +10,8 @@ export interface ContactChanges {
   readonly removeTags?: readonly string[];
   /** List IDs (already resolved with `resolveLists`) the contact joins. */
   readonly addLists?: readonly string[];
+  /** A new active contact starts unconfirmed (double opt-in), in the transaction that inserts it. */
+  readonly startOptIn?: boolean;
 }
 
 export interface ResolvedLists {

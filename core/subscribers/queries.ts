@@ -1,3 +1,4 @@
+import type { ActivityPosition } from "./activity-cursor.js";
 import type { SegmentDefinition } from "../segments/ports.js";
 import type { AttributeOperator } from "./commands.js";
 import type { SubscriberStatus, TaggedSubscriber } from "./model.js";
@@ -75,8 +76,8 @@ export interface SubscriberQueries {
   findListId(companyId: string, reference: { readonly id?: string; readonly name?: string }): Promise<string | null>;
   /** Every list the contact joined (left ones too), oldest membership first. */
   memberships(companyId: string, subscriberId: string): Promise<ListMembership[]>;
-  /** The contact's latest custom events, newest first. */
-  recentEvents(companyId: string, subscriberId: string, limit: number): Promise<ContactActivity[]>;
+  /** The contact's latest custom events, newest first (then by ID); with `before`, only those before it. */
+  recentEvents(companyId: string, subscriberId: string, limit: number, before: ActivityPosition | null): Promise<ContactActivity[]>;
   /** Marks every current list membership of the contact as left at `at` (global unsubscribe). */
   leaveAllLists(companyId: string, subscriberId: string, at: Date): Promise<void>;
 }

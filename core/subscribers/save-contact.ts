@@ -19,6 +19,11 @@ export interface ContactInput extends ContactFields {
   readonly lists?: readonly string[] | undefined;
 }
 
+export interface SaveOptions {
+  /** Double opt-in applies: a contact created now is stored unconfirmed with it (see RequestOptIn). */
+  readonly askToConfirm?: boolean;
+}
+
 export interface SavedContact {
   readonly subscriber: TaggedSubscriber;
   readonly created: boolean;
@@ -53,7 +58,7 @@ export class SaveContact {
     private readonly clock: Clock,
   ) {}
 
-  execute = async (companyId: string, input: ContactInput, strategy: DuplicateStrategy): Promise<Result<SavedContact>> => {
+  execute = async (companyId: string, input: ContactInput, strategy: DuplicateStrategy, options: SaveOptions = {}): Promise<Result<SavedContact>> => {
     if (input.customAttributes && Object.hasOwn(input.customAttributes, RESERVED_ATTRIBUTE)) return fail(reservedAttributeError());
     const tags = normalizeTags(input.tags ?? []);
     if (tags._tag === "Left") return tags;
@@ -73,10 +78,11 @@ export class SaveContact {
       const created = await this.subscribers.insert(newContact(companyId, this.ids.next("sub"), input.email, input, now), {
         addTags: tags.right,
         addLists: lists.ids,
+        startOptIn: options.askToConfirm ?? false,
       });
       if (created) return ok({ subscriber: created, created: true, updated: false, skipped: false });
       // Someone created it meanwhile: it is an existing contact after all.
-      return this.execute(companyId, input, strategy);
+      return this.execute(companyId, input, strategy, options);
     }
 
     const changes: ContactChanges = resolution.replaceTags

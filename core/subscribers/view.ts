@@ -121,6 +121,8 @@ export const SubscriberDetailView = view(
     /** Opens and clicks by machines count only with `includeMachineEngagement=true`. */
     emailStats: EmailStatsView,
     activity: t.readonlyArray(ActivityView),
+    /** The activity's page: `activityCursor=<nextCursor>` shows the events before it. */
+    activityPagination: view({ limit: t.number, nextCursor: NullableString, hasMore: t.boolean }, "ActivityPagination"),
   },
   "SubscriberDetail",
 );

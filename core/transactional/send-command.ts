@@ -1,6 +1,6 @@
 import * as t from "io-ts";
 import { arrayOf } from "../emails/blocks.js";
-import { ContentHtml, ContentPreviewText, ContentSubject } from "../emails/commands.js";
+import { ContentHtml, ContentPreviewText, ContentSubject, SendLocale } from "../emails/commands.js";
 import { boundedText, Email, optional } from "../shared/codecs.js";
 import { headerText } from "../shared/header-text.js";
 import { withSchema } from "../shared/json-schema.js";
@@ -48,6 +48,8 @@ export const SendTransactionalCommand = t.exact(
     from: optional(headerText(320 + 260)),
     replyTo: optional(headerText(320 + 260)),
     attachments: optional(arrayOf(Attachment, 0, MAX_ATTACHMENTS, "attachments")),
+    /** The localized variant of a saved email to send (else the contact's `locale` attribute picks it). */
+    locale: optional(SendLocale),
     trackingSettings: optional(t.exact(t.partial({ clickTracking: optional(t.boolean), openTracking: optional(t.boolean) }), "TrackingSettings")),
   }),
   "SendTransactionalCommand",

@@ -3,7 +3,8 @@ import type { Attachment } from "../delivery/model.js";
 import type { QueueEmailSend } from "../delivery/queue-email-send.js";
 import { contactVariables } from "../emails/merge-variables.js";
 import type { EmailContent } from "../emails/model.js";
-import type { TemplateRepository } from "../emails/ports.js";
+import { DEFAULT_LOCALE, localizedContent, type TemplateLocalization } from "../emails/localization.js";
+import type { TemplateLocalizationRepository, TemplateRepository } from "../emails/ports.js";
 import type { RenderEmail } from "../emails/render-email.js";
 import type { UnresolvedMergeTag } from "../emails/email-renderer.js";
 import { mailboxProviderOf } from "../metrics/mailbox-provider.js";
@@ -15,6 +16,7 @@ import { badRequest } from "../shared/errors.js";
 import { fail, ok, type Result } from "../shared/result.js";
 import { parseMailbox } from "./mailbox-text.js";
 import { sendsDisabled, TRANSACTIONAL_NOT_FOUND, type TransactionalEmail } from "./model.js";
+import { recipientLocale } from "./recipient-locale.js";
 import type { TransactionalEmailRepository } from "./ports.js";
 import { recipientsOf, type SendTransactionalCommand } from "./send-command.js";
 import { contentOf } from "./transactional-content.js";
@@ -33,6 +35,8 @@ export interface QueuedSend {
   readonly emailSendId: string;
   readonly to: string;
   readonly role: "to" | "cc" | "bcc";
+  /** The localized variant sent (`es`, `pt-BR`), or `default` for the email's own content. */
+  readonly locale: string;
 }
 
 export interface MissingVariableDiagnostic {
@@ -85,11 +89,14 @@ function attachmentsOf(command: SendTransactionalCommand): Result<Attachment[]> 
  * first). Each is rendered for its recipient (contact fields when the address is a contact,
  * then the request's variables) with its own tracking links (open pixel and click rewriting as
  * the request's trackingSettings say, else as the company's tracking settings say), and queued.
+ * A saved email is sent in the recipient's locale (the request's `locale`, else the contact's
+ * `locale` attribute): that locale's variant, else its language's, else the default content.
  */
 export class SendTransactional {
   constructor(
     private readonly emails: TransactionalEmailRepository,
     private readonly templates: TemplateRepository,
+    private readonly localizations: TemplateLocalizationRepository,
     private readonly subscribers: SubscriberRepository,
     private readonly resolveSender: ResolveSender,
     private readonly render: RenderEmail,
@@ -112,6 +119,7 @@ export class SendTransactional {
     const source = await this.contentFor(actor.companyId, command);
     if (source._tag === "Left") return source;
     const { content, saved } = source.right;
+    const variants: readonly TemplateLocalization[] = saved ? await this.localizations.list(actor.companyId, saved.templateId) : [];
 
     const requestedFrom = command.from !== undefined ? parseMailbox(command.from) : null;
     const sender = await this.resolveSender.execute(actor.companyId, requestedFrom ?? undefined);
@@ -133,10 +141,11 @@ export class SendTransactional {
           ? await this.subscribers.findByExternalId(actor.companyId, command.subscriberExternalId)
           : await this.subscribers.findByEmail(actor.companyId, recipient.email);
       const variables = { ...contactVariables(contact ?? { email: recipient.email }), ...(command.variables ?? {}) };
+      const localized = saved ? localizedContent(content, variants, recipientLocale(command.locale, contact)) : { content, locale: DEFAULT_LOCALE };
       const emailSendId = this.queue.newSendId();
       const links = this.tracking.forSend(emailSendId);
       const rendered = await this.render.execute(actor.companyId, {
-        content,
+        content: localized.content,
         variables,
         suppliedVariables: supplied,
         links: {
@@ -172,7 +181,7 @@ export class SendTransactional {
         ...(primary && recipient.role !== "to" ? { copyOf: { emailSendId: primary.emailSendId, role: recipient.role } } : {}),
       });
       if (queued._tag === "Left") return queued;
-      emailSends.push({ emailSendId: queued.right.id, to: recipient.email, role: recipient.role });
+      emailSends.push({ emailSendId: queued.right.id, to: recipient.email, role: recipient.role, locale: localized.locale });
     }
 
     const first = emailSends[0]!;

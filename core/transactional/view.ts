@@ -61,7 +61,7 @@ export const SentTransactionalView = viewWithOptional(
     jobId: Id,
     to: Addresses,
     emailType: oneOf(["transactional", "marketing"], "TransactionalEmailType"),
-    emailSends: t.readonlyArray(view({ emailSendId: Id, to: t.string, role: oneOf(["to", "cc", "bcc"], "RecipientRole") })),
+    emailSends: t.readonlyArray(view({ emailSendId: Id, to: t.string, role: oneOf(["to", "cc", "bcc"], "RecipientRole"), locale: t.string })),
   },
   { cc: Addresses, bcc: Addresses, transactional: TransactionalIdentity, diagnostics: SendDiagnostics },
   "SentTransactional",

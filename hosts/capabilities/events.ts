@@ -8,6 +8,7 @@ import { CustomEventRepository } from "../../core/events/ports.js";
 import { RecordCustomEvent } from "../../core/events/record-custom-event.js";
 import { ResolveEventContact } from "../../core/events/resolve-event-contact.js";
 import { TrackEvents } from "../../core/events/track-events.js";
+import { RequestOptIn } from "../../core/opt-in/request-opt-in.js";
 import { Clock } from "../../core/ports/clock.js";
 import { IdGenerator } from "../../core/ports/id-generator.js";
 import { SaveContact } from "../../core/subscribers/save-contact.js";
@@ -19,7 +20,7 @@ export const eventsModule = new ContainerModule((container) => {
   bindClass(container, KnexCustomEventRepository, [Database, IdGenerator]);
   container.bind<CustomEventRepository>(CustomEventRepository).toService(KnexCustomEventRepository);
   bindClass(container, RecordCustomEvent, [CustomEventRepository, ContactEvents, IdGenerator, Clock]);
-  bindClass(container, ResolveEventContact, [CustomEventRepository, SaveContact]);
+  bindClass(container, ResolveEventContact, [CustomEventRepository, SaveContact, RequestOptIn]);
   bindClass(container, TrackEvents, [ResolveEventContact, RecordCustomEvent, Clock]);
   bindClass(container, ImportEvents, [ResolveEventContact, RecordCustomEvent, Clock]);
   bindClass(container, DescribeEventSchemas, [CustomEventRepository]);

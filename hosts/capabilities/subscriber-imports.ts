@@ -1,7 +1,6 @@
 import { ContainerModule, type ResolutionContext } from "inversify";
 import { KnexSubscriberImportRepository } from "../../adapters/knex/repositories/subscriber-import-repository.js";
 import { Clock } from "../../core/ports/clock.js";
-import { RequestOptIn } from "../../core/opt-in/request-opt-in.js";
 import { Delay } from "../../core/ports/delay.js";
 import { IdGenerator } from "../../core/ports/id-generator.js";
 import { JobQueue } from "../../core/ports/job-queue.js";
@@ -10,9 +9,10 @@ import { CreateImport } from "../../core/subscriber-imports/create-import.js";
 import { DirectImport } from "../../core/subscriber-imports/direct-import.js";
 import { GetImport } from "../../core/subscriber-imports/get-import.js";
 import { SubscriberImportRepository } from "../../core/subscriber-imports/ports.js";
-import { RequestImportOptIns } from "../../core/subscriber-imports/request-import-opt-ins.js";
+import { ImportOptIns } from "../../core/subscriber-imports/import-opt-ins.js";
 import { SubscriberRepository } from "../../core/subscribers/ports.js";
 import { TenancyRepository } from "../../core/tenancy/ports.js";
+import { TrackingSettingsRepository } from "../../core/tracking-settings/ports.js";
 import { bindClass } from "../bind-class.js";
 import { Database } from "../tokens.js";
 import { JobHandlers } from "../worker/job-handlers.js";
@@ -24,9 +24,9 @@ export const subscriberImportsModule = new ContainerModule((container) => {
 
   bindClass(container, CreateImport, [SubscriberImportRepository, SubscriberRepository, JobQueue, IdGenerator, Clock]);
   bindClass(container, GetImport, [SubscriberImportRepository]);
-  bindClass(container, RequestImportOptIns, [RequestOptIn]);
-  bindClass(container, AdvanceImport, [SubscriberImportRepository, JobQueue, IdGenerator, Clock, RequestImportOptIns]);
-  bindClass(container, DirectImport, [SubscriberImportRepository, SubscriberRepository, TenancyRepository, IdGenerator, Clock, Delay, RequestImportOptIns]);
+  bindClass(container, ImportOptIns, [TrackingSettingsRepository]);
+  bindClass(container, AdvanceImport, [SubscriberImportRepository, JobQueue, IdGenerator, Clock, ImportOptIns]);
+  bindClass(container, DirectImport, [SubscriberImportRepository, SubscriberRepository, TenancyRepository, IdGenerator, Clock, Delay, ImportOptIns]);
   container.onActivation(JobHandlers, registerJobs);
 });
 

@@ -2,7 +2,7 @@ import { ContainerModule } from "inversify";
 import { KnexTransactionalEmailRepository } from "../../adapters/knex/repositories/transactional-email-repository.js";
 import { ResolveSender } from "../../core/company/resolve-sender.js";
 import { QueueEmailSend } from "../../core/delivery/queue-email-send.js";
-import { TemplateRepository } from "../../core/emails/ports.js";
+import { TemplateLocalizationRepository, TemplateRepository } from "../../core/emails/ports.js";
 import { RenderEmail } from "../../core/emails/render-email.js";
 import { Clock } from "../../core/ports/clock.js";
 import { IdGenerator } from "../../core/ports/id-generator.js";
@@ -33,6 +33,7 @@ export const transactionalModule = new ContainerModule((container) => {
   bindClass(container, SendTransactional, [
     TransactionalEmailRepository,
     TemplateRepository,
+    TemplateLocalizationRepository,
     SubscriberRepository,
     ResolveSender,
     RenderEmail,

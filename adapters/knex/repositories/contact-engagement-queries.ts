@@ -1,7 +1,9 @@
 import * as t from "io-ts";
 import type { Knex } from "knex";
 import { StoredEmailEventType, type ContactEmailEvent, type ContactEmailStats, type ContactEngagementQueries } from "../../../core/subscribers/engagement.js";
+import type { ActivityPosition } from "../../../core/subscribers/activity-cursor.js";
 import { DbBoolean, DbDate, DbInteger, DbNullableDate, decodeRow } from "../row-codecs.js";
+import { olderThan } from "./activity-before.js";
 
 const NullableText = t.union([t.string, t.null]);
 
@@ -79,10 +81,11 @@ export class KnexContactEngagementQueries implements ContactEngagementQueries {
     };
   }
 
-  async recentEmailEvents(companyId: string, subscriberId: string, limit: number): Promise<ContactEmailEvent[]> {
-    const rows = await this.knex("email_events as e")
+  async recentEmailEvents(companyId: string, subscriberId: string, limit: number, before: ActivityPosition | null): Promise<ContactEmailEvent[]> {
+    const sent = this.knex("email_events as e")
       .join("email_sends as s", "s.id", "e.email_send_id")
-      .where({ "s.company_id": companyId, "s.subscriber_id": subscriberId, "s.is_test": false, "e.company_id": companyId })
+      .where({ "s.company_id": companyId, "s.subscriber_id": subscriberId, "s.is_test": false, "e.company_id": companyId });
+    const rows = await olderThan(sent, "e.event_time", "e.id", before)
       .orderBy([
         { column: "e.event_time", order: "desc" },
         { column: "e.id", order: "desc" },

@@ -30,6 +30,7 @@ const SummaryRow = t.type({
   first_opened_at: DbNullableDate,
   first_clicked_at: DbNullableDate,
   created_at: DbDate,
+  held_at: DbNullableDate,
 });
 
 const RecordRow = t.intersection([
@@ -94,6 +95,7 @@ function toSummary(row: unknown): EmailSendSummary {
     openedAt: r.first_opened_at,
     clickedAt: r.first_clicked_at,
     createdAt: r.created_at,
+    heldAt: r.held_at,
   };
 }
 
@@ -157,6 +159,8 @@ export class KnexEmailSendQueries implements EmailSendQueries {
     if (criteria.transactionalEmailId) base.andWhere("transactional_email_id", criteria.transactionalEmailId);
     if (criteria.automationId) base.andWhere("automation_id", criteria.automationId);
     if (criteria.automationNodeId) base.andWhere("automation_node_id", criteria.automationNodeId);
+    if (criteria.held === true) base.andWhere("status", "pending").whereNotNull("held_at");
+    if (criteria.held === false) base.andWhere((notHeld) => notHeld.whereNot("status", "pending").orWhereNull("held_at"));
 
     const [counted] = await base.clone().count({ total: "*" });
     const order = criteria.sortOrder === "asc" ? "asc" : "desc";

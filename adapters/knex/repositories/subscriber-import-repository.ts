@@ -1,12 +1,14 @@
 import * as t from "io-ts";
 import type { Knex } from "knex";
 import type { IdGenerator } from "../../../core/ports/id-generator.js";
+import type { JobRequest } from "../../../core/ports/job-queue.js";
 import { nullable, oneOf } from "../../../core/shared/codecs.js";
 import { IMPORT_STATUSES, type SubscriberImport } from "../../../core/subscriber-imports/model.js";
 import type { ContactWrite } from "../../../core/subscriber-imports/plan-chunk.js";
 import type { ImportStepWork, StoredChunk, SubscriberImportRepository } from "../../../core/subscriber-imports/ports.js";
 import { DUPLICATE_STRATEGIES, OPT_IN_MODES, type Subscriber } from "../../../core/subscribers/model.js";
 import { isPostgres } from "../connection.js";
+import { announceJobs, newJobRow } from "../knex-job-queue.js";
 import { DbDate, DbInteger, DbNullableDate, dbJson, decodeRow, toDbDate } from "../row-codecs.js";
 import { subscriberColumns, toSubscriber } from "./subscriber-repository.js";
 
@@ -193,6 +195,9 @@ function dateWriter(): (date: Date | null) => string | null {
 
 /** One step's reads and writes, all inside the transaction that locked the import. */
 class KnexImportStepWork implements ImportStepWork {
+  /** The types of the jobs this step queued: workers are woken once it commits. */
+  readonly queuedJobTypes: string[] = [];
+
   constructor(
     private readonly trx: Knex.Transaction,
     private readonly ids: IdGenerator,
@@ -260,6 +265,20 @@ class KnexImportStepWork implements ImportStepWork {
     await insertRows(trx, "list_memberships", ["company_id", "list_id", "subscriber_id", "subscribed_at"], memberships, "list_id, subscriber_id");
   }
 
+  async startOptIns(subscriberIds: readonly string[], job: JobRequest, now: Date): Promise<void> {
+    const at = toDbDate(now);
+    const companyId = this.subscriberImport.companyId;
+    await insertRows(
+      this.trx,
+      "opt_ins",
+      ["company_id", "subscriber_id", "requested_at"],
+      subscriberIds.map((id) => [companyId, id, at]),
+      "subscriber_id",
+    );
+    await this.trx("jobs").insert(newJobRow(job, this.ids.next("job"), now));
+    this.queuedJobTypes.push(job.type);
+  }
+
   /** Tag IDs by normalised name, creating the missing tags. */
   private async ensureTags(names: readonly string[], at: string | null): Promise<Map<string, string>> {
     const ids = new Map<string, string>();
@@ -324,21 +343,26 @@ export class KnexSubscriberImportRepository implements SubscriberImportRepositor
     return row ? toImport(row) : null;
   }
 
-  step(
+  async step(
     companyId: string,
     id: string,
     work: (subscriberImport: SubscriberImport, tx: ImportStepWork) => Promise<SubscriberImport | null>,
   ): Promise<SubscriberImport | null> {
-    return this.knex.transaction(async (trx) => {
+    let queuedJobTypes: readonly string[] = [];
+    const after = await this.knex.transaction(async (trx) => {
       const select = trx("subscriber_imports").where({ company_id: companyId, id });
       // Postgres: concurrent steps of one import wait here. SQLite: its single writer serialises them.
       const row = await (this.postgres ? select.forUpdate() : select).first();
       if (!row) return null;
       const current = toImport(row);
-      const next = await work(current, new KnexImportStepWork(trx, this.ids, current));
+      const stepWork = new KnexImportStepWork(trx, this.ids, current);
+      const next = await work(current, stepWork);
       if (!next) return current;
       await trx("subscriber_imports").where({ company_id: companyId, id }).update(progressColumns(next));
+      queuedJobTypes = stepWork.queuedJobTypes;
       return next;
     });
+    if (queuedJobTypes.length > 0) await announceJobs(this.knex, queuedJobTypes);
+    return after;
   }
 }

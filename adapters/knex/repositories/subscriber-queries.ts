@@ -1,5 +1,6 @@
 import * as t from "io-ts";
 import type { Knex } from "knex";
+import type { ActivityPosition } from "../../../core/subscribers/activity-cursor.js";
 import type { TaggedSubscriber } from "../../../core/subscribers/model.js";
 import type {
   AttributeFilter,
@@ -13,6 +14,7 @@ import type {
 import { isPostgres } from "../connection.js";
 import { DbBoolean, DbDate, DbInteger, DbNullableDate, dbJson, decodeRow, toDbDate } from "../row-codecs.js";
 import { segmentMembersQuery } from "../knex-segment-evaluator.js";
+import { olderThan } from "./activity-before.js";
 import { withTags } from "./subscriber-repository.js";
 
 const escapeLike = (text: string): string => text.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -147,9 +149,8 @@ export class KnexSubscriberQueries implements SubscriberQueries {
     });
   }
 
-  async recentEvents(companyId: string, subscriberId: string, limit: number): Promise<ContactActivity[]> {
-    const rows = await this.knex("custom_events")
-      .where({ company_id: companyId, subscriber_id: subscriberId })
+  async recentEvents(companyId: string, subscriberId: string, limit: number, before: ActivityPosition | null): Promise<ContactActivity[]> {
+    const rows = await olderThan(this.knex("custom_events").where({ company_id: companyId, subscriber_id: subscriberId }), "occurred_at", "id", before)
       .orderBy([
         { column: "occurred_at", order: "desc" },
         { column: "id", order: "desc" },

@@ -134,6 +134,9 @@ export class KnexSubscriberRepository implements SubscriberRepository {
       const inserted = await trx("subscribers").insert(subscriberColumns(subscriber)).onConflict().ignore().returning("id");
       if (inserted.length === 0) return null;
       await this.applyChanges(trx, subscriber.companyId, subscriber.id, changes, subscriber.updatedAt);
+      if (changes.startOptIn && subscriber.status === "active") {
+        await trx("opt_ins").insert({ company_id: subscriber.companyId, subscriber_id: subscriber.id, requested_at: toDbDate(subscriber.createdAt) });
+      }
       return this.findOne(subscriber.companyId, { id: subscriber.id }, trx);
     });
   }

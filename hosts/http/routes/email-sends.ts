@@ -17,8 +17,9 @@ export const emailSendsRoutes = routeModule({ listEmailSends: ListEmailSends, ge
     summary:
       "Search the email sends of the last days (1-14, default 14): search (subject or recipient), subject, recipient, status " +
       "(pending|sent|delivered|opened|clicked|bounced|complained|failed|suppressed; opened includes clicked), emailType, bounceType, " +
-      "campaignId, transactionalEmailId, automationId, automationNodeId; page (from 1), limit 1-100 (20), " +
-      "sortField recipientEmail|subject|status|eventAt|sentAt|createdAt (default), sortOrder asc|desc (default)",
+      "campaignId, transactionalEmailId, automationId, automationNodeId, held (true: only sends held while the company's sending is paused); " +
+      "page (from 1), limit 1-100 (20), sortField recipientEmail|subject|status|eventAt|sentAt|createdAt (default), sortOrder asc|desc (default). " +
+      "A held send stays pending with heldAt set, and goes out after the resume (GET /sending-status)",
     query: ListEmailSendsQuery,
     response: view({
       retentionDays: t.number,
@@ -33,7 +34,9 @@ export const emailSendsRoutes = routeModule({ listEmailSends: ListEmailSends, ge
     path: "/email-sends/:emailSendId",
     tag: "Email sends",
     scopes: ["email_sends:read"],
-    summary: "One email send with its stored HTML (emailBody, left out once expired) and its events in time order; 404 'Email send not found'",
+    summary:
+      "One email send with its stored HTML (emailBody, left out once expired) and its events in time order; heldAt while it is held " +
+      "because the company's sending is paused; 404 'Email send not found'",
     params: EmailSendIdPath,
     response: view({ source: t.literal("database"), emailSend: EmailSendView, events: t.readonlyArray(EmailSendEventView) }),
     errors: [404],

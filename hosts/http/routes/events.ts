@@ -34,7 +34,7 @@ export const eventsRoutes = routeModule(
       tag: "Events",
       scopes: ["events:write"],
       summary:
-        "Record a custom event for a contact (created when new: email needed). occurredAt over an hour old is history: stored, triggers nothing; over 5 years old is refused. eventId makes retries safe",
+        "Record a custom event for a contact (created when new: email needed). occurredAt over an hour old is history: stored, triggers nothing; over 5 years old is refused. eventId makes retries safe. A contact it creates is asked to confirm when the company has double opt-in on (optIn, warnings)",
       body: TrackEventCommand,
       response: TrackedEventView,
       errors: [400, 403, 404, 409, 422],
@@ -49,7 +49,7 @@ export const eventsRoutes = routeModule(
       path: "/subscribers/events/bulk",
       tag: "Events",
       scopes: ["events:write"],
-      summary: `Record up to ${MAX_BULK_EVENTS} events for one contact, in order; when all are over an hour old they are stored as one historical batch`,
+      summary: `Record up to ${MAX_BULK_EVENTS} events for one contact, in order; when all are over an hour old they are stored as one historical batch. A contact it creates is asked to confirm when the company has double opt-in on (optIn, warnings)`,
       body: TrackEventsCommand,
       response: TrackedEventsView,
       errors: [400, 403, 404, 409, 422],

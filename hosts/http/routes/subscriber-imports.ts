@@ -18,7 +18,7 @@ export const subscriberImportsRoutes = routeModule({ createImport: CreateImport,
     scopes: ["subscribers:import"],
     summary:
       "Import 1 to 5,000 contacts in the background (202); poll the import for progress. Rows that are not valid contacts fail on their own with a reason; the same idempotencyKey returns the first import (deduplicated: true). " +
-      "Double opt-in (optInMode double_opt_in, or default with the company's doubleOptInEnabled; confirmed never asks): every active contact the import creates is emailed to confirm as its chunk is written, and gets no marketing until it does",
+      "Double opt-in (optInMode double_opt_in, or default with the company's doubleOptInEnabled; confirmed never asks): every active contact the import creates is stored unconfirmed with its chunk, together with the job that emails it to confirm, and gets no marketing until it does",
     body: CreateImportCommand,
     bodyLimit: "16mb",
     response: view({ import: ImportView, deduplicated: t.boolean }),

@@ -17,6 +17,9 @@ import { view } from "../../../core/shared/view-fields.js";
 import { defineRoute, under } from "../route.js";
 import { routeModule } from "../route-module.js";
 
+/** How the detail's activity is paged. */
+const ACTIVITY_PAGES =
+  "custom and email events merged, newest first: activityLimit 1-100 (50), activityCursor from activityPagination.nextCursor for the page before; 400 for a cursor not given out here";
 const BY_EMAIL = "the contact's email, URL-encoded";
 const BY_EXTERNAL_ID = "by externalId in the query string (for IDs containing `/`, or contacts without a known email)";
 
@@ -64,14 +67,14 @@ export const subscribersRoutes = routeModule(
       path: "/subscribers/external",
       tag: "Subscribers",
       scopes: ["subscribers:read"],
-      summary: `Get a subscriber with notes, lists and latest activity, ${BY_EXTERNAL_ID}`,
+      summary: `Get a subscriber with notes, lists, email stats and its activity (${ACTIVITY_PAGES}), ${BY_EXTERNAL_ID}`,
       query: ExternalDetailQuery,
       response: view({ subscriber: SubscriberDetailView }),
-      errors: [404, 422],
-      handle: async ({ input, actor }) =>
-        under("subscriber")(
-          await uses.getSubscriber.execute(actor, { externalId: input.query.externalId }, { includeMachineEngagement: input.query.includeMachineEngagement }),
-        ),
+      errors: [400, 404, 422],
+      handle: async ({ input: { query }, actor }) => {
+        const { externalId, ...options } = query;
+        return under("subscriber")(await uses.getSubscriber.execute(actor, { externalId }, options));
+      },
     }),
     defineRoute({
       method: "patch",
@@ -101,15 +104,12 @@ export const subscribersRoutes = routeModule(
       path: "/subscribers/:email",
       tag: "Subscribers",
       scopes: ["subscribers:read"],
-      summary: `Get a subscriber with notes, lists and latest activity; ${BY_EMAIL}`,
+      summary: `Get a subscriber with notes, lists, email stats and its activity (${ACTIVITY_PAGES}); ${BY_EMAIL}`,
       params: SubscriberEmailPath,
       query: SubscriberDetailQuery,
       response: view({ subscriber: SubscriberDetailView }),
-      errors: [404, 422],
-      handle: async ({ input, actor }) =>
-        under("subscriber")(
-          await uses.getSubscriber.execute(actor, { email: input.params.email }, { includeMachineEngagement: input.query.includeMachineEngagement }),
-        ),
+      errors: [400, 404, 422],
+      handle: async ({ input, actor }) => under("subscriber")(await uses.getSubscriber.execute(actor, { email: input.params.email }, input.query)),
     }),
     defineRoute({
       method: "patch",

@@ -4,15 +4,21 @@ import { join } from "node:path";
 import test, { type ExecutionContext } from "ava";
 import knexFactory from "knex";
 import { SetUpOperatorSender } from "../../../core/company/set-up-operator-sender.js";
+import type { Knex } from "knex";
 import { DeliverEmail } from "../../../core/delivery/deliver-email.js";
+import { ASK_IMPORTED_CONTACTS_JOB } from "../../../core/opt-in/ask-imported-contacts.js";
+import { AdvanceImport } from "../../../core/subscriber-imports/advance-import.js";
 import { OPERATOR } from "../../../core/shared/actor.js";
 import { createCompanyFixture } from "../../../fixtures/companies.js";
 import { importCsvFile } from "../../../hosts/cli/import-subscribers.js";
 import { createWorker } from "../../../hosts/worker/create-worker.js";
 import { apiFixture } from "../../helpers/api-fixture.js";
 import { dialects, type Dialect } from "../../helpers/databases.js";
+import { failInsertsInto } from "../../helpers/injected-failure.js";
 
 const CONFIRM_SUBJECT = "Confirm your subscription to Acme";
+
+const countOf = async (query: Knex.QueryBuilder): Promise<number> => Number((await query.count({ n: "*" }).first())!.n);
 
 /** The app, a company that can send, and a worker run by hand. */
 async function setup(t: ExecutionContext, dialect: Dialect) {
@@ -148,6 +154,67 @@ for (const dialect of dialects()) {
     writeFileSync(file, "email,status\nann@example.com,active\nold@example.com,active\nbob@example.com,active\ngone@example.com,unsubscribed\n");
     const done = await importCsvFile(s.container, { companyId: s.a.companyId, file, duplicateStrategy: "skip", lists: [], optInMode: "double_opt_in" });
     t.like(done, { status: "completed", addedCount: 3, skippedCount: 1 });
+    t.deepEqual(await s.confirmations(), [], "the CLI queues the confirmation emails for the worker");
+    t.is(await countOf(s.knex("opt_ins").whereNull("confirmed_at")), 2, "but the contacts are unconfirmed from the moment they are stored");
+    await s.worker.runDue();
     t.deepEqual(await s.confirmations(), ["ann@example.com", "bob@example.com"]);
+  });
+
+  for (const table of ["opt_ins", "jobs"] as const) {
+    test(
+      name(`a chunk whose transaction fails at its ${table} insert stores no contact and no opt-in; once it commits, both are there before any email`),
+      async (t) => {
+        const s = await setup(t, dialect);
+        const created = await s.call("POST", "/subscribers/imports", {
+          subscribers: [{ email: "ann@example.com" }, { email: "bob@example.com" }],
+          optInMode: "double_opt_in",
+        });
+        t.is(created.status, 202, JSON.stringify(created.body));
+        const importId: string = created.body.import.id;
+        const advance = s.container.get(AdvanceImport);
+
+        const restore = await failInsertsInto(s.knex, table);
+        await t.throwsAsync(advance.execute(s.a.companyId, importId), { any: true, message: /injected failure/ });
+        t.is(await countOf(s.knex("subscribers").whereIn("email", ["ann@example.com", "bob@example.com"])), 0, "neither contacts");
+        t.is(await countOf(s.knex("opt_ins")), 0, "nor opt-ins");
+        t.is(await countOf(s.knex("jobs").where({ type: ASK_IMPORTED_CONTACTS_JOB })), 0, "nor the job that emails them");
+        t.like((await s.call("GET", `/subscribers/imports/${importId}`)).body.import, { status: "queued", processedCount: 0, addedCount: 0 });
+        await restore();
+
+        // The step commits; the process stops before any job runs (a crash right after the commit).
+        t.like(await advance.execute(s.a.companyId, importId), { status: "completed", addedCount: 2 });
+        t.is(await countOf(s.knex("opt_ins").whereNull("confirmed_at").whereNull("last_email_at")), 2, "both contacts are unconfirmed, not yet emailed");
+        t.is(await countOf(s.knex("jobs").where({ type: ASK_IMPORTED_CONTACTS_JOB, status: "queued" })), 1, "and the job that emails them is queued");
+        t.deepEqual(await s.confirmations(), []);
+        t.is(
+          (await s.call("POST", "/transactional/send", { to: "ann@example.com", subject: "News", body: "<p>News</p>", emailType: "marketing" })).status,
+          200,
+        );
+        t.deepEqual(await s.deliver(), [["ann@example.com", "suppressed"]], "marketing already waits for the confirmation");
+
+        // Any worker, later, sends each confirmation once, however often the job runs.
+        await s.worker.runDue();
+        t.deepEqual(await s.confirmations(), ["ann@example.com", "bob@example.com"]);
+        await s.knex("jobs").where({ type: ASK_IMPORTED_CONTACTS_JOB }).update({ status: "queued", attempts: 0 });
+        await s.worker.runDue();
+        t.deepEqual(await s.confirmations(), ["ann@example.com", "bob@example.com"], "a job run again emails no one twice");
+      },
+    );
+  }
+
+  test(name("a CLI chunk that cannot store its opt-ins stores none of its contacts"), async (t) => {
+    const s = await setup(t, dialect);
+    const dir = mkdtempSync(join(tmpdir(), "optin-csv-"));
+    t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+    const file = join(dir, "contacts.csv");
+    writeFileSync(file, "email\nann@example.com\nbob@example.com\n");
+    const restore = await failInsertsInto(s.knex, "opt_ins");
+    const done = await importCsvFile(s.container, { companyId: s.a.companyId, file, duplicateStrategy: "skip", lists: [], optInMode: "double_opt_in" });
+    await restore();
+    t.like(done, { addedCount: 0, failedCount: 2 });
+    t.is(await countOf(s.knex("subscribers").whereIn("email", ["ann@example.com", "bob@example.com"])), 0);
+    t.is(await countOf(s.knex("opt_ins")), 0);
+    await s.worker.runDue();
+    t.deepEqual(await s.confirmations(), []);
   });
 }

@@ -4,12 +4,14 @@ import { SetUpOperatorSender } from "../../../core/company/set-up-operator-sende
 import { DeliverEmail } from "../../../core/delivery/deliver-email.js";
 import { MailTransport } from "../../../core/delivery/mail-transport.js";
 import { ConfirmationTokens } from "../../../core/opt-in/confirmation-tokens.js";
-import { RECENTLY_SENT } from "../../../core/opt-in/send-confirmation-email.js";
+import { RECENTLY_SENT, suppressedAddress } from "../../../core/opt-in/send-confirmation-email.js";
+import { SuppressionRepository } from "../../../core/suppressions/ports.js";
 import { TokenSigner } from "../../../core/ports/token-signer.js";
 import { OPERATOR } from "../../../core/shared/actor.js";
 import { createCompanyFixture, type CompanyFixture } from "../../../fixtures/companies.js";
 import { apiFixture, type ApiFixture } from "../../helpers/api-fixture.js";
 import { dialects, type Dialect } from "../../helpers/databases.js";
+import { failInsertsInto } from "../../helpers/injected-failure.js";
 import type { RequestOptions } from "../../helpers/http-client.js";
 import { BASE_URL } from "../../helpers/runtime.js";
 
@@ -120,6 +122,15 @@ for (const dialect of dialects()) {
     t.is((await s.page("POST", token)).status, 200, "confirming twice is fine");
     t.regex((await s.page("GET", token)).text, /You are subscribed/);
     t.is(await s.confirmedEvents(ann.id), 1, "one subscriber.confirmed event");
+    const event = await s.api.runtime.knex("custom_events").where({ subscriber_id: ann.id, name: "subscriber.confirmed" }).first();
+    t.is(new Date(event.occurred_at).toISOString(), new Date((await s.confirmedAt(ann.id)) as string).toISOString(), "it happened when the contact confirmed");
+    // An event lost after the confirmation (a crash between the two writes) is recorded on the next visit, at the confirmation's time.
+    await s.api.runtime.knex("custom_events").where({ id: event.id }).delete();
+    s.api.clock.advance(MINUTE);
+    t.is((await s.page("POST", token)).status, 200);
+    t.is(await s.confirmedEvents(ann.id), 1);
+    const restored = await s.api.runtime.knex("custom_events").where({ subscriber_id: ann.id, name: "subscriber.confirmed" }).first();
+    t.is(new Date(restored.occurred_at).toISOString(), new Date(event.occurred_at).toISOString());
     const detail = await s.call("GET", "/api/v1/subscribers/ann%40example.com");
     t.true(
       detail.body.subscriber.activity.some(
@@ -231,5 +242,92 @@ for (const dialect of dialects()) {
     await refused(tokenA, "an expired link");
     t.is(await s.confirmedAt(annA), null);
     t.is(await s.confirmedEvents(annA), 0);
+  });
+
+  test(name("a contact an event creates is asked like one from POST /subscribers; one it only finds is not"), async (t) => {
+    const s = await session(t, dialect);
+    const event = (body: Record<string, unknown>, path = "/api/v1/subscribers/events") => s.call("POST", path, { body });
+    t.false("optIn" in (await event({ email: "off@example.com", event: "signed_up" })).body, "double opt-in is off");
+
+    t.is((await s.call("PATCH", "/api/v1/tracking-settings", { body: { doubleOptInEnabled: true } })).status, 200);
+    const created = await event({ email: "new@example.com", event: "signed_up" });
+    t.is(created.status, 200);
+    t.like(created.body, { subscriber: { email: "new@example.com", created: true }, optIn: { required: true, emailQueued: true } });
+    t.false("warnings" in created.body);
+    const found = await event({ email: "new@example.com", event: "viewed_pricing" });
+    t.like(found.body, { subscriber: { created: false } });
+    t.false("optIn" in found.body, "an existing contact is not asked again by its events");
+    t.false("optIn" in (await event({ email: "off@example.com", event: "signed_up" })).body, "nor a contact from before the setting");
+
+    const bulk = await event({ email: "bulk@example.com", events: [{ name: "a" }, { name: "b" }] }, "/api/v1/subscribers/events/bulk");
+    t.is(bulk.status, 200);
+    t.like(bulk.body, { subscriber: { created: true }, optIn: { required: true, emailQueued: true } });
+    const imported = await event({ events: [{ email: "imported@example.com", name: "a", eventId: "1" }] }, "/api/v1/subscribers/events/imports");
+    t.is(imported.status, 200, JSON.stringify(imported.body));
+
+    const delivered = await s.deliver();
+    t.deepEqual(delivered.map(([recipient]) => recipient).sort(), ["bulk@example.com", "imported@example.com", "new@example.com"]);
+    t.true(s.transport.messages.every((message) => message.message.subject === "Confirm your subscription to Acme & Co"));
+    t.is((await marketing(s, "new@example.com")).status, 200);
+    t.deepEqual(await s.deliver(), [["new@example.com", "suppressed"]], "marketing waits for the confirmation");
+  });
+
+  test(name("emailQueued is false, with the reason, for an address whose mail delivery would suppress"), async (t) => {
+    const s = await session(t, dialect);
+    t.is((await s.call("PATCH", "/api/v1/tracking-settings", { body: { doubleOptInEnabled: true } })).status, 200);
+    const suppressions = s.api.runtime.container.get<SuppressionRepository>(SuppressionRepository);
+    const at = s.api.clock.now();
+    for (const [email, reason] of [
+      ["bounced@example.com", "hard_bounce"],
+      ["left@example.com", "unsubscribe"],
+    ] as const) {
+      await suppressions.add({ companyId: s.a.companyId, email, reason, emailSendId: null, at });
+    }
+
+    const bounced = await s.call("POST", "/api/v1/subscribers", { body: { email: "bounced@example.com" } });
+    t.deepEqual(bounced.body.optIn, { required: true, emailQueued: false });
+    t.deepEqual(bounced.body.warnings, [suppressedAddress("bounced@example.com", "hard_bounce")]);
+    // An unsubscribe stops marketing, not service mail: signing up again is how the person comes back.
+    const returning = await s.call("POST", "/api/v1/subscribers", { body: { email: "left@example.com" } });
+    t.deepEqual(returning.body.optIn, { required: true, emailQueued: true });
+    t.deepEqual(await s.deliver(), [["left@example.com", "sent"]], "what emailQueued promised is what is delivered");
+
+    // Once the company lifts the bounce block, the contact can be asked.
+    t.is((await s.call("DELETE", "/api/v1/suppressions/bounced%40example.com")).status, 200);
+    const again = await s.call("POST", "/api/v1/subscribers", { body: { email: "bounced@example.com" } });
+    t.deepEqual(again.body.optIn, { required: true, emailQueued: true });
+    t.deepEqual(await s.deliver(), [["bounced@example.com", "sent"]]);
+  });
+
+  test(name("a new contact is stored with its opt-in or not at all: a failure between the two leaves no contact that skipped confirming"), async (t) => {
+    const s = await session(t, dialect);
+    t.is((await s.call("PATCH", "/api/v1/tracking-settings", { body: { doubleOptInEnabled: true } })).status, 200);
+    const knex = s.api.runtime.knex;
+    const restore = await failInsertsInto(knex, "opt_ins");
+    const list = (await s.call("POST", "/api/v1/lists", { body: { name: "Newsletter" } })).body.list;
+    const failures = [
+      await s.call("POST", "/api/v1/subscribers", { body: { email: "ann@example.com" } }),
+      await s.call("POST", `/api/v1/lists/${list.id}/subscribers`, { body: { emails: ["bob@example.com"] } }),
+      await s.call("POST", "/api/v1/subscribers/events", { body: { email: "cat@example.com", event: "signed_up" } }),
+    ];
+    t.deepEqual(
+      failures.map((failure) => failure.status),
+      [500, 500, 500],
+    );
+    await restore();
+    t.is(Number((await knex("subscribers").count({ n: "*" }).first())!.n), 0, "no contact was stored without its opt-in");
+
+    // The client's retry creates each of them unconfirmed, and asks.
+    t.deepEqual((await s.call("POST", "/api/v1/subscribers", { body: { email: "ann@example.com" } })).body.optIn, { required: true, emailQueued: true });
+    t.is((await s.call("POST", `/api/v1/lists/${list.id}/subscribers`, { body: { emails: ["bob@example.com"] } })).body.created, 1);
+    t.like((await s.call("POST", "/api/v1/subscribers/events", { body: { email: "cat@example.com", event: "signed_up" } })).body, {
+      optIn: { required: true, emailQueued: true },
+    });
+    t.is(Number((await knex("opt_ins").whereNull("confirmed_at").count({ n: "*" }).first())!.n), 3);
+    t.deepEqual((await s.deliver()).map(([recipient, status]) => `${recipient} ${status}`).sort(), [
+      "ann@example.com sent",
+      "bob@example.com sent",
+      "cat@example.com sent",
+    ]);
   });
 }

@@ -254,6 +254,7 @@ for (const dialect of dialects()) {
       createdAt: "2026-11-22T09:00:00.000Z",
       emailType: "transactional",
       transactionalEmailId: "txe_reset",
+      heldAt: null,
     });
     const clicked = listed.body.emailSends[3];
     t.deepEqual([clicked.openedAt, clicked.clickedAt], ["2026-11-22T08:00:00.000Z", "2026-11-22T08:30:00.000Z"]);
@@ -525,6 +526,7 @@ for (const dialect of dialects()) {
         sentAt: "2026-11-22T10:01:00.000Z",
         deliveredAt: "2026-11-22T10:01:01.000Z",
         suppressedAt: null,
+        heldAt: null,
         createdAt: "2026-11-22T10:00:00.000Z",
       },
       events: [

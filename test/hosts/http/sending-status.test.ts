@@ -183,6 +183,21 @@ for (const dialect of dialects()) {
       t.is(held.status, "pending", "held, not dropped");
       t.is(await heldSends(other), 0);
 
+      // The email-sends search and the send itself say it is held, and the search finds the held sends.
+      const shown = (await brand.api("GET", `/api/v1/email-sends/${newsletter}`)).body.emailSend;
+      t.like(shown, { status: "pending" });
+      const heldAt = Date.parse(shown.heldAt);
+      t.true(heldAt >= Date.parse(paused.body.pausedAt), "held after the pause");
+      const heldOnly = (await brand.api("GET", "/api/v1/email-sends?held=true")).body;
+      t.deepEqual(
+        heldOnly.emailSends.map((send: { id: string; status: string; heldAt: string }) => [send.id, send.status, send.heldAt]),
+        [[newsletter, "pending", shown.heldAt]],
+      );
+      const notHeld = (await brand.api("GET", "/api/v1/email-sends?held=false&limit=100")).body.emailSends as Array<{ id: string; heldAt: unknown }>;
+      t.false(notHeld.some((send) => send.id === newsletter));
+      t.true(notHeld.length > 0 && notHeld.every((send) => send.heldAt === null), "the receipt went: not held");
+      t.is((await brand.api("GET", "/api/v1/email-sends?held=maybe")).status, 422);
+
       // Resuming takes the confirmation, a boolean, and a key that may change sending settings.
       const unconfirmed = await brand.api("POST", "/api/v1/sending-status/resume", { listSanitizationConfirmed: false });
       t.is(unconfirmed.status, 400);
@@ -217,6 +232,8 @@ for (const dialect of dialects()) {
       t.truthy(Date.parse(resumed.body.metricsWindow.bounceResetAt));
       t.deepEqual(recipients(await s.messages(3)), ["buyer@example.org", "fan@example.org", "reader@example.org"]);
       t.true(await until(async () => (await s.runtime.knex("email_sends").where({ id: newsletter }).first()).status === "sent"));
+      t.like((await brand.api("GET", `/api/v1/email-sends/${newsletter}`)).body.emailSend, { status: "sent", heldAt: null });
+      t.deepEqual((await brand.api("GET", "/api/v1/email-sends?held=true")).body.emailSends, []);
 
       const after = await brand.api("GET", "/api/v1/sending-status");
       t.like(

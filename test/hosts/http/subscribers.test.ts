@@ -251,6 +251,7 @@ for (const dialect of dialects()) {
           classificationReasons: [],
         },
       ]);
+      t.deepEqual(detail.activityPagination, { limit: 50, nextCursor: null, hasMore: false });
       t.is(detail.notes.length, 1);
       t.like(detail.notes[0], { subscriberId: contact.id, body: "Asked about pricing", authorId: s.company.ownerMemberId });
     }

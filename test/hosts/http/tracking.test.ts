@@ -441,6 +441,43 @@ for (const dialect of dialects()) {
         ],
       );
       t.is(ann1.activity[1].id.slice(0, 4), "eev_");
+      t.deepEqual(ann1.activityPagination, { limit: 50, nextCursor: null, hasMore: false });
+
+      // Paged: a custom event at the very instant of the click sorts by ID (its `evt_` after `eev_`), and
+      // walking pages of one gives the same events in the same order as one page, each once.
+      await s.api.runtime.knex("custom_events").insert({
+        id: "evt_same_instant",
+        company_id: s.a.companyId,
+        subscriber_id: ann.id,
+        name: "viewed_pricing",
+        properties: "{}",
+        occurred_at: "2026-11-22T10:02:00.000Z",
+        received_at: "2026-11-22T10:02:00.000Z",
+      });
+      const whole = (await detail()).activity.map((a: { id: string }) => a.id);
+      t.is(whole.length, 5);
+      t.is(whole[1], "evt_same_instant");
+      const walked: string[] = [];
+      let cursor: string | null = null;
+      for (let page = 0; page < 10; page++) {
+        const shown: { activity: Array<{ id: string }>; activityPagination: { limit: number; nextCursor: string | null; hasMore: boolean } } = await detail(
+          `?activityLimit=2${cursor ? `&activityCursor=${cursor}` : ""}`,
+        );
+        walked.push(...shown.activity.map((a) => a.id));
+        t.is(shown.activityPagination.limit, 2);
+        t.is(shown.activityPagination.hasMore, shown.activityPagination.nextCursor !== null);
+        cursor = shown.activityPagination.nextCursor;
+        if (!cursor) break;
+      }
+      t.deepEqual(walked, whole);
+      for (const query of ["?activityCursor=bm90LWEtY3Vyc29y", "?activityCursor=%25%25"]) {
+        const refused = await s.api.call("GET", `/api/v1/subscribers/ann%40example.com${query}`, { key: s.a.ownerKey });
+        t.deepEqual([refused.status, refused.body.error], [400, "activityCursor is not valid: start again without it"], query);
+      }
+      for (const limit of ["0", "101", "two"]) {
+        const refused = await s.api.call("GET", `/api/v1/subscribers/ann%40example.com?activityLimit=${limit}`, { key: s.a.ownerKey });
+        t.is(refused.status, 422, limit);
+      }
 
       // With machine engagement, the scanner's open counts too; the first open is still one per send.
       t.like((await detail("?includeMachineEngagement=true")).emailStats, { opened: 1, clicked: 1, lastOpenedAt: "2026-11-22T10:01:00.000Z" });

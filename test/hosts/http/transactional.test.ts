@@ -278,6 +278,66 @@ for (const dialect of dialects()) {
     t.regex(sent.body.error, /^No verified sender/);
   });
 
+  test(name("a saved email goes out in the send's locale, else the contact's locale attribute, with fallbacks to the default content"), async (t) => {
+    const s = await setUp(t, dialect);
+    const receipt = { name: "Receipt", slug: "receipt", subject: "Receipt for {{ firstName }}", html: "<p>Paid, {{ firstName }}.</p>" };
+    t.is((await s.api("POST", "/api/v1/transactional", { body: receipt })).status, 200);
+    for (const [locale, subject, html] of [
+      ["es", "Recibo para {{ firstName }}", "<p>Pagado, {{ firstName }}.</p>"],
+      ["pt-BR", "Recibo de {{ firstName }}", "<p>Pago, {{ firstName }}.</p>"],
+    ] as const) {
+      t.is((await s.api("PUT", `/api/v1/templates/receipt/localizations/${locale}`, { body: { subject, html } })).status, 200);
+    }
+    const contacts = [
+      { email: "ana@example.org", firstName: "Ana", customAttributes: { locale: "es-MX" } },
+      { email: "joao@example.org", firstName: "João", customAttributes: { locale: "pt-br" } },
+      { email: "fritz@example.org", firstName: "Fritz", customAttributes: { locale: "de" } },
+      { email: "odd@example.org", firstName: "Odd", customAttributes: { locale: "not a locale" } },
+      { email: "kim@example.org", firstName: "Kim" },
+    ];
+    for (const contact of contacts) t.is((await s.api("POST", "/api/v1/subscribers", { body: contact })).status, 200);
+
+    const send = (body: Record<string, unknown>) => s.api("POST", "/api/v1/transactional/send", { body: { slug: "receipt", ...body } });
+    const byAttribute = await send({ to: contacts.map((contact) => contact.email) });
+    t.is(byAttribute.status, 200, JSON.stringify(byAttribute.body));
+    t.deepEqual(
+      byAttribute.body.emailSends.map((queued: { to: string; locale: string }) => [queued.to, queued.locale]),
+      [
+        ["ana@example.org", "es"],
+        ["joao@example.org", "pt-BR"],
+        ["fritz@example.org", "default"],
+        ["odd@example.org", "default"],
+        ["kim@example.org", "default"],
+      ],
+    );
+    const explicit = await send({ to: "kim@example.org", locale: "pt-BR" });
+    t.is(explicit.body.emailSends[0].locale, "pt-BR", "the send's locale is used for a contact without one");
+    const forcedDefault = await send({ to: "ana@example.org", locale: "default" });
+    t.is(forcedDefault.body.emailSends[0].locale, "default", "`default` wins over the contact's attribute");
+    const overridden = await send({ to: "ana@example.org", locale: "pt" });
+    t.is(overridden.body.emailSends[0].locale, "default", "a language with no variant of its own falls back to the default content");
+    const direct = await s.api("POST", "/api/v1/transactional/send", { body: { to: "ana@example.org", subject: "Hi", body: "<p>Hi</p>", locale: "es" } });
+    t.is(direct.body.emailSends[0].locale, "default", "direct content has no variants");
+
+    const messages = await s.messages(9);
+    const subjects = (to: string) =>
+      messages
+        .filter((message) => (Array.isArray(message.to) ? message.to[0] : message.to)!.value[0]!.address === to)
+        .map((message) => message.subject)
+        .sort();
+    t.deepEqual(subjects("ana@example.org"), ["Hi", "Receipt for Ana", "Receipt for Ana", "Recibo para Ana"]);
+    t.deepEqual(subjects("joao@example.org"), ["Recibo de João"]);
+    t.deepEqual(subjects("fritz@example.org"), ["Receipt for Fritz"]);
+    t.deepEqual(subjects("odd@example.org"), ["Receipt for Odd"]);
+    t.deepEqual(subjects("kim@example.org"), ["Receipt for Kim", "Recibo de Kim"]);
+    const spanish = messages.find((message) => message.subject === "Recibo para Ana")!;
+    t.regex(spanish.html as string, /Pagado, Ana\./);
+    t.regex(spanish.text!, /Pagado, Ana\./);
+
+    const refused = await send({ to: "ana@example.org", locale: "spanish please" });
+    t.deepEqual([refused.status, refused.body.errors], [422, [{ path: "locale", message: "must be a locale such as es or pt-BR" }]]);
+  });
+
   test(name("cc and bcc get their own sends; the Idempotency-Key replays the first answer and refuses another body"), async (t) => {
     const s = await setUp(t, dialect);
     const body = { to: "a@example.org", cc: ["b@example.org", "a@example.org"], bcc: "c@example.org", subject: "Hi", body: "<p>Hi</p>" };

@@ -1,0 +1,23 @@
+import type { Knex } from "knex";
+import { isPostgres } from "../../adapters/knex/connection.js";
+import { ASK_IMPORTED_CONTACTS_JOB } from "../../core/opt-in/ask-imported-contacts.js";
+
+/**
+ * Makes every insert into `table` (of a job of the opt-in type, for `jobs`) fail, as a crash or
+ * a lost connection would at that point of the transaction that writes it; the returned function undoes it.
+ */
+export async function failInsertsInto(knex: Knex, table: "opt_ins" | "jobs"): Promise<() => Promise<void>> {
+  const only = table === "jobs" ? `new.type = '${ASK_IMPORTED_CONTACTS_JOB}'` : "true";
+  if (isPostgres(knex)) {
+    await knex.raw(`create function injected_failure() returns trigger language plpgsql as $$ begin raise exception 'injected failure'; end $$`);
+    await knex.raw(`create trigger injected_failure before insert on ${table} for each row when (${only}) execute function injected_failure()`);
+    return async () => {
+      await knex.raw(`drop trigger injected_failure on ${table}`);
+      await knex.raw("drop function injected_failure()");
+    };
+  }
+  await knex.raw(`create trigger injected_failure before insert on ${table} when ${only} begin select raise(abort, 'injected failure'); end`);
+  return async () => {
+    await knex.raw("drop trigger injected_failure");
+  };
+}
