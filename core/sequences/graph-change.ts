@@ -47,6 +47,7 @@ function nodeUpdates(sequence: Sequence, updates: NonNullable<UpdateSequenceComm
           { code: "STALE_NODE", extra: { nodeId: node.id, updatedAt: node.updatedAt.toISOString() } },
         ),
       );
+    if (update.changes.config === undefined && update.changes.position === undefined) return fail(badRequest(`${at}.changes: give config or position`));
     let config = node.config;
     if (update.changes.config !== undefined) {
       if (node.nodeType === TRIGGER_NODE || node.nodeType === COMPLETION_NODE)

@@ -17,6 +17,8 @@ export interface References {
   readonly listIds: readonly string[];
   readonly segmentIds: readonly string[];
   readonly tagIds: readonly string[];
+  readonly senderProfileIds: readonly string[];
+  readonly replyProfileIds: readonly string[];
 }
 
 /** A company's sequences, each stored with its whole graph. Every method names the company. */

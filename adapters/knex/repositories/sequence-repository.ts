@@ -177,6 +177,8 @@ export class KnexSequenceRepository implements SequenceRepository {
       listIds: await unknown("lists", references.listIds),
       segmentIds: await unknown("segments", references.segmentIds),
       tagIds: await unknown("tags", references.tagIds),
+      senderProfileIds: await unknown("sender_profiles", references.senderProfileIds),
+      replyProfileIds: await unknown("reply_profiles", references.replyProfileIds),
     };
   }
 }

@@ -195,3 +195,33 @@ test("node configs: unsupported types are named, HTTPS webhooks only, random spl
     }),
   );
 });
+
+test("deleting a condition keeps its 'yes' way and drops the steps only its 'no' way reached", (t) => {
+  const ids = counter();
+  const graph = chain([0], ids);
+  const [trigger, email, completion] = graph.nodes as [SequenceNode, SequenceNode, SequenceNode];
+  const condition: SequenceNode = {
+    id: "node_cond",
+    nodeType: "logic_condition",
+    config: { conditionType: "has_phone" },
+    position: { x: 0, y: 0 },
+    updatedAt: NOW,
+  };
+  const onlyNo: SequenceNode = { id: "node_no", nodeType: "action_add_tag", config: { tagName: "no-phone" }, position: { x: 0, y: 0 }, updatedAt: NOW };
+  const branched: SequenceGraph = {
+    nodes: [trigger, condition, email, onlyNo, completion],
+    edges: [
+      { sourceNodeId: trigger.id, targetNodeId: condition.id },
+      { sourceNodeId: condition.id, targetNodeId: email.id, condition: "yes" },
+      { sourceNodeId: condition.id, targetNodeId: onlyNo.id, condition: "no" },
+      { sourceNodeId: email.id, targetNodeId: completion.id },
+      { sourceNodeId: onlyNo.id, targetNodeId: completion.id },
+    ],
+  };
+  t.is(errorOf(branched), null);
+  const deleted = deleteNode(branched, condition.id);
+  if (deleted._tag === "Left") return t.fail(deleted.left.message);
+  t.deepEqual(deleted.right.deletedNodeIds, [condition.id, onlyNo.id]);
+  t.deepEqual(order(deleted.right.graph), [trigger.id, email.id, completion.id]);
+  t.is(errorOf(deleted.right.graph), null);
+});

@@ -330,6 +330,12 @@ for (const dialect of dialects()) {
       t.deepEqual([noExit.status, noExit.body.error], [400, `Invalid sequence graph: node '${completion.id}' (completion) cannot be reached from the trigger`]);
       t.is((await s.call("GET", `/api/v1/sequences/${id}`)).body.sequence.graphRevision, 6, "refused edits changed nothing");
 
+      // Two edits made from the same revision at once: one lands, the other is told it is stale.
+      const racing = await Promise.all([emailB.id, emailC.id].map((nodeId) => put({ graphEdit: { action: "duplicate_node", nodeId, expectedRevision: 6 } })));
+      t.deepEqual(racing.map((response) => response.status).sort(), [200, 409]);
+      const raced = (await s.call("GET", `/api/v1/sequences/${id}`)).body.sequence;
+      t.deepEqual([raced.graphRevision, raced.nodes.length], [7, graph.nodes.length + 1], "only one copy was made");
+
       const twoForms = await put({
         insertSteps: { steps: [{ subject: "X", html: "x" }] },
         graphEdit: { action: "replace_edges", expectedRevision: 6, edges: [] },
@@ -467,6 +473,14 @@ for (const dialect of dialects()) {
     const borrowing = await globex.call("POST", "/api/v1/sequences", { body: { name: "Borrow", trigger: "contact_added", listId: acmeList.id } });
     t.deepEqual([borrowing.status, borrowing.body.error], [400, `The sequence refers to a list that does not exist: ${acmeList.id}`]);
     t.like((await acme.call("GET", `/api/v1/sequences/${secret.id}`)).body.sequence, { name: "Acme secret", status: "draft" });
+    await api.runtime
+      .knex("sender_profiles")
+      .insert({ id: "sp_acme", company_id: acme.company.companyId, name: "Acme", email: "hi@acme.test", created_at: NOW, updated_at: NOW });
+    const foreignSender = await globex.call("POST", "/api/v1/sequences", { body: { name: "Sender", senderProfileId: "sp_acme" } });
+    t.deepEqual([foreignSender.status, foreignSender.body.error], [400, "The sequence refers to a sender profile that does not exist: sp_acme"]);
+    const ownSender = await acme.call("PUT", `/api/v1/sequences/${secret.id}`, { body: { senderProfileId: "sp_acme" } });
+    t.deepEqual([ownSender.status, ownSender.body.sequence?.senderProfileId], [200, "sp_acme"]);
+    t.is((await globex.call("GET", "/api/v1/sequences")).body.sequences.length, 0, "refused creates stored nothing");
 
     const reader = await createMemberKeyFixture(api.runtime.container, acme.company.companyId, {
       role: "marketer",
