@@ -143,8 +143,7 @@ export const GraphEdit = t.exact(
 );
 export type GraphEdit = t.TypeOf<typeof GraphEdit>;
 
-/** PUT forms this server does not take yet: accepted only to answer them clearly (400). */
-const laterForms = { emails: optional(t.unknown), smsSteps: optional(t.unknown), subscriberUpdateSteps: optional(t.unknown), branch: optional(t.unknown) };
+const ContentEdits = boundedArray(JsonObject, 1, 100);
 
 /** PUT /sequences/{sequenceId}: settings (null clears the nullable ones) and at most one content or graph form. */
 export const UpdateSequenceCommand = t.exact(
@@ -174,8 +173,12 @@ export const UpdateSequenceCommand = t.exact(
       ),
     ),
     graphEdit: optional(GraphEdit),
-    steps: optional(t.unknown),
-    ...laterForms,
+    emails: optional(ContentEdits),
+    steps: optional(ContentEdits),
+    subscriberUpdateSteps: optional(ContentEdits),
+    branch: optional(JsonObject),
+    /** SMS is not supported by this server: accepted only to answer it clearly (400). */
+    smsSteps: optional(t.unknown),
     ...aiFields,
   }),
   "UpdateSequenceCommand",

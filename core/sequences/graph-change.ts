@@ -6,6 +6,8 @@ import { defaultAnchor, deleteNode, duplicateNode, insertAfter, moveNode } from 
 import { COMPLETION_NODE, TRIGGER_NODE, type Sequence, type SequenceGraph, type SequenceNode } from "./model.js";
 import { checkNodeConfig } from "./node-configs.js";
 import { nodesFromSteps } from "./steps.js";
+import { addBranch } from "./branch-form.js";
+import { editEmails, editSubscriberUpdateSteps } from "./content-edits.js";
 
 /** What a graph change did, for the PUT response (compat-reference §10). */
 export type GraphChangeReport = Readonly<{
@@ -18,6 +20,8 @@ export type GraphChangeReport = Readonly<{
   insertedEmailIds?: readonly string[];
   insertedEmailCount?: number;
   updatedNodeIds?: readonly string[];
+  addedBranchNodeId?: string;
+  addedBranchPathNodeIds?: readonly string[];
 }>;
 
 export interface GraphChange {
@@ -123,12 +127,28 @@ function graphEdit(sequence: Sequence, edit: NonNullable<UpdateSequenceCommand["
   }
 }
 
+const GRAPH_FORMS = ["nodeUpdates", "insertSteps", "graphEdit", "emails", "steps", "subscriberUpdateSteps", "branch"] as const;
+
 /** The PUT forms that change the graph; at most one per request. Null when the request changes no graph. */
 export function graphChange(sequence: Sequence, input: UpdateSequenceCommand, ids: IdGenerator, now: Date): Result<GraphChange | null> {
-  const given = (["nodeUpdates", "insertSteps", "graphEdit"] as const).filter((form) => input[form] !== undefined);
-  if (given.length > 1) return fail(badRequest(`Give one of nodeUpdates, insertSteps and graphEdit per request (got ${given.join(", ")})`));
+  const given = GRAPH_FORMS.filter((form) => input[form] !== undefined);
+  if (given.length > 1) return fail(badRequest(`Give one of ${GRAPH_FORMS.join(", ")} per request (got ${given.join(", ")})`));
   if (input.nodeUpdates) return nodeUpdates(sequence, input.nodeUpdates, now);
   if (input.insertSteps) return insertSteps(sequence, input.insertSteps, ids, now);
   if (input.graphEdit) return graphEdit(sequence, input.graphEdit, ids, now);
+  const form = input.emails ? "emails" : input.steps ? "steps" : undefined;
+  if (form) {
+    const edited = editEmails(sequence.graph, input[form]!, form, now);
+    return edited._tag === "Left" ? edited : ok({ graph: edited.right.graph, report: { updatedNodeIds: edited.right.updatedNodeIds } });
+  }
+  if (input.subscriberUpdateSteps) {
+    const edited = editSubscriberUpdateSteps(sequence.graph, input.subscriberUpdateSteps, now);
+    return edited._tag === "Left" ? edited : ok({ graph: edited.right.graph, report: { updatedNodeIds: edited.right.updatedNodeIds } });
+  }
+  if (input.branch !== undefined) {
+    const added = addBranch(sequence.graph, input.branch, ids, now);
+    if (added._tag === "Left") return added;
+    return ok({ graph: added.right.graph, report: { addedBranchNodeId: added.right.branchNodeId, addedBranchPathNodeIds: added.right.pathNodeIds } });
+  }
   return ok(null);
 }

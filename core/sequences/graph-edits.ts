@@ -1,6 +1,6 @@
 import { badRequest } from "../shared/errors.js";
 import { fail, ok, type Result } from "../shared/result.js";
-import { exitsOf, outgoing, reachableFrom } from "./graph.js";
+import { chainEdges, exitsOf, outgoing, reachableFrom } from "./graph.js";
 import { COMPLETION_NODE, TRIGGER_NODE, type SequenceEdge, type SequenceGraph, type SequenceNode } from "./model.js";
 
 /**
@@ -50,10 +50,7 @@ export function insertAfter(graph: SequenceGraph, anchorId: string, chain: reado
   const ids = new Set(chain.map((node) => node.id));
   const kept = graph.nodes.filter((node) => !ids.has(node.id));
   const edges = graph.edges.filter((edge) => edge !== exit.right);
-  chain.forEach((node, index) => {
-    const next = chain[index + 1]?.id ?? exit.right.targetNodeId;
-    edges.push(...exitsOf(node).map((condition) => ({ sourceNodeId: node.id, targetNodeId: next, ...(condition !== undefined ? { condition } : {}) })));
-  });
+  edges.push(...chainEdges(chain, exit.right.targetNodeId));
   edges.push({ sourceNodeId: anchor.right.id, targetNodeId: chain[0]!.id });
   return ok({ nodes: [...kept, ...chain], edges });
 }

@@ -27,6 +27,14 @@ export function exitsOf(node: SequenceNode): readonly (string | undefined)[] {
   }
 }
 
+/** Edges leading every way out of `node` to `targetNodeId`. */
+export const exitEdges = (node: SequenceNode, targetNodeId: string): SequenceEdge[] =>
+  exitsOf(node).map((condition) => ({ sourceNodeId: node.id, targetNodeId, ...(condition !== undefined ? { condition } : {}) }));
+
+/** Edges taking `chain` one after the other (every way out of each to the next), the last to `targetNodeId`. */
+export const chainEdges = (chain: readonly SequenceNode[], targetNodeId: string): SequenceEdge[] =>
+  chain.flatMap((node, index) => exitEdges(node, chain[index + 1]?.id ?? targetNodeId));
+
 const describeExit = (condition: string | undefined) => (condition === undefined ? "one edge without a condition" : `an edge with condition '${condition}'`);
 
 export const outgoing = (graph: SequenceGraph, nodeId: string): SequenceEdge[] => graph.edges.filter((edge) => edge.sourceNodeId === nodeId);

@@ -33,7 +33,7 @@ export const AI_UNAVAILABLE = badRequest(
 );
 
 /** A create body is a settings PUT with a name. */
-type SettingsInput = UpdateSequenceCommand;
+type SettingsInput = Omit<UpdateSequenceCommand, "steps">;
 
 const has = (input: object, key: string) => (input as Record<string, unknown>)[key] !== undefined;
 

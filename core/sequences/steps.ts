@@ -3,9 +3,9 @@ import type { IdGenerator } from "../ports/id-generator.js";
 import { integerBetween, optional } from "../shared/codecs.js";
 import { badRequest } from "../shared/errors.js";
 import { fail, ok, type Result } from "../shared/result.js";
-import { exitsOf } from "./graph.js";
+import { chainEdges } from "./graph.js";
 import { checkNodeConfig, decodeAt } from "./node-configs.js";
-import { COMPLETION_NODE, TRIGGER_NODE, type Position, type SequenceEdge, type SequenceGraph, type SequenceNode } from "./model.js";
+import { COMPLETION_NODE, TRIGGER_NODE, type Position, type SequenceGraph, type SequenceNode } from "./model.js";
 
 /**
  * Steps: the linear way of writing content (create `steps[]`, PUT `insertSteps`). A step is an
@@ -80,11 +80,5 @@ export function linearGraph(nodes: readonly SequenceNode[], ids: IdGenerator, no
     position: { x: 0, y: NODE_SPACING * (nodes.length + 1) },
     updatedAt: now,
   };
-  const chain = [trigger, ...nodes, completion];
-  const edges: SequenceEdge[] = [];
-  chain.slice(0, -1).forEach((node, index) => {
-    const next = chain[index + 1]!.id;
-    edges.push(...exitsOf(node).map((condition) => ({ sourceNodeId: node.id, targetNodeId: next, ...(condition !== undefined ? { condition } : {}) })));
-  });
-  return { nodes: chain, edges };
+  return { nodes: [trigger, ...nodes, completion], edges: chainEdges([trigger, ...nodes], completion.id) };
 }

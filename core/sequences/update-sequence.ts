@@ -13,18 +13,10 @@ import { checkReferences } from "./references.js";
 import { applySettings } from "./settings.js";
 import { toSequenceDetailView, type EditedSequenceView } from "./view.js";
 
-/** PUT forms of the hosted product this server does not take yet, and what to use instead. */
-const LATER_FORMS: ReadonlyArray<readonly [keyof UpdateSequenceCommand, string]> = [
-  ["emails", "edit an email node with nodeUpdates"],
-  ["steps", "edit a step with nodeUpdates, add steps with insertSteps"],
-  ["smsSteps", "SMS steps are not supported by this server"],
-  ["subscriberUpdateSteps", "edit an action_update_attributes node with nodeUpdates"],
-  ["branch", "add a logic_branch node with insertSteps, then route its paths with graphEdit replace_edges"],
-];
-
 /**
  * PUT /sequences/{sequenceId}: settings, and at most one graph form (nodeUpdates with
- * expectedUpdatedAt, insertSteps, graphEdit with expectedRevision). The graph after the edit is
+ * expectedUpdatedAt, insertSteps, graphEdit with expectedRevision, emails/steps,
+ * subscriberUpdateSteps, branch). The graph after the edit is
  * validated as a whole, and the write only lands if nobody changed the graph since it was read:
  * a stale token is a 409 and nothing changes.
  */
@@ -36,8 +28,7 @@ export class UpdateSequence {
   ) {}
 
   execute = async (actor: Actor, sequenceId: string, input: UpdateSequenceCommand): Promise<Result<EditedSequenceView>> => {
-    const later = LATER_FORMS.find(([form]) => input[form] !== undefined);
-    if (later) return fail(badRequest(`PUT with ${later[0]} is not supported by this server: ${later[1]}`));
+    if (input.smsSteps !== undefined) return fail(badRequest("PUT with smsSteps is not supported by this server: it cannot send SMS"));
     const sequence = await this.sequences.find(actor.companyId, sequenceId);
     if (!sequence) return fail(SEQUENCE_NOT_FOUND);
     if (sequence.status === "archived") return fail(invalidState("The sequence is archived: unarchive it before editing it"));
@@ -47,7 +38,12 @@ export class UpdateSequence {
     const now = this.clock.now();
     const change = graphChange(sequence, input, this.ids, now);
     if (change._tag === "Left") return change;
-    if (!settings.right && !change.right) return fail(badRequest("No supported fields provided: give settings, nodeUpdates, insertSteps or graphEdit"));
+    if (!settings.right && !change.right)
+      return fail(
+        badRequest(
+          "No supported fields provided: give settings or one graph form (nodeUpdates, insertSteps, graphEdit, emails, steps, subscriberUpdateSteps, branch)",
+        ),
+      );
     if (change.right) {
       const valid = validateGraph(change.right.graph);
       if (valid._tag === "Left") return valid;

@@ -105,6 +105,8 @@ export const EditedSequenceView = viewWithOptional(
     insertedEmailIds: t.readonlyArray(Id),
     insertedEmailCount: t.number,
     updatedNodeIds: t.readonlyArray(Id),
+    addedBranchNodeId: Id,
+    addedBranchPathNodeIds: t.readonlyArray(Id),
     migratedRecipientCount: t.number,
     completedRecipientCount: t.number,
   },

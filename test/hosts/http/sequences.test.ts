@@ -340,10 +340,12 @@ for (const dialect of dialects()) {
         insertSteps: { steps: [{ subject: "X", html: "x" }] },
         graphEdit: { action: "replace_edges", expectedRevision: 6, edges: [] },
       });
-      t.deepEqual([twoForms.status, twoForms.body.error], [400, "Give one of nodeUpdates, insertSteps and graphEdit per request (got insertSteps, graphEdit)"]);
-      const later = await put({ branch: { afterNodeId: trigger.id } });
-      t.is(later.status, 400);
-      t.regex(later.body.error, /^PUT with branch is not supported by this server/);
+      t.deepEqual(
+        [twoForms.status, twoForms.body.error],
+        [400, "Give one of nodeUpdates, insertSteps, graphEdit, emails, steps, subscriberUpdateSteps, branch per request (got insertSteps, graphEdit)"],
+      );
+      const later = await put({ smsSteps: [{ nodeId: trigger.id, text: "hi" }] });
+      t.deepEqual([later.status, later.body.error], [400, "PUT with smsSteps is not supported by this server: it cannot send SMS"]);
       const sms = await put({ insertSteps: { steps: [{ type: "sms", text: "hi" }] } });
       t.is(sms.status, 400);
       t.regex(sms.body.error, /'action_sms' is not supported by this server/);
@@ -391,6 +393,111 @@ for (const dialect of dialects()) {
     );
   });
 
+  test(name("content forms: emails and steps edited by nodeId or order, update steps replaced, a branch added with its paths"), async (t) => {
+    const s = await session(t, dialect);
+    const created = (
+      await s.call("POST", "/api/v1/sequences", {
+        body: {
+          name: "Content",
+          steps: [
+            { subject: "One", html: "<p>1</p>" },
+            { type: "update_subscriber", config: { firstName: "Ann" } },
+            { subject: "Two", html: "<p>2</p>" },
+          ],
+        },
+      })
+    ).body.sequence;
+    const id = created.id;
+    const put = (body: unknown) => s.call("PUT", `/api/v1/sequences/${id}`, { body });
+    const [one, two] = created.emails.map((email: { nodeId: string }) => email.nodeId);
+    const update = created.nodes.find((node: NodeView) => node.nodeType === "action_update_attributes");
+
+    const edited = await put({
+      emails: [
+        { order: 2, subject: "Second" },
+        { nodeId: one, previewText: "Hello", html: null, blocks: [{ type: "text", content: "b" }] },
+      ],
+    });
+    t.is(edited.status, 200, JSON.stringify(edited.body));
+    t.deepEqual(
+      edited.body.sequence.emails.map((email: { subject: string; previewText: string | null; html: string | null }) => [
+        email.subject,
+        email.previewText,
+        email.html,
+      ]),
+      [
+        ["One", "Hello", null],
+        ["Second", null, "<p>2</p>"],
+      ],
+    );
+    t.deepEqual([...edited.body.sequence.updatedNodeIds].sort(), [one, two].sort());
+    t.is(edited.body.sequence.graphRevision, 2);
+    const viaSteps = await put({ steps: [{ emailId: two, subject: "Zwei" }] });
+    t.is(viaSteps.body.sequence.emails[1].subject, "Zwei");
+    const missing = await put({ emails: [{ order: 3, subject: "x" }] });
+    t.deepEqual([missing.status, missing.body.error], [400, "emails.0: this sequence has no email step number 3"]);
+    const broken = await put({ emails: [{ nodeId: one, blocks: null }] });
+    t.deepEqual([broken.status, broken.body.error], [400, "emails.0: give exactly one of html or blocks"]);
+
+    const replaced = await put({ subscriberUpdateSteps: [{ nodeId: update.id, config: { lastName: "Lee", status: "unsubscribed" } }] });
+    t.is(replaced.status, 200, JSON.stringify(replaced.body));
+    t.deepEqual(replaced.body.sequence.nodes.find((node: NodeView) => node.id === update.id).config, { lastName: "Lee", status: "unsubscribed" });
+    const notUpdate = await put({ subscriberUpdateSteps: [{ nodeId: one, config: { lastName: "x" } }] });
+    t.deepEqual([notUpdate.status, notUpdate.body.error], [400, `subscriberUpdateSteps.0.nodeId: this sequence has no update-subscriber step '${one}'`]);
+
+    const empty = await put({ branch: { afterNodeId: one, branches: [{ id: "vip", conditionType: "has_tag", tagName: "vip" }] } });
+    t.deepEqual(
+      [empty.status, empty.body.error],
+      [400, "branch.branches.0: give steps or targetNodeId (or allowEmptyPaths: true to let the path go straight on)"],
+    );
+    const badSplit = await put({
+      branch: {
+        afterNodeId: one,
+        splitMode: "random",
+        randomPercentages: [60, 60],
+        branches: [{ steps: [{ subject: "A", html: "a" }] }, { targetNodeId: two }],
+      },
+    });
+    t.deepEqual([badSplit.status, badSplit.body.error], [400, "branch.randomPercentages: the percentages must sum to 100 (they sum to 120)"]);
+    const branched = await put({
+      branch: {
+        afterNodeId: one,
+        label: "VIPs",
+        branches: [{ id: "vip", conditionType: "has_tag", tagName: "vip", steps: [{ subject: "VIP offer", html: "<p>vip</p>" }], targetNodeId: two }],
+        elseSteps: [{ nodeType: "action_add_tag", config: { tagName: "regular" } }],
+      },
+    });
+    t.is(branched.status, 200, JSON.stringify(branched.body));
+    const sequence = branched.body.sequence;
+    const branch = sequence.nodes.find((node: NodeView) => node.id === sequence.addedBranchNodeId);
+    t.like(branch, {
+      nodeType: "logic_branch",
+      config: { label: "VIPs", splitMode: "condition", paths: [{ id: "vip", conditionType: "has_tag", tagName: "vip" }] },
+    });
+    const byId = new Map(sequence.nodes.map((node: NodeView) => [node.id, node]));
+    const leaving = (nodeId: string) => sequence.edges.filter((edge: EdgeView) => edge.sourceNodeId === nodeId);
+    t.deepEqual(
+      leaving(one).map((edge: EdgeView) => edge.targetNodeId),
+      [branch.id],
+    );
+    const [vipWay, elseWay] = ["vip", "else"].map(
+      (condition) => byId.get(leaving(branch.id).find((edge: EdgeView) => edge.condition === condition)!.targetNodeId) as NodeView,
+    );
+    t.is(vipWay!.config.subject, "VIP offer");
+    t.deepEqual(
+      leaving(vipWay!.id).map((edge: EdgeView) => edge.targetNodeId),
+      [two],
+    );
+    t.is(elseWay!.nodeType, "action_add_tag");
+    t.deepEqual(
+      leaving(elseWay!.id).map((edge: EdgeView) => edge.targetNodeId),
+      [update.id],
+      "the else path goes on where the first email led",
+    );
+    t.deepEqual([...sequence.addedBranchPathNodeIds].sort(), [vipWay!.id, elseWay!.id].sort());
+    t.is(sequence.emailCount, 3);
+  });
+
   test(name("settings, archive, unarchive, duplicate and delete"), async (t) => {
     const s = await session(t, dialect);
     const list = (await s.call("POST", "/api/v1/lists", { body: { name: "Trials" } })).body.list;
@@ -418,7 +525,13 @@ for (const dialect of dialects()) {
     const cleared = await s.call("PUT", `/api/v1/sequences/${id}`, { body: { sendingWindow: null, bccEmails: null } });
     t.like(cleared.body.sequence, { sendingWindow: null, bccEmails: [] });
     const nothing = await s.call("PUT", `/api/v1/sequences/${id}`, { body: {} });
-    t.deepEqual([nothing.status, nothing.body.error], [400, "No supported fields provided: give settings, nodeUpdates, insertSteps or graphEdit"]);
+    t.deepEqual(
+      [nothing.status, nothing.body.error],
+      [
+        400,
+        "No supported fields provided: give settings or one graph form (nodeUpdates, insertSteps, graphEdit, emails, steps, subscriberUpdateSteps, branch)",
+      ],
+    );
 
     const archived = await s.call("POST", `/api/v1/sequences/${id}/archive`);
     t.like(archived.body.sequence, { status: "archived", effectiveStatus: "archived" });
