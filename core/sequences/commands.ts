@@ -1,5 +1,6 @@
 import * as t from "io-ts";
 import { boundedArray } from "../shared/bounded-array.js";
+import { headerText } from "../shared/header-text.js";
 import { boundedJsonObject, PROPERTY_LIMITS } from "../shared/bounded-json.js";
 import { boundedText, Email, IsoDate, nullable, oneOf, optional, required, TrimmedNonEmpty } from "../shared/codecs.js";
 import { offsetPageFields } from "../shared/offset-pagination.js";
@@ -80,10 +81,10 @@ export const TRIGGER_FIELD_NAMES = Object.keys(triggerFields).filter((key) => ke
 const identityFields = {
   senderProfileId: optional(nullable(Id)),
   fromEmail: optional(nullable(Email)),
-  fromName: optional(nullable(boundedText(255))),
+  fromName: optional(nullable(headerText(255))),
   replyProfileId: optional(nullable(Id)),
   replyTo: optional(nullable(Email)),
-  replyToName: optional(nullable(boundedText(255))),
+  replyToName: optional(nullable(headerText(255))),
 };
 
 /** AI generation fields of the hosted product: accepted only to answer them clearly (400). */

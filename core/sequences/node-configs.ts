@@ -4,6 +4,7 @@ import { EmailBlocks } from "../emails/blocks.js";
 import { boundedArray } from "../shared/bounded-array.js";
 import { boundedText, Email, integerBetween, nullable, oneOf, optional, reportErrors, required } from "../shared/codecs.js";
 import { badRequest, invalid, type DomainError } from "../shared/errors.js";
+import { headerText } from "../shared/header-text.js";
 import { withSchema } from "../shared/json-schema.js";
 import { fail, ok, type Result } from "../shared/result.js";
 import { SUBSCRIBER_STATUSES } from "../subscribers/model.js";
@@ -36,10 +37,10 @@ const ActionEmail = t.exact(
       bccEmails: Emails,
       senderProfileId: optional(nullable(Id)),
       fromEmail: optional(nullable(Email)),
-      fromName: optional(nullable(boundedText(255))),
+      fromName: optional(nullable(headerText(255))),
       replyProfileId: optional(nullable(Id)),
       replyTo: optional(nullable(Email)),
-      replyToName: optional(nullable(boundedText(255))),
+      replyToName: optional(nullable(headerText(255))),
     }),
   ]),
   "ActionEmailConfig",
@@ -102,14 +103,35 @@ const ResultKey = withSchema(
   ),
   { type: "string", pattern: "^[A-Za-z_][A-Za-z0-9_]{0,63}$" },
 );
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,256}$/;
+/** Outgoing request headers: at most 50, names HTTP tokens, values without line breaks. */
+const WebhookHeaders = withSchema(
+  new t.Type<Record<string, string>, Record<string, string>, unknown>(
+    "WebhookHeaders",
+    (u): u is Record<string, string> => typeof u === "object" && u !== null && !Array.isArray(u),
+    (u, c) => {
+      if (typeof u !== "object" || u === null || Array.isArray(u)) return t.failure(u, c, "must be an object of header names and values");
+      const entries = Object.entries(u);
+      if (entries.length > 50) return t.failure(u, c, "must have at most 50 headers");
+      for (const [name, value] of entries) {
+        if (!HEADER_NAME.test(name)) return t.failure(u, c, `header name '${name}' is not a valid HTTP header name`);
+        const checked = headerText(4096).validate(value, [...c, { key: name, type: t.string, actual: value }]);
+        if (checked._tag === "Left") return checked;
+      }
+      return t.success(u as Record<string, string>);
+    },
+    t.identity,
+  ),
+  { type: "object", additionalProperties: { type: "string", maxLength: 4096 }, maxProperties: 50 },
+);
 const Webhook = t.exact(
   t.intersection([
     t.type({ url: required(HttpsUrl) }),
     t.partial({
       label: Label,
       method: optional(oneOf(["POST", "GET", "PUT", "PATCH", "DELETE"] as const)),
-      headers: optional(t.record(t.string, boundedText(4096))),
-      body: optional(nullable(t.string)),
+      headers: optional(WebhookHeaders),
+      body: optional(nullable(boundedText(100_000))),
       resultKey: optional(ResultKey),
       onError: optional(oneOf(["continue", "exit", "fail"] as const)),
     }),

@@ -182,6 +182,18 @@ test("node configs: unsupported types are named, HTTPS webhooks only, random spl
     "Invalid request: steps.0.config.onError must be one of: continue, exit, fail",
   );
   t.is(message("action_email", { subject: "Hi" }), "steps.0.config: give exactly one of html or blocks");
+  t.is(
+    message("action_webhook", { url: "https://example.com", headers: { "X-Token": "a\r\nBcc: x" } }),
+    "Invalid request: steps.0.config.headers.X-Token must not contain line breaks or NUL characters",
+  );
+  t.is(
+    message("action_webhook", { url: "https://example.com", headers: { "Bad Name": "x" } }),
+    "Invalid request: steps.0.config.headers header name 'Bad Name' is not a valid HTTP header name",
+  );
+  t.is(
+    message("action_email", { subject: "Hi", html: "x", fromName: "Ann\nBcc: x" }),
+    "Invalid request: steps.0.config.fromName must not contain line breaks or NUL characters",
+  );
   t.is(message("action_update_attributes", {}), "steps.0.config: give at least one of firstName, lastName, status or customAttributeUpdates");
   t.is(message("logic_condition", { conditionType: "in_list" }), "steps.0.config: in_list needs listId");
   t.is(message("logic_wait_for_event", { eventName: "x", timeoutDays: 400 }), "Invalid request: steps.0.config.timeoutDays must be between 1 and 365");
