@@ -1,6 +1,7 @@
 import * as t from "io-ts";
-import { BooleanFromString, boundedText, Email, integerBetween, oneOf, optional, required, TrimmedNonEmpty } from "../shared/codecs.js";
+import { BooleanFromString, boundedText, Email, oneOf, optional, required, TrimmedNonEmpty } from "../shared/codecs.js";
 import { withSchema } from "../shared/json-schema.js";
+import { offsetPageFields } from "../shared/offset-pagination.js";
 import { CustomAttributes } from "../subscribers/commands.js";
 import { arrayOf, EmailBlocks } from "./blocks.js";
 import { COMPONENT_TYPES } from "./model.js";
@@ -112,10 +113,7 @@ export const SetTemplateLocalizationCommand = t.exact(
 export type SetTemplateLocalizationCommand = t.TypeOf<typeof SetTemplateLocalizationCommand>;
 
 /** GET /templates. */
-export const ListTemplatesQuery = t.exact(
-  t.partial({ label: optional(TrimmedNonEmpty), limit: optional(integerBetween(1, 100)), offset: optional(integerBetween(0, 1_000_000_000)) }),
-  "ListTemplatesQuery",
-);
+export const ListTemplatesQuery = t.exact(t.partial({ label: optional(TrimmedNonEmpty), ...offsetPageFields }), "ListTemplatesQuery");
 export type ListTemplatesQuery = t.TypeOf<typeof ListTemplatesQuery>;
 
 /** POST /templates: name and subject, exactly one of html and blocks. */

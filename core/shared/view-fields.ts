@@ -20,3 +20,14 @@ export const view = <P extends t.Props>(props: P, name?: string) => t.exact(t.ty
 /** A view with optional fields (absent, not null, when unknown). */
 export const viewWithOptional = <P extends t.Props, O extends t.Props>(props: P, optional: O, name?: string) =>
   t.exact(t.intersection([t.type(props), t.partial(optional)]), name);
+
+/** A JSON object of free-form fields (a fresh instance: `t.UnknownRecord` itself stays plain). */
+export const JsonObject = withSchema(
+  new t.Type<Record<string, unknown>, Record<string, unknown>, unknown>("JsonObject", t.UnknownRecord.is, t.UnknownRecord.validate, t.identity),
+  { type: "object", additionalProperties: true },
+);
+/** A JSON array of free-form items. */
+export const JsonArray = withSchema(new t.Type<unknown[], unknown[], unknown>("JsonArray", t.UnknownArray.is, t.UnknownArray.validate, t.identity), {
+  type: "array",
+  items: {},
+});

@@ -8,6 +8,7 @@ import { tagsModule } from "./tags.js";
 import { listsModule } from "./lists.js";
 import { eventsModule } from "./events.js";
 import { segmentsModule } from "./segments.js";
+import { sequencesModule } from "./sequences.js";
 import { accountsModule } from "./accounts.js";
 import { metricsModule } from "./metrics.js";
 import { deliveryModule } from "./delivery.js";
@@ -39,6 +40,7 @@ export const capabilities: readonly ContainerModule[] = [
   listsModule,
   eventsModule,
   segmentsModule,
+  sequencesModule,
   accountsModule,
   metricsModule,
   trackingModule,

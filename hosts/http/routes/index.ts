@@ -8,6 +8,7 @@ import { notesRoutes } from "./notes.js";
 import { tagsRoutes } from "./tags.js";
 import { listsRoutes } from "./lists.js";
 import { segmentsRoutes } from "./segments.js";
+import { sequencesRoutes } from "./sequences.js";
 import { accountsRoutes } from "./accounts.js";
 import { subscribersRoutes } from "./subscribers.js";
 import { emailSendsRoutes } from "./email-sends.js";
@@ -41,6 +42,7 @@ export const apiRouteModules: readonly RouteModule[] = [
   tagsRoutes,
   listsRoutes,
   segmentsRoutes,
+  sequencesRoutes,
   accountsRoutes,
   metricsRoutes,
   suppressionsRoutes,

@@ -1,0 +1,63 @@
+import type { Clock } from "../ports/clock.js";
+import type { IdGenerator } from "../ports/id-generator.js";
+import type { Actor } from "../shared/actor.js";
+import { badRequest, invalidState } from "../shared/errors.js";
+import { fail, ok, type Result } from "../shared/result.js";
+import { CHANGED_MEANWHILE } from "./archive-sequence.js";
+import type { UpdateSequenceCommand } from "./commands.js";
+import { graphChange } from "./graph-change.js";
+import { validateGraph } from "./graph.js";
+import { SEQUENCE_NOT_FOUND, type Sequence } from "./model.js";
+import type { SequenceRepository } from "./ports.js";
+import { checkReferences } from "./references.js";
+import { applySettings } from "./settings.js";
+import { toSequenceDetailView, type EditedSequenceView } from "./view.js";
+
+/**
+ * PUT /sequences/{sequenceId}: settings, and at most one graph form (nodeUpdates with
+ * expectedUpdatedAt, insertSteps, graphEdit with expectedRevision, emails/steps,
+ * subscriberUpdateSteps, branch). The graph after the edit is
+ * validated as a whole, and the write only lands if nobody changed the graph since it was read:
+ * a stale token is a 409 and nothing changes.
+ */
+export class UpdateSequence {
+  constructor(
+    private readonly sequences: SequenceRepository,
+    private readonly ids: IdGenerator,
+    private readonly clock: Clock,
+  ) {}
+
+  execute = async (actor: Actor, sequenceId: string, input: UpdateSequenceCommand): Promise<Result<EditedSequenceView>> => {
+    if (input.smsSteps !== undefined) return fail(badRequest("PUT with smsSteps is not supported by this server: it cannot send SMS"));
+    const sequence = await this.sequences.find(actor.companyId, sequenceId);
+    if (!sequence) return fail(SEQUENCE_NOT_FOUND);
+    if (sequence.status === "archived") return fail(invalidState("The sequence is archived: unarchive it before editing it"));
+
+    const settings = applySettings(sequence, input);
+    if (settings._tag === "Left") return settings;
+    const now = this.clock.now();
+    const change = graphChange(sequence, input, this.ids, now);
+    if (change._tag === "Left") return change;
+    if (!settings.right && !change.right)
+      return fail(
+        badRequest(
+          "No supported fields provided: give settings or one graph form (nodeUpdates, insertSteps, graphEdit, emails, steps, subscriberUpdateSteps, branch)",
+        ),
+      );
+    if (change.right) {
+      const valid = validateGraph(change.right.graph);
+      if (valid._tag === "Left") return valid;
+    }
+
+    const next: Sequence = {
+      ...sequence,
+      ...(settings.right ?? {}),
+      ...(change.right ? { graph: change.right.graph, graphRevision: sequence.graphRevision + 1 } : {}),
+      updatedAt: now,
+    };
+    const references = await checkReferences(this.sequences, actor.companyId, next);
+    if (references._tag === "Left") return references;
+    if (!(await this.sequences.update(next, sequence.graphRevision))) return fail(CHANGED_MEANWHILE);
+    return ok({ ...toSequenceDetailView(next), ...(change.right?.report ?? {}) });
+  };
+}

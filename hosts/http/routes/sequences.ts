@@ -1,0 +1,129 @@
+import * as t from "io-ts";
+import { ArchiveSequence } from "../../../core/sequences/archive-sequence.js";
+import { CreateSequenceCommand, DuplicateSequenceCommand, ListSequencesQuery, SequencePath, UpdateSequenceCommand } from "../../../core/sequences/commands.js";
+import { CreateSequence } from "../../../core/sequences/create-sequence.js";
+import { DeleteSequence } from "../../../core/sequences/delete-sequence.js";
+import { DuplicateSequence } from "../../../core/sequences/duplicate-sequence.js";
+import { GetSequence } from "../../../core/sequences/get-sequence.js";
+import { ListSequences } from "../../../core/sequences/list-sequences.js";
+import { MAX_GRAPH_NODES, UNSUPPORTED_NODE_TYPES } from "../../../core/sequences/model.js";
+import { UpdateSequence } from "../../../core/sequences/update-sequence.js";
+import { EditedSequenceView, SequenceDetailView, SequenceEdgeView, SequenceNodeView, SequenceSummaryView } from "../../../core/sequences/view.js";
+import { OffsetPaginationView } from "../../../core/shared/offset-pagination.js";
+import { Id, JsonObject, view, viewWithOptional } from "../../../core/shared/view-fields.js";
+import { defineRoute, under } from "../route.js";
+import { routeModule } from "../route-module.js";
+
+const NOT_RUNNING = "Sequences are drafts here: this server does not run them yet (no enable, enrollment or sending)";
+const GRAPH_RULES = `The graph is checked as a whole on every write (400 'Invalid sequence graph: ...'): one trigger and one completion node, at most ${MAX_GRAPH_NODES} nodes, every node reachable from the trigger, no loop without a logic_delay, logic_condition leaving by 'yes' and 'no', logic_branch by each path ID (plus 'else' in condition mode; random percentages sum to 100). Node types ${UNSUPPORTED_NODE_TYPES.join(", ")} are not supported here (400)`;
+
+const EventTrackingView = view({ eventName: t.string, endpoint: t.string, method: t.string, examplePayload: JsonObject }, "EventTracking");
+
+/** Sequences and their graphs (compat-reference §10). */
+export const sequencesRoutes = routeModule(
+  {
+    listSequences: ListSequences,
+    getSequence: GetSequence,
+    createSequence: CreateSequence,
+    updateSequence: UpdateSequence,
+    deleteSequence: DeleteSequence,
+    archiveSequence: ArchiveSequence,
+    duplicateSequence: DuplicateSequence,
+  },
+  (uses) => [
+    defineRoute({
+      method: "get",
+      path: "/sequences",
+      tag: "Sequences",
+      scopes: ["sequences:read"],
+      summary:
+        "List sequences, newest first; status, search (part of the name), labels (comma list: any of them); limit 1-100 and offset (neither: every sequence, pagination.limit null)",
+      query: ListSequencesQuery,
+      response: view({ sequences: t.readonlyArray(SequenceSummaryView), pagination: OffsetPaginationView }),
+      errors: [422],
+      handle: async ({ input, actor }) => uses.listSequences.execute(actor, input.query),
+    }),
+    defineRoute({
+      method: "get",
+      path: "/sequences/:sequenceId",
+      tag: "Sequences",
+      scopes: ["sequences:read"],
+      summary: "One sequence with its graph (nodes, edges, graphRevision) and its emails; 404 'Sequence not found'",
+      params: SequencePath,
+      response: view({ sequence: SequenceDetailView }),
+      errors: [404],
+      handle: async ({ input, actor }) => under("sequence")(await uses.getSequence.execute(actor, input.params.sequenceId)),
+    }),
+    defineRoute({
+      method: "post",
+      path: "/sequences",
+      tag: "Sequences",
+      scopes: ["sequences:write"],
+      summary: `Create a sequence, always a disabled draft: blank (trigger -> completion), or steps[] one after the other (email steps: subject and html or blocks; type update_subscriber; or {nodeType, config}; delayDays/delayHours/delayMinutes put a delay before a step). Trigger fields as the compat create body; event triggers answer eventTracking. AI generation (goal) is not available (400). ${GRAPH_RULES}. ${NOT_RUNNING}`,
+      body: CreateSequenceCommand,
+      response: viewWithOptional(
+        { sequence: SequenceDetailView, message: t.string },
+        { eventTrackingCode: t.string, eventTracking: EventTrackingView, requiredEvents: t.readonlyArray(t.string) },
+      ),
+      errors: [400, 422],
+      handle: async ({ input, actor }) => uses.createSequence.execute(actor, input.body),
+    }),
+    defineRoute({
+      method: "put",
+      path: "/sequences/:sequenceId",
+      tag: "Sequences",
+      scopes: ["sequences:write"],
+      summary: `Change settings (create fields, enrollmentPaused; null clears enrollmentFieldPath, sendingWindow, bccEmails) and at most one graph form: nodeUpdates [{nodeId, changes {config, position}, expectedUpdatedAt}] (config changes merge; null removes a field), insertSteps {afterNodeId?, steps[], expectedRevision?}, or graphEdit {action move_node|delete_node|duplicate_node|replace_edges, expectedRevision, nodeId, afterNodeId|beforeNodeId, edges}. emails[] / steps[] (edit email steps found by nodeId, emailId or order; changes merge, null removes), subscriberUpdateSteps [{nodeId, config}] (config replaced), or branch {afterNodeId, label, splitMode, randomPercentages, branches [{id, condition fields, steps?, targetNodeId?}], elseSteps, elseTargetNodeId, allowEmptyPaths}. A stale expectedUpdatedAt or expectedRevision is 409 and changes nothing; every graph change raises graphRevision by one. smsSteps is not supported (400). Archived sequences cannot be edited (400). ${GRAPH_RULES}`,
+      params: SequencePath,
+      body: UpdateSequenceCommand,
+      response: view({ sequence: EditedSequenceView }),
+      errors: [400, 404, 409, 422],
+      handle: async ({ input, actor }) => under("sequence")(await uses.updateSequence.execute(actor, input.params.sequenceId, input.body)),
+    }),
+    defineRoute({
+      method: "delete",
+      path: "/sequences/:sequenceId",
+      tag: "Sequences",
+      scopes: ["sequences:write"],
+      summary: "Delete a sequence and its graph; 404 'Sequence not found'",
+      params: SequencePath,
+      response: view({ sequenceId: Id }),
+      errors: [404],
+      handle: async ({ input, actor }) => uses.deleteSequence.execute(actor, input.params.sequenceId),
+    }),
+    defineRoute({
+      method: "post",
+      path: "/sequences/:sequenceId/archive",
+      tag: "Sequences",
+      scopes: ["sequences:write"],
+      summary: "Archive a sequence (archiving an archived one changes nothing); 404 'Sequence not found'",
+      params: SequencePath,
+      response: view({ sequence: SequenceDetailView }),
+      errors: [404, 409],
+      handle: async ({ input, actor }) => under("sequence")(await uses.archiveSequence.archive(actor, input.params.sequenceId)),
+    }),
+    defineRoute({
+      method: "post",
+      path: "/sequences/:sequenceId/unarchive",
+      tag: "Sequences",
+      scopes: ["sequences:write"],
+      summary: "Unarchive a sequence: it becomes a disabled draft; 400 when it is not archived, 404 'Sequence not found'",
+      params: SequencePath,
+      response: view({ sequence: SequenceDetailView }),
+      errors: [400, 404, 409],
+      handle: async ({ input, actor }) => under("sequence")(await uses.archiveSequence.unarchive(actor, input.params.sequenceId)),
+    }),
+    defineRoute({
+      method: "post",
+      path: "/sequences/:sequenceId/duplicate",
+      tag: "Sequences",
+      scopes: ["sequences:write"],
+      summary: "Copy a sequence as a disabled draft with new node IDs; name defaults to '<name> (copy)'. 404 'Sequence not found'",
+      params: SequencePath,
+      body: DuplicateSequenceCommand,
+      response: view({ sequence: SequenceDetailView, nodes: t.readonlyArray(SequenceNodeView), edges: t.readonlyArray(SequenceEdgeView) }),
+      errors: [404, 422],
+      handle: async ({ input, actor }) => uses.duplicateSequence.execute(actor, input.params.sequenceId, input.body),
+    }),
+  ],
+);
