@@ -42,6 +42,7 @@ async function run(order: LoadOrder): Promise<LoadReport> {
     errors: result.errors,
     timeouts: result.timeouts,
     wrong,
+    statuses: Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([status, stats]) => [status, stats.count ?? 0])),
     seconds: result.duration,
   };
 }

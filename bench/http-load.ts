@@ -31,6 +31,8 @@ export interface LoadReport {
   readonly timeouts: number;
   /** Answers whose body was not the one expected. */
   readonly wrong: number;
+  /** Answers by status code. */
+  readonly statuses: Readonly<Record<string, number>>;
   readonly seconds: number;
 }
 
@@ -62,7 +64,7 @@ export class HttpLoad {
     const [{ report, error }] = await Promise.race([answer, this.exited]);
     if (!report) throw new Error(`${plan.label}: the load generator failed: ${error}`);
     const problems = [
-      report.non2xx > 0 ? `${report.non2xx} non-2xx answers` : "",
+      report.non2xx > 0 ? `${report.non2xx} non-2xx answers (by status: ${JSON.stringify(report.statuses)})` : "",
       report.errors > 0 ? `${report.errors} errors` : "",
       report.timeouts > 0 ? `${report.timeouts} timeouts` : "",
       report.wrong > 0 ? `${report.wrong} answers with another body than expected` : "",
