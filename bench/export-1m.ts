@@ -1,4 +1,6 @@
+import { fork } from "node:child_process";
 import { createHash } from "node:crypto";
+import { once } from "node:events";
 import { createRequire } from "node:module";
 import { createReadStream, createWriteStream, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -8,7 +10,6 @@ import { pipeline } from "node:stream/promises";
 import { createGunzip, createGzip } from "node:zlib";
 import { GetObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import type { Knex } from "knex";
-import S3rver from "s3rver";
 import { toDbDate } from "../adapters/knex/row-codecs.js";
 import { ALL_SCOPES } from "../core/access/scopes.js";
 import { CreateDataExport } from "../core/data-exports/create-data-export.js";
@@ -23,14 +24,15 @@ import { count } from "./settings.js";
 
 /**
  * Export of 1,000,000 email events (with their sends' recipient, type and subject) from a SQLite
- * file to a local S3 protocol server (s3rver on loopback) by the export's run (the use case the
- * worker's job runs: keyset pages, gzipped JSON Lines files of 100,000 rows, multipart uploads, a
- * commit per file, the manifest), against what an expert would write for the same output without
- * the product: one streaming query (better-sqlite3 `iterate`) over the same rows, each row written
- * as the same JSON line, gzipped by node:zlib into one local file. Alternating rounds (each product
- * round is a new export, so it exports every row again); both outputs are read back and must hold
- * the same lines in the same order. The peak resident memory of the product's runs shows that
- * nothing is held whole: it must stay within FLAT_MEMORY_MB of where it started, at any size.
+ * file to a local S3 protocol server (s3rver on loopback, in a process of its own, as a bucket is
+ * elsewhere) by the export's run (the use case the worker's job runs: keyset pages, gzipped JSON
+ * Lines files of 100,000 rows, multipart uploads, a commit per file, the manifest), against what
+ * an expert would write for the same output without the product: one streaming query
+ * (better-sqlite3 `iterate`) over the same rows, each row written as the same JSON line, gzipped
+ * by node:zlib into one local file. Alternating rounds (each product round is a new export, so it
+ * exports every row again); both outputs are read back and must hold the same lines in the same
+ * order. The peak resident memory of the product's runs shows that nothing is held whole: it must
+ * stay within FLAT_MEMORY_MB of where it started, at any size.
  */
 
 const NAME = "export-1m";
@@ -204,8 +206,9 @@ export async function export1m(): Promise<string> {
   const events = count("BENCH_EXPORT_EVENTS", 1_000_000);
   const rounds = count("BENCH_ROUNDS", 3);
   const dir = mkdtempSync(join(tmpdir(), "lifecycle-bench-"));
-  const s3 = new S3rver({ address: "127.0.0.1", port: 0, silent: true, directory: join(dir, "s3"), configureBuckets: [{ name: "lake", configs: [] }] });
-  const { port } = await s3.run();
+  const s3 = fork(new URL("./s3-server-process.js", import.meta.url), [join(dir, "s3")], { execArgv: [], stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const s3Closed = once(s3, "exit");
+  const [{ port }] = (await Promise.race([once(s3, "message"), s3Closed.then(() => Promise.reject(new Error("s3rver exited")))])) as [{ port: number }];
   const endpoint = `http://127.0.0.1:${port}`;
   const bucket = new S3Client({ endpoint, region: "us-east-1", forcePathStyle: true, credentials: { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" } });
   const databaseFile = join(dir, "export.sqlite");
@@ -313,7 +316,8 @@ export async function export1m(): Promise<string> {
   } finally {
     bucket.destroy();
     await runtime.close();
-    await s3.close();
+    s3.disconnect();
+    await s3Closed;
     rmSync(dir, { recursive: true, force: true });
   }
 }

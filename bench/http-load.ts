@@ -71,7 +71,9 @@ export class HttpLoad {
       report.ok === 0 ? "no 2xx answers" : "",
       "amount" in extent && report.ok !== extent.amount ? `${report.ok} of ${extent.amount} requests answered` : "",
     ].filter(Boolean);
-    if (problems.length > 0) throw new Error(`${plan.label} run is invalid: ${problems.join(", ")}`);
+    // The product sheds load (503) when its event loop lags, which a machine busy with other work causes too.
+    const shed = (report.statuses["503"] ?? 0) > 0 ? "; 503s are load shed by a lagging event loop: is the machine busy with other work?" : "";
+    if (problems.length > 0) throw new Error(`${plan.label} run is invalid: ${problems.join(", ")}${shed}`);
     return { ...report, rate: report.ok / report.seconds };
   }
 
