@@ -33,6 +33,11 @@ export function startRecording(): Recording {
 
 export function recordResults(recording: Recording, lines: readonly string[]): string {
   const cores = cpus();
+  // Sizes changed through the environment are named (the database address is not: it may hold a password).
+  const overrides = Object.entries(process.env)
+    .filter(([name, value]) => name.startsWith("BENCH_") && name !== "BENCH_DATABASE_URL" && value)
+    .map(([name, value]) => `${name}=${value}`)
+    .sort();
   const load = (values: readonly number[]) => values.map((value) => value.toFixed(2)).join(" ");
   const section = [
     BEGIN,
@@ -40,6 +45,7 @@ export function recordResults(recording: Recording, lines: readonly string[]): s
     `Commit ${recording.commit}, run from ${recording.startedAt.toISOString()} to ${new Date().toISOString()}.`,
     `Machine: ${cores.length} cores (${cores[0]?.model.trim() ?? "unknown CPU"}), ${Math.round(totalmem() / 2 ** 30)} GiB, ${type()} ${release()}; Node ${process.version}.`,
     `Load average (1, 5, 15 min): ${load(recording.loadAtStart)} at the start, ${load(loadavg())} at the end.`,
+    `Sizes: ${overrides.length > 0 ? `the defaults, except ${overrides.join(", ")}` : "the defaults"}.`,
     "",
     "```",
     ...lines,
