@@ -83,8 +83,8 @@ export async function apiAuthGet(): Promise<string> {
     const baselinePlan: LoadPlan = { label: "baseline", url: urlOf(bareServer), method: "GET", connections, keys, answers: [answers[0]!] };
 
     process.stderr.write(`${NAME}: ${connections} connections from a separate process, warm-up ${warmup} s, ${rounds} x ${duration} s per side\n`);
-    await load.run(baselinePlan, { duration: warmup });
-    await load.run(productPlan, { duration: warmup });
+    await load.run(baselinePlan, { duration: warmup }, { warmUp: true });
+    await load.run(productPlan, { duration: warmup }, { warmUp: true });
     let productAnswers = 0;
     let baselineAnswers = 0;
     const comparison = await alternate(

@@ -132,21 +132,21 @@ export async function eventsIngest(): Promise<string> {
       keys,
       bodies: bodiesOf(`r${(runs += 1)}`),
     });
-    const product = async (length: number) => {
-      const report = await load.run(plan("product", productServer), { duration: length });
+    const product = async (length: number, warmUp = false) => {
+      const report = await load.run(plan("product", productServer), { duration: length }, { warmUp });
       productAnswers += report.ok;
       productRuns += 1;
       return report.rate;
     };
-    const baseline = async (length: number) => {
-      const report = await load.run(plan("baseline", bareServer), { duration: length });
+    const baseline = async (length: number, warmUp = false) => {
+      const report = await load.run(plan("baseline", bareServer), { duration: length }, { warmUp });
       baselineAnswers += report.ok;
       return report.rate;
     };
 
     process.stderr.write(`${NAME}: ${connections} connections from a separate process, warm-up ${warmup} s, ${rounds} x ${duration} s per side\n`);
-    await baseline(warmup);
-    await product(warmup);
+    await baseline(warmup, true);
+    await product(warmup, true);
     const comparison = await alternate(
       NAME,
       rounds,
