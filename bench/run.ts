@@ -1,41 +1,60 @@
-import { apiAuthGet } from "./api-auth-get.js";
-import { eventsIngest } from "./events-ingest.js";
-import { import100k } from "./import-100k.js";
-import { jobsPostgres, jobsSqlite } from "./jobs.js";
-import { segmentCount } from "./segment-count.js";
-import { segmentEngagementPostgres, segmentEngagementSqlite } from "./segment-engagement.js";
-import { metricsPostgres, metricsSqlite } from "./metrics.js";
-import { transactionalSend } from "./transactional-send.js";
-import { export1m } from "./export-1m.js";
+import { recordResults, startRecording } from "./record.js";
+import { enterQuickMode, isQuick } from "./settings.js";
 
 /**
- * Every benchmark, by name. Each resolves to its one summary line, which is printed on stdout
- * (progress goes to stderr). Adding a benchmark is one file and one line here.
+ * Every benchmark, by name, loaded only when it runs (some read their sizes from the environment
+ * when loaded, after `--quick` has set them). Each resolves to its one summary line, printed on
+ * stdout; progress goes to stderr. Adding a benchmark is one file and one line here.
  */
-const benchmarks: Record<string, () => Promise<string>> = {
-  "api-auth-get": apiAuthGet,
-  "jobs-sqlite": jobsSqlite,
-  "jobs-postgres": jobsPostgres,
-  "segment-count": segmentCount,
-  "segment-engagement-sqlite": segmentEngagementSqlite,
-  "segment-engagement-postgres": segmentEngagementPostgres,
-  "events-ingest": eventsIngest,
-  "import-100k": import100k,
-  "metrics-sqlite": metricsSqlite,
-  "metrics-postgres": metricsPostgres,
-  "transactional-send": transactionalSend,
-  "export-1m": export1m,
+const benchmarks: Record<string, () => Promise<() => Promise<string>>> = {
+  "api-auth-get": async () => (await import("./api-auth-get.js")).apiAuthGet,
+  "jobs-sqlite": async () => (await import("./jobs.js")).jobsSqlite,
+  "jobs-postgres": async () => (await import("./jobs.js")).jobsPostgres,
+  "segment-count": async () => (await import("./segment-count.js")).segmentCount,
+  "segment-engagement-sqlite": async () => (await import("./segment-engagement.js")).segmentEngagementSqlite,
+  "segment-engagement-postgres": async () => (await import("./segment-engagement.js")).segmentEngagementPostgres,
+  "events-ingest": async () => (await import("./events-ingest.js")).eventsIngest,
+  "import-100k": async () => (await import("./import-100k.js")).import100k,
+  "metrics-sqlite": async () => (await import("./metrics.js")).metricsSqlite,
+  "metrics-postgres": async () => (await import("./metrics.js")).metricsPostgres,
+  "transactional-send": async () => (await import("./transactional-send.js")).transactionalSend,
+  "export-1m": async () => (await import("./export-1m.js")).export1m,
 };
 
-async function main(names: readonly string[]): Promise<void> {
+const USAGE = `usage: npm run bench -- [--quick | --record] [NAME...]
+  --quick   small sizes, seconds per benchmark: checks that a benchmark runs; its lines are not results
+  --record  runs every benchmark at full size and rewrites the results section of BENCHMARKS.md
+`;
+
+/** Marks a quick line so that nobody reads it as a result. */
+const QUICK_MARK = "  (quick run: not a result)";
+
+async function main(args: readonly string[]): Promise<void> {
+  const flags = args.filter((arg) => arg.startsWith("-"));
+  const names = args.filter((arg) => !arg.startsWith("-"));
+  const unknownFlags = flags.filter((flag) => flag !== "--quick" && flag !== "--record");
   const unknown = names.filter((name) => !Object.hasOwn(benchmarks, name));
-  if (unknown.length > 0) {
-    process.stderr.write(`unknown benchmark: ${unknown.join(", ")}\nknown benchmarks: ${Object.keys(benchmarks).join(", ")}\n`);
+  if (unknownFlags.length > 0 || unknown.length > 0) {
+    if (unknown.length > 0) process.stderr.write(`unknown benchmark: ${unknown.join(", ")}\nknown benchmarks: ${Object.keys(benchmarks).join(", ")}\n`);
+    process.stderr.write(USAGE);
     process.exit(2);
   }
-  for (const name of names.length > 0 ? names : Object.keys(benchmarks)) {
-    process.stdout.write(`${await benchmarks[name]!()}\n`);
+  const record = flags.includes("--record");
+  if (flags.includes("--quick")) enterQuickMode();
+  if (record && (isQuick() || names.length > 0)) {
+    process.stderr.write("--record runs every benchmark at full size: it takes neither --quick nor names\n");
+    process.exit(2);
   }
+  const recording = record ? startRecording() : null;
+
+  const lines: string[] = [];
+  for (const name of names.length > 0 ? names : Object.keys(benchmarks)) {
+    const benchmark = await benchmarks[name]!();
+    const line = `${await benchmark()}${isQuick() ? QUICK_MARK : ""}`;
+    process.stdout.write(`${line}\n`);
+    lines.push(line);
+  }
+  if (recording) process.stderr.write(`results recorded in ${recordResults(recording, lines)}\n`);
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {

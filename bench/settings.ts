@@ -1,5 +1,33 @@
-import { Agent, request, type Server } from "node:http";
+import type { Server } from "node:http";
 import type { Express } from "express";
+
+/**
+ * The sizes every benchmark reads from the environment (`BENCH_*`), and the small ones of quick
+ * mode (`npm run bench -- --quick`): enough to run each benchmark end to end, verification
+ * included, in seconds. Quick mode only fills in what the environment leaves unset, so
+ * `BENCH_JOBS=2000 npm run bench -- --quick jobs-sqlite` still runs 2,000 jobs.
+ */
+const QUICK_SIZES: Readonly<Record<string, string>> = {
+  BENCH_DURATION: "1",
+  BENCH_WARMUP: "0.5",
+  BENCH_ROUNDS: "2",
+  BENCH_CONTACTS: "2000",
+  BENCH_SENDS: "5000",
+  BENCH_EXPORT_EVENTS: "5000",
+  BENCH_IMPORT_ROWS: "2000",
+  BENCH_JOBS: "500",
+  BENCH_MESSAGES: "100",
+};
+
+/** Set by `--quick` before any benchmark module is loaded (some read their sizes when loaded). */
+const QUICK_FLAG = "BENCH_QUICK";
+
+export function enterQuickMode(): void {
+  process.env[QUICK_FLAG] = "1";
+  for (const [name, value] of Object.entries(QUICK_SIZES)) if (!process.env[name]) process.env[name] = value;
+}
+
+export const isQuick = (): boolean => process.env[QUICK_FLAG] === "1";
 
 /** A positive number of seconds from the environment, or the fallback when unset. */
 export const seconds = (name: string, fallback: number): number => {
@@ -29,28 +57,4 @@ export function listen(app: Express): Promise<Server> {
 export function close(server: Server): Promise<void> {
   server.closeAllConnections();
   return new Promise((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
-}
-
-/**
- * A keep-alive JSON POST through node:http: the load generator shares the process with the
- * server, and fetch costs several times more CPU per request, which would be charged to the API.
- */
-export function jsonPoster(url: string, connections: number): (headers: Record<string, string>, body: unknown) => Promise<{ status: number; text: string }> {
-  const agent = new Agent({ keepAlive: true, maxSockets: connections });
-  return (headers, body) =>
-    new Promise((resolve, reject) => {
-      const payload = JSON.stringify(body);
-      const req = request(
-        url,
-        { method: "POST", agent, headers: { ...headers, "content-type": "application/json", "content-length": Buffer.byteLength(payload) } },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on("data", (chunk: Buffer) => chunks.push(chunk));
-          res.on("end", () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }));
-          res.on("error", reject);
-        },
-      );
-      req.on("error", reject);
-      req.end(payload);
-    });
 }

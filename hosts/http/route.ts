@@ -121,36 +121,61 @@ export const idempotencyOf = (route: Route): { readonly ttlMs: number } | undefi
 /** Only routes that take a body parse one: a GET pays nothing for JSON. */
 const parseJson = express.json({ limit: "1mb" });
 
+/** A path's first segment, as Express matches it (case-insensitively): `/subscribers/me` -> `subscribers`. */
+const firstSegment = (path: string): string => (path.split("/", 2)[1] ?? "").toLowerCase();
+
+/**
+ * Mounts `routes` in order, grouped by their first path segment, one router each: a request is
+ * matched against the routes of its own segment, not against every route of the API (about 125,
+ * which cost a path match each on every request). No route path begins with a parameter, so a
+ * request can only ever match routes of its own segment, and the order within one is kept.
+ */
 export function mountRoutes(router: Router, routes: readonly Route[], container: Container): void {
-  const limiter = () => container.get<RateLimiter>(RateLimiter);
+  const groups = new Map<string, Router>();
   for (const route of routes) {
-    const own = route.rateLimit
-      ? [
-          rateLimit(limiter(), route.rateLimit.budget, {
-            units: route.rateLimit.units,
-            admission: container.get(FairAdmission),
-            companyRefusals: container.get(CompanyRefusals),
-          }),
-        ]
-      : [];
-    const body = route.body ? [route.bodyLimit ? express.json({ limit: route.bodyLimit }) : parseJson] : [];
-    const window = idempotencyOf(route);
-    const idempotent = window ? [idempotency(container.get<IdempotencyStore>(IdempotencyStore), container.get<Clock>(Clock), window)] : [];
-    const checkScopes = (_req: Request, res: Response, next: NextFunction) => {
-      const allowed = requireScopes(route.scopes, actorOf(res));
-      if (allowed._tag === "Right") return next();
-      sendResult(res, allowed);
-    };
-    router[route.method](route.path, ...body, ...own, checkScopes, ...idempotent, async (req: Request, res: Response, next: NextFunction) => {
-      const actor = actorOf(res);
-      if (route.internalErrorMessage) res.locals.internalErrorMessage = route.internalErrorMessage;
-      try {
-        const input = decodeInput(route, req);
-        if (input._tag === "Left") return sendResult(res, input);
-        sendResult(res, await route.handle({ input: input.right, req, actor }), route.successStatus, route.response);
-      } catch (error) {
-        next(error);
-      }
-    });
+    const segment = firstSegment(route.path);
+    if (segment.startsWith(":")) throw new Error(`route ${route.path}: a path may not begin with a parameter`);
+    let group = groups.get(segment);
+    if (!group) groups.set(segment, (group = express.Router()));
+    mountRoute(group, route, container);
   }
+  const dispatch = (req: Request, res: Response, next: NextFunction) => {
+    const group = groups.get(firstSegment(req.path));
+    if (group) group(req, res, next);
+    else next();
+  };
+  // A router's shape (`stack`, its routes' layers), so what lists an app's routes still sees them.
+  router.use(Object.assign(dispatch, { stack: [...groups.values()].flatMap((group) => group.stack) }));
+}
+
+function mountRoute(router: Router, route: Route, container: Container): void {
+  const limiter = () => container.get<RateLimiter>(RateLimiter);
+  const own = route.rateLimit
+    ? [
+        rateLimit(limiter(), route.rateLimit.budget, {
+          units: route.rateLimit.units,
+          admission: container.get(FairAdmission),
+          companyRefusals: container.get(CompanyRefusals),
+        }),
+      ]
+    : [];
+  const body = route.body ? [route.bodyLimit ? express.json({ limit: route.bodyLimit }) : parseJson] : [];
+  const window = idempotencyOf(route);
+  const idempotent = window ? [idempotency(container.get<IdempotencyStore>(IdempotencyStore), container.get<Clock>(Clock), window)] : [];
+  const checkScopes = (_req: Request, res: Response, next: NextFunction) => {
+    const allowed = requireScopes(route.scopes, actorOf(res));
+    if (allowed._tag === "Right") return next();
+    sendResult(res, allowed);
+  };
+  router[route.method](route.path, ...body, ...own, checkScopes, ...idempotent, async (req: Request, res: Response, next: NextFunction) => {
+    const actor = actorOf(res);
+    if (route.internalErrorMessage) res.locals.internalErrorMessage = route.internalErrorMessage;
+    try {
+      const input = decodeInput(route, req);
+      if (input._tag === "Left") return sendResult(res, input);
+      sendResult(res, await route.handle({ input: input.right, req, actor }), route.successStatus, route.response);
+    } catch (error) {
+      next(error);
+    }
+  });
 }

@@ -3,6 +3,7 @@ import type { Knex } from "knex";
 import { DEFAULT_TRACKING_SETTINGS, type AutoUtmSettings, type TrackingSettings } from "../../../core/tracking-settings/model.js";
 import type { TrackingSettingsRepository } from "../../../core/tracking-settings/ports.js";
 import { DbBoolean, DbInteger, dbJson, decodeRow, toDbDate } from "../row-codecs.js";
+import { SqliteReadCache } from "../sqlite-read-cache.js";
 
 const NullableText = t.union([t.string, t.null]);
 const AutoUtm = t.type({ source: NullableText, medium: NullableText, campaign: NullableText, content: NullableText, term: NullableText });
@@ -43,10 +44,20 @@ function columnsOf(settings: Partial<TrackingSettings>): Record<string, unknown>
 
 /** `tracking_settings`: one row per company, created by its first update. */
 export class KnexTrackingSettingsRepository implements TrackingSettingsRepository {
-  constructor(private readonly knex: Knex) {}
+  private readonly cache: SqliteReadCache;
 
-  async find(companyId: string): Promise<TrackingSettings> {
-    const row = await this.knex("tracking_settings").where({ company_id: companyId }).first();
+  constructor(private readonly knex: Knex) {
+    this.cache = SqliteReadCache.for(knex);
+  }
+
+  /** Read on every send (what to track): cached on SQLite until the database changes. */
+  find(companyId: string): Promise<TrackingSettings> {
+    return this.cache.read(`tracking-settings:${companyId}`, () => this.load(companyId));
+  }
+
+  private async load(companyId: string): Promise<TrackingSettings> {
+    // No `.first()`: a bound `limit ?` makes SQLite prepare the statement again on every call.
+    const [row] = await this.knex("tracking_settings").where({ company_id: companyId });
     if (!row) return DEFAULT_TRACKING_SETTINGS;
     const r = decodeRow(TrackingSettingsRow, row, "tracking_settings");
     return {

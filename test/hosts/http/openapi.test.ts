@@ -15,10 +15,12 @@ function mountedRoutes(app: ReturnType<typeof createHttpApp>): { app: string[]; 
     stack.flatMap((layer) =>
       layer.route ? Object.keys(layer.route.methods).flatMap((method) => [layer.route!.path].flat().map((path) => `${method.toUpperCase()} ${path}`)) : [],
     );
+  // The API router's routes are grouped in routers of their own (one per first path segment).
+  const nested = (stack: Layer[]): string[] => [...list(stack), ...stack.flatMap((layer) => (layer.handle?.stack ? nested(layer.handle.stack) : []))];
   const stack = (app as unknown as { router: { stack: Layer[] } }).router.stack;
   // Public surfaces (tracking, webhooks) are routers mounted before the API: it is the last one.
-  const apiRouter = stack.findLast((layer) => layer.handle?.stack?.some((inner) => inner.route))!.handle!.stack!;
-  return { app: list(stack), api: list(apiRouter) };
+  const apiRouter = stack.findLast((layer) => nested(layer.handle?.stack ?? []).length > 0)!.handle!.stack!;
+  return { app: list(stack), api: nested(apiRouter) };
 }
 
 test("GET /api/v1/openapi.json needs no key, is valid OpenAPI 3.1, and lists exactly the mounted routes", async (t) => {

@@ -1,0 +1,49 @@
+import { median } from "./statistics.js";
+
+/** A product measured against its baseline in alternating rounds. */
+export interface Comparison {
+  /** Median rate of each side over the rounds. */
+  readonly product: number;
+  readonly baseline: number;
+  /** Median of the rounds' ratios (product / baseline), and their spread. */
+  readonly ratio: number;
+  readonly lowest: number;
+  readonly highest: number;
+}
+
+/**
+ * Runs baseline, product, baseline, product... (`rounds` of each), so a machine that gets busier
+ * or quieter meanwhile weighs on both sides alike; each round function resolves to its rate.
+ */
+export async function alternate(
+  name: string,
+  rounds: number,
+  unit: string,
+  baselineRound: (round: number) => Promise<number>,
+  productRound: (round: number) => Promise<number>,
+): Promise<Comparison> {
+  const baselineRates: number[] = [];
+  const productRates: number[] = [];
+  const ratios: number[] = [];
+  for (let round = 1; round <= rounds; round += 1) {
+    baselineRates.push(await baselineRound(round));
+    productRates.push(await productRound(round));
+    ratios.push(productRates.at(-1)! / baselineRates.at(-1)!);
+    process.stderr.write(
+      `  ${name} round ${round}/${rounds}: baseline ${Math.round(baselineRates.at(-1)!)} ${unit}, product ${Math.round(productRates.at(-1)!)} ${unit}, ratio ${ratios.at(-1)!.toFixed(2)}\n`,
+    );
+  }
+  return { product: median(productRates), baseline: median(baselineRates), ratio: median(ratios), lowest: Math.min(...ratios), highest: Math.max(...ratios) };
+}
+
+/**
+ * The summary line: `bench NAME: P UNIT vs baseline B UNIT = ratio R (rounds LOW-HIGH; goal >= G: met) [settings]`.
+ * `settings` names whatever differs from the product's defaults, and how it was run.
+ */
+export function ratioLine(name: string, unit: string, comparison: Comparison, goal: number, settings: readonly string[] = []): string {
+  const { product, baseline, ratio, lowest, highest } = comparison;
+  const verdict = ratio >= goal ? "met" : "missed";
+  const spread = `rounds ${lowest.toFixed(2)}-${highest.toFixed(2)}`;
+  const notes = settings.length > 0 ? ` [${settings.join("; ")}]` : "";
+  return `bench ${name}: ${Math.round(product)} ${unit} vs baseline ${Math.round(baseline)} ${unit} = ratio ${ratio.toFixed(2)} (${spread}; goal >= ${goal}: ${verdict})${notes}`;
+}
