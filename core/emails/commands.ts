@@ -1,6 +1,7 @@
 import * as t from "io-ts";
-import { BooleanFromString, boundedText, Email, integerBetween, oneOf, optional, required, TrimmedNonEmpty } from "../shared/codecs.js";
+import { BooleanFromString, boundedText, Email, oneOf, optional, required, TrimmedNonEmpty } from "../shared/codecs.js";
 import { withSchema } from "../shared/json-schema.js";
+import { offsetPageFields } from "../shared/pagination.js";
 import { CustomAttributes } from "../subscribers/commands.js";
 import { arrayOf, EmailBlocks } from "./blocks.js";
 import { COMPONENT_TYPES } from "./model.js";
@@ -15,7 +16,7 @@ export const MAX_SUBJECT = 998;
 export const MAX_HTML = 500_000;
 
 /** Text that may be null; blank counts as null (it clears). */
-const nullableText = (max: number) =>
+export const nullableText = (max: number) =>
   withSchema(
     new t.Type<string | null, string | null, unknown>(
       `NullableText(..${max})`,
@@ -99,7 +100,7 @@ export type SetTemplateLocalizationCommand = t.TypeOf<typeof SetTemplateLocaliza
 
 /** GET /templates. */
 export const ListTemplatesQuery = t.exact(
-  t.partial({ label: optional(TrimmedNonEmpty), limit: optional(integerBetween(1, 100)), offset: optional(integerBetween(0, 1_000_000_000)) }),
+  t.partial({ label: optional(TrimmedNonEmpty), ...offsetPageFields }),
   "ListTemplatesQuery",
 );
 export type ListTemplatesQuery = t.TypeOf<typeof ListTemplatesQuery>;
@@ -174,7 +175,7 @@ export const SetDefaultComponentCommand = t.exact(
 export type SetDefaultComponentCommand = t.TypeOf<typeof SetDefaultComponentCommand>;
 
 /** A contact given inline for a preview (nothing is stored). */
-const InlineSubscriber = t.exact(
+export const InlineSubscriber = t.exact(
   t.intersection([
     t.type({ email: required(Email) }),
     t.partial({

@@ -67,3 +67,42 @@ export const paginationOf = <R>(
   nextCursor: hasMore && last !== undefined ? encodeCursor(positionOf(last)) : null,
   hasMore,
 });
+
+/**
+ * Offset pagination, the compat shape of campaigns, templates and sequences (compat-reference
+ * §1.4): `limit` (1-100, default 50) and `offset` in, `pagination: {limit, offset, count,
+ * total, hasMore}` out.
+ */
+export const MAX_PAGE_OFFSET = 1_000_000_000;
+
+/** The query fields, to spread into a list's query codec. */
+export const offsetPageFields = { limit: optional(integerBetween(1, MAX_PAGE_LIMIT)), offset: optional(integerBetween(0, MAX_PAGE_OFFSET)) };
+
+export interface OffsetPageQuery {
+  readonly limit?: number | undefined;
+  readonly offset?: number | undefined;
+}
+
+export interface OffsetPagination {
+  readonly limit: number;
+  readonly offset: number;
+  /** Rows in this page. */
+  readonly count: number;
+  readonly total: number;
+  readonly hasMore: boolean;
+}
+
+/** The page asked for, with the defaults applied. */
+export const readOffsetPage = (query: OffsetPageQuery): { limit: number; offset: number } => ({
+  limit: query.limit ?? DEFAULT_PAGE_LIMIT,
+  offset: query.offset ?? 0,
+});
+
+/** The pagination of a page of `count` rows out of `total`. */
+export const offsetPaginationOf = (page: { limit: number; offset: number }, count: number, total: number): OffsetPagination => ({
+  limit: page.limit,
+  offset: page.offset,
+  count,
+  total,
+  hasMore: page.offset + count < total,
+});

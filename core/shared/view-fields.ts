@@ -20,3 +20,9 @@ export const view = <P extends t.Props>(props: P, name?: string) => t.exact(t.ty
 /** A view with optional fields (absent, not null, when unknown). */
 export const viewWithOptional = <P extends t.Props, O extends t.Props>(props: P, optional: O, name?: string) =>
   t.exact(t.intersection([t.type(props), t.partial(optional)]), name);
+
+/** The offset pagination of compat list routes (campaigns, templates): see core/shared/pagination.ts. */
+export const OffsetPaginationView = view(
+  { limit: t.number, offset: t.number, count: t.number, total: t.number, hasMore: t.boolean },
+  "OffsetPagination",
+);

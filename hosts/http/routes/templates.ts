@@ -22,13 +22,11 @@ import { PreviewTemplate } from "../../../core/emails/preview-template.js";
 import { UpdateTemplate } from "../../../core/emails/update-template.js";
 import { oneOf } from "../../../core/shared/codecs.js";
 import { TemplateView } from "../../../core/emails/view.js";
-import { Id, NullableString, view } from "../../../core/shared/view-fields.js";
+import { Id, NullableString, OffsetPaginationView, view } from "../../../core/shared/view-fields.js";
 import { defineRoute, under } from "../route.js";
 import { routeModule } from "../route-module.js";
 
 const REFERENCE = "{templateId} is a template ID, or a transactional email's ID or slug (its content)";
-
-const Pagination = view({ limit: t.number, offset: t.number, count: t.number, total: t.number, hasMore: t.boolean });
 
 const CONTENT_RULES =
   "Exactly one of html (raw HTML) and blocks (see GET /email-blocks) holds the body (400 'Provide exactly one of html or blocks'; blocks need at least one block); merge tags use Liquid ({{ firstName }}). prompt (AI generation) is not available: 400.";
@@ -55,7 +53,7 @@ export const templatesRoutes = routeModule(
       scopes: ["templates:read"],
       summary: "List templates, newest first, optionally only those with a label; limit 1-100 (default 50) and offset",
       query: ListTemplatesQuery,
-      response: view({ templates: t.readonlyArray(TemplateView), pagination: Pagination }),
+      response: view({ templates: t.readonlyArray(TemplateView), pagination: OffsetPaginationView }),
       errors: [422],
       handle: async ({ input, actor }) => uses.listTemplates.execute(actor, input.query),
     }),
