@@ -29,7 +29,6 @@ export async function checkedTarget(deps: EditDependencies, campaign: Campaign, 
   return references._tag === "Left" ? references : ok(target);
 }
 
-
 /**
  * A campaign with the fields of a create or PUT applied: fields not given are kept; null clears
  * targetLists, ccEmails, bccEmails and maxRecipients; "" or null clears trackingCode. Refuses

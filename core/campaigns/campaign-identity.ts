@@ -17,7 +17,12 @@ export interface IdentityInput {
  * other way round (compat: senderProfileId xor fromEmail+fromName, replyProfileId xor
  * replyTo+replyToName). Fields not given are kept.
  */
-export async function editedIdentity(profiles: ProfileRepository, companyId: string, current: CampaignIdentity, input: IdentityInput): Promise<Result<CampaignIdentity>> {
+export async function editedIdentity(
+  profiles: ProfileRepository,
+  companyId: string,
+  current: CampaignIdentity,
+  input: IdentityInput,
+): Promise<Result<CampaignIdentity>> {
   let identity = current;
   if (input.senderProfileId !== undefined && (input.fromEmail !== undefined || input.fromName !== undefined)) {
     return fail(badRequest("Provide senderProfileId or fromEmail and fromName, not both"));

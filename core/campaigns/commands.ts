@@ -46,13 +46,14 @@ export const AudienceRuleCodec = withSchema(
       const type = typeof u === "object" && u !== null ? (u as { type?: unknown }).type : undefined;
       const codec = typeof type === "string" && (RULE_TYPES as string[]).includes(type) ? RULE_CODECS[type as keyof typeof RULE_CODECS] : undefined;
       if (!codec) return t.failure(type, [...c, { key: "type", type: t.string, actual: type }], `must be one of: ${RULE_TYPES.join(", ")}`);
-      return codec.validate(u, c) as t.Validation<AudienceRule>;
+      return codec.validate(u, c);
     },
     t.identity,
   ),
   {
     type: "object",
-    description: 'A rule: {type:"all"} (include only), {type:"lists", listIds}, {type:"segments", segmentIds} or {type:"filtered", filters, filterJoinOperator}',
+    description:
+      'A rule: {type:"all"} (include only), {type:"lists", listIds}, {type:"segments", segmentIds} or {type:"filtered", filters, filterJoinOperator}',
     properties: { type: { type: "string", enum: RULE_TYPES } },
     required: ["type"],
   },
@@ -62,7 +63,7 @@ const Rules = arrayOf(AudienceRuleCodec, 0, 20, "rules");
 /** `targetLists` in every compat form: all, lists, segment, filtered, or include/exclude rules. */
 export const TargetListsCodec = t.exact(
   t.intersection([
-    t.type({ type: required(oneOf(TARGET_TYPES, "TargetType")) }),
+    t.type({ type: oneOf(TARGET_TYPES, "TargetType") }),
     t.partial({
       listIds: optional(Ids("list IDs")),
       segmentId: optional(TrimmedNonEmpty),
@@ -86,7 +87,7 @@ function longestArray(value: unknown): number {
     const current = pending.pop();
     if (current === null || typeof current !== "object") continue;
     if (Array.isArray(current)) longest = Math.max(longest, current.length);
-    pending.push(...Object.values(current));
+    pending.push(...(Object.values(current) as unknown[]));
   }
   return longest;
 }

@@ -29,7 +29,8 @@ export class DuplicateCampaign {
   ) {}
 
   execute = async (actor: Actor, campaignId: string, input: DuplicateCampaignCommand): Promise<Result<CampaignView>> => {
-    if (input.mode !== undefined && input.mode !== "campaign") return fail(badRequest("A/B tests and variants are not available on this server: duplicate with mode campaign"));
+    if (input.mode !== undefined && input.mode !== "campaign")
+      return fail(badRequest("A/B tests and variants are not available on this server: duplicate with mode campaign"));
     const original = await this.campaigns.find(actor.companyId, campaignId);
     if (!original) return fail(CAMPAIGN_NOT_FOUND);
     const now = this.clock.now();

@@ -9,7 +9,9 @@ import type { SubscriberRepository } from "../subscribers/ports.js";
 import { CAMPAIGN_NOT_FOUND, type Campaign } from "./model.js";
 import type { CampaignRepository } from "./ports.js";
 
-export type CampaignPreview = Omit<TemplatePreview, "entity"> & { readonly entity: { readonly type: "campaign"; readonly id: string; readonly variantId: null } };
+export type CampaignPreview = Omit<TemplatePreview, "entity"> & {
+  readonly entity: { readonly type: "campaign"; readonly id: string; readonly variantId: null };
+};
 
 export const NOTHING_TO_RENDER = badRequest("The campaign has no content to render yet: give it a subject and html or blocks");
 

@@ -99,10 +99,7 @@ export const SetTemplateLocalizationCommand = t.exact(
 export type SetTemplateLocalizationCommand = t.TypeOf<typeof SetTemplateLocalizationCommand>;
 
 /** GET /templates. */
-export const ListTemplatesQuery = t.exact(
-  t.partial({ label: optional(TrimmedNonEmpty), ...offsetPageFields }),
-  "ListTemplatesQuery",
-);
+export const ListTemplatesQuery = t.exact(t.partial({ label: optional(TrimmedNonEmpty), ...offsetPageFields }), "ListTemplatesQuery");
 export type ListTemplatesQuery = t.TypeOf<typeof ListTemplatesQuery>;
 
 /** POST /templates: name and subject, exactly one of html and blocks. */

@@ -5,7 +5,6 @@ import type { ListTemplatesQuery } from "./commands.js";
 import type { TemplateRepository } from "./ports.js";
 import { toTemplateView, type TemplateView } from "./view.js";
 
-
 /** GET /templates: newest first, optionally only those carrying a label. */
 export class ListTemplates {
   constructor(private readonly templates: TemplateRepository) {}

@@ -22,7 +22,4 @@ export const viewWithOptional = <P extends t.Props, O extends t.Props>(props: P,
   t.exact(t.intersection([t.type(props), t.partial(optional)]), name);
 
 /** The offset pagination of compat list routes (campaigns, templates): see core/shared/pagination.ts. */
-export const OffsetPaginationView = view(
-  { limit: t.number, offset: t.number, count: t.number, total: t.number, hasMore: t.boolean },
-  "OffsetPagination",
-);
+export const OffsetPaginationView = view({ limit: t.number, offset: t.number, count: t.number, total: t.number, hasMore: t.boolean }, "OffsetPagination");

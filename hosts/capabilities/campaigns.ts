@@ -42,7 +42,12 @@ export const campaignsModule = new ContainerModule((container) => {
   bindFactory(
     container,
     CampaignEdits,
-    (profiles: ProfileRepository, segments: SegmentRepository, audience: CampaignAudienceQueries, docsUrl: string) => ({ profiles, segments, audience, docsUrl }),
+    (profiles: ProfileRepository, segments: SegmentRepository, audience: CampaignAudienceQueries, docsUrl: string) => ({
+      profiles,
+      segments,
+      audience,
+      docsUrl,
+    }),
     [ProfileRepository, SegmentRepository, CampaignAudienceQueries, CampaignDocsUrl],
   );
   bindClass(container, ListCampaigns, [CampaignRepository]);

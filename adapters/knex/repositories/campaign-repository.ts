@@ -137,7 +137,10 @@ export class KnexCampaignRepository implements CampaignRepository {
     return query;
   }
 
-  async list(companyId: string, filter: { status?: CampaignStatus | undefined; label?: string | undefined; limit: number; offset: number }): Promise<CampaignPage> {
+  async list(
+    companyId: string,
+    filter: { status?: CampaignStatus | undefined; label?: string | undefined; limit: number; offset: number },
+  ): Promise<CampaignPage> {
     const rows = await this.filtered(companyId, filter)
       .orderBy([
         { column: "created_at", order: "desc" },
