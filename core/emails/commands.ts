@@ -16,7 +16,7 @@ export const MAX_SUBJECT = 998;
 export const MAX_HTML = 500_000;
 
 /** Text that may be null; blank counts as null (it clears). */
-const nullableText = (max: number) =>
+export const nullableText = (max: number) =>
   withSchema(
     new t.Type<string | null, string | null, unknown>(
       `NullableText(..${max})`,
@@ -186,7 +186,7 @@ export const SetDefaultComponentCommand = t.exact(
 export type SetDefaultComponentCommand = t.TypeOf<typeof SetDefaultComponentCommand>;
 
 /** A contact given inline for a preview (nothing is stored). */
-const InlineSubscriber = t.exact(
+export const InlineSubscriber = t.exact(
   t.intersection([
     t.type({ email: required(Email) }),
     t.partial({

@@ -10,6 +10,7 @@ export interface SendSelection {
   readonly emailType?: MetricsEmailType | undefined;
   readonly mailboxProvider?: MailboxProvider | undefined;
   readonly transactionalEmailId?: string | undefined;
+  readonly campaignId?: string | undefined;
 }
 
 export interface TransactionalIdentity {

@@ -9,6 +9,7 @@ import { view } from "./view-fields.js";
  */
 export const MAX_OFFSET_LIMIT = 100;
 export const MAX_OFFSET = 1_000_000_000;
+export const DEFAULT_OFFSET_LIMIT = 50;
 
 /** The query fields, to spread into a list's query codec. */
 export const offsetPageFields = { limit: optional(integerBetween(1, MAX_OFFSET_LIMIT)), offset: optional(integerBetween(0, MAX_OFFSET)) };
@@ -33,4 +34,10 @@ export const offsetPagination = (limit: number | null, offset: number, count: nu
   count,
   total,
   hasMore: offset + count < total,
+});
+
+/** The page asked for, with the defaults applied (for lists that always page). */
+export const readOffsetPage = (query: { readonly limit?: number | undefined; readonly offset?: number | undefined }): { limit: number; offset: number } => ({
+  limit: query.limit ?? DEFAULT_OFFSET_LIMIT,
+  offset: query.offset ?? 0,
 });

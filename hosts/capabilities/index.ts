@@ -23,6 +23,7 @@ import { emailSendsModule } from "./email-sends.js";
 import { dataExportsModule } from "./data-exports.js";
 import { warehouseSyncsModule } from "./warehouse-syncs.js";
 import { migrationsModule } from "./migrations.js";
+import { campaignsModule } from "./campaigns.js";
 import { retentionModule } from "./retention.js";
 
 /**
@@ -54,5 +55,6 @@ export const capabilities: readonly ContainerModule[] = [
   dataExportsModule,
   warehouseSyncsModule,
   migrationsModule,
+  campaignsModule,
   retentionModule,
 ];

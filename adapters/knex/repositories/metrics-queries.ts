@@ -101,6 +101,7 @@ export class KnexMetricsQueries implements MetricsQueries {
     if (end) query.where("s.sent_at", "<=", toDbDate(end));
     if (!start && !end) query.whereNotNull("s.sent_at");
     if (selection.transactionalEmailId !== undefined) query.where("s.transactional_email_id", selection.transactionalEmailId);
+    if (selection.campaignId !== undefined) query.where("s.campaign_id", selection.campaignId);
     if (selection.emailType !== undefined) query.where("s.email_type", selection.emailType);
     if (selection.mailboxProvider !== undefined) query.where("s.mailbox_provider", selection.mailboxProvider);
     return query;

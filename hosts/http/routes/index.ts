@@ -25,6 +25,7 @@ import { transactionalRoutes } from "./transactional.js";
 import { dataExportsRoutes } from "./data-exports.js";
 import { warehouseSyncsRoutes } from "./warehouse-syncs.js";
 import { migrationsRoutes } from "./migrations.js";
+import { campaignsRoutes } from "./campaigns.js";
 import { trackingSettingsRoutes } from "./tracking-settings.js";
 
 /**
@@ -58,6 +59,7 @@ export const apiRouteModules: readonly RouteModule[] = [
   dataExportsRoutes,
   warehouseSyncsRoutes,
   migrationsRoutes,
+  campaignsRoutes,
   trackingSettingsRoutes,
   subscribersRoutes,
 ];

@@ -1,0 +1,110 @@
+import * as t from "io-ts";
+import { EmailBlocksView } from "../emails/view.js";
+import { isBlocksBody } from "../emails/model.js";
+import { StatsView } from "../metrics/view.js";
+import { oneOf } from "../shared/codecs.js";
+import { Id, NullableString, NullableTimestamp, Timestamp, view } from "../shared/view-fields.js";
+import { TargetListsCodec } from "./commands.js";
+import { CAMPAIGN_STATUSES, RECURRING_INTERVALS, type Campaign } from "./model.js";
+
+const summary = {
+  id: Id,
+  name: t.string,
+  subject: NullableString,
+  previewText: NullableString,
+  status: oneOf(CAMPAIGN_STATUSES, "CampaignStatus"),
+  /** The channel: only email here. */
+  type: t.literal("email"),
+  /** The body is kept on the campaign, not in a separate template record: always null. */
+  emailId: t.null,
+  /** The product's presets are not offered here: always null. */
+  emailPreset: t.null,
+  labels: t.readonlyArray(t.string),
+  trackingCode: NullableString,
+  /** No approval workflow here: always null. */
+  rejectionComment: t.null,
+  scheduledAt: NullableTimestamp,
+  scheduledTimezone: NullableString,
+  sendInRecipientTimezone: t.boolean,
+  sendTimeOptimization: t.boolean,
+  sendTimeWindowHours: t.union([t.number, t.null]),
+  spreadOverHours: t.union([t.number, t.null]),
+  recurringInterval: t.union([oneOf(RECURRING_INTERVALS, "RecurringInterval"), t.null]),
+  sentAt: NullableTimestamp,
+  /** Where an imported campaign came from (`mailchimp`); null for campaigns made here. */
+  source: NullableString,
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+};
+
+/** A campaign in a list (compat-reference §11 summary fields). */
+export const CampaignSummaryView = view(summary, "CampaignSummary");
+export type CampaignSummaryView = t.TypeOf<typeof CampaignSummaryView>;
+
+/** One campaign: the summary, its content, audience, identity and stats. */
+export const CampaignView = view(
+  {
+    ...summary,
+    html: NullableString,
+    blocks: t.union([EmailBlocksView, t.null]),
+    targetLists: t.union([TargetListsCodec, t.null]),
+    /** Computed lists are not available here: always empty. */
+    computedLists: t.readonlyArray(t.unknown),
+    campaignData: t.record(t.string, t.unknown),
+    /** Public share links of campaigns are not built yet: always null. */
+    shareUrl: t.null,
+    senderProfileId: NullableString,
+    fromEmail: NullableString,
+    fromName: NullableString,
+    replyProfileId: NullableString,
+    replyTo: NullableString,
+    replyToName: NullableString,
+    ccEmails: t.readonlyArray(t.string),
+    bccEmails: t.readonlyArray(t.string),
+    maxRecipients: t.union([t.number, t.null]),
+    /** From the campaign's sends, test sends left out: zeros until it is sent. */
+    stats: StatsView,
+  },
+  "Campaign",
+);
+export type CampaignView = t.TypeOf<typeof CampaignView>;
+
+export const toCampaignSummaryView = (campaign: Campaign): CampaignSummaryView => ({
+  id: campaign.id,
+  name: campaign.name,
+  subject: campaign.subject,
+  previewText: campaign.previewText,
+  status: campaign.status,
+  type: "email",
+  emailId: null,
+  emailPreset: null,
+  labels: campaign.labels,
+  trackingCode: campaign.trackingCode,
+  rejectionComment: null,
+  scheduledAt: campaign.schedule.scheduledAt?.toISOString() ?? null,
+  scheduledTimezone: campaign.schedule.scheduledTimezone,
+  sendInRecipientTimezone: campaign.schedule.sendInRecipientTimezone,
+  sendTimeOptimization: campaign.schedule.sendTimeOptimization,
+  sendTimeWindowHours: campaign.schedule.sendTimeWindowHours,
+  spreadOverHours: campaign.schedule.spreadOverHours,
+  recurringInterval: campaign.schedule.recurringInterval,
+  sentAt: campaign.sentAt?.toISOString() ?? null,
+  source: campaign.source,
+  createdAt: campaign.createdAt.toISOString(),
+  updatedAt: campaign.updatedAt.toISOString(),
+});
+
+export const toCampaignView = (campaign: Campaign, stats: StatsView): CampaignView => ({
+  ...toCampaignSummaryView(campaign),
+  html: campaign.body && !isBlocksBody(campaign.body) ? campaign.body.html : null,
+  blocks: campaign.body && isBlocksBody(campaign.body) ? campaign.body.blocks : null,
+  targetLists: campaign.targetLists,
+  computedLists: [],
+  campaignData: campaign.campaignData,
+  shareUrl: null,
+  ...campaign.identity,
+  ccEmails: campaign.ccEmails,
+  bccEmails: campaign.bccEmails,
+  maxRecipients: campaign.maxRecipients,
+  stats,
+});
