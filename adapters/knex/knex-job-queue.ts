@@ -119,8 +119,7 @@ export class KnexJobQueue implements JobQueue, JobStore {
     // A singleton key may be taken, or freed between our insert and our look-up: a few rounds settle it.
     for (let round = 0; round < 5; round++) {
       try {
-        await this.knex("jobs").insert(row);
-        await announceJobs(this.knex, [request.type]);
+        await this.insertAndAnnounce(row);
         return id;
       } catch (error) {
         if (!request.singletonKey || !isUniqueViolation(error)) throw error;
@@ -129,6 +128,16 @@ export class KnexJobQueue implements JobQueue, JobStore {
       }
     }
     throw new Error(`could not enqueue singleton job ${request.singletonKey}`);
+  }
+
+  /** On Postgres the row and the NOTIFY that wakes workers go in one statement: one round trip, one commit. */
+  private async insertAndAnnounce(row: ReturnType<typeof newJobRow>): Promise<void> {
+    if (!this.postgres) {
+      await this.knex("jobs").insert(row);
+      return localJobSignals.notify(this.knex);
+    }
+    const insert = this.knex("jobs").insert(row).returning("type").toSQL();
+    await this.knex.raw(`with queued as (${insert.sql}) select pg_notify(?, type) from queued`, [...insert.bindings, JOBS_CHANNEL]);
   }
 
   async buryExpired(now: Date): Promise<number> {
@@ -167,10 +176,16 @@ export class KnexJobQueue implements JobQueue, JobStore {
   /** One atomic claim: SKIP LOCKED on Postgres keeps concurrent workers apart; SQLite has one writer. */
   private async claimWhere(owner: string, leaseUntil: string | null, at: string | null, limit: number, condition: string, order: string): Promise<unknown[]> {
     const lock = this.postgres ? "for update skip locked" : "";
+    // On Postgres a claim commits without waiting for the WAL flush (synchronous_commit off for
+    // this statement only). A crash can lose nothing but the claim itself, which leaves the job
+    // to run again, as a crash mid-job does anyway; whatever the job then commits durably (its
+    // completion, its own writes) flushes the WAL up to and with the claim.
+    const asyncCommit = this.postgres ? "with async_commit as materialized (select set_config('synchronous_commit', 'off', true)) " : "";
     const result = await this.knex.raw(
-      `update jobs set status = 'running', lease_owner = ?, lease_expires_at = ?, attempts = attempts + 1, updated_at = ?
+      `${asyncCommit}update jobs set status = 'running', lease_owner = ?, lease_expires_at = ?, attempts = attempts + 1, updated_at = ?
+       ${this.postgres ? "from async_commit" : ""}
        where id in (select id from jobs where ${condition} order by ${order} limit ? ${lock})
-       returning *`,
+       returning ${this.postgres ? "jobs.*" : "*"}`,
       [owner, leaseUntil, at, at, limit],
     );
     return this.postgres ? (result as { rows: unknown[] }).rows : (result as unknown[]);
@@ -190,20 +205,37 @@ export class KnexJobQueue implements JobQueue, JobStore {
     return settled ?? false;
   }
 
+  /**
+   * One UPDATE per worker (owner) among the completions, so a group costs one round trip and
+   * one commit; each job's completion time is the group's latest, a few milliseconds at most
+   * from its own.
+   */
   private async completeAll(items: readonly Completion[]): Promise<boolean[]> {
-    const completeOne = async (db: Knex, item: Completion): Promise<boolean> => {
-      const at = toDbDate(item.at);
-      const changed = await db("jobs")
-        .where({ id: item.jobId, lease_owner: item.owner, status: "running" })
-        .update({ status: "completed", completed_at: at, lease_owner: null, lease_expires_at: null, updated_at: at });
-      return changed > 0;
+    const byOwner = new Map<string, Completion[]>();
+    for (const item of items) {
+      const group = byOwner.get(item.owner);
+      if (group) group.push(item);
+      else byOwner.set(item.owner, [item]);
+    }
+    const completeOwned = async (db: Knex, owner: string, group: readonly Completion[]): Promise<string[]> => {
+      const at = toDbDate(new Date(Math.max(...group.map((item) => item.at.getTime()))));
+      const rows: Array<{ id: string }> = await db("jobs")
+        .whereIn(
+          "id",
+          group.map((item) => item.jobId),
+        )
+        .where({ lease_owner: owner, status: "running" })
+        .update({ status: "completed", completed_at: at, lease_owner: null, lease_expires_at: null, updated_at: at }, ["id"]);
+      return rows.map((row) => row.id);
     };
-    if (items.length === 1) return [await completeOne(this.knex, items[0]!)];
-    return this.knex.transaction(async (trx) => {
-      const settled: boolean[] = [];
-      for (const item of items) settled.push(await completeOne(trx, item));
+    // What each owner settled: another owner's completion of the same job must not count.
+    const settle = async (db: Knex): Promise<Map<string, Set<string>>> => {
+      const settled = new Map<string, Set<string>>();
+      for (const [owner, group] of byOwner) settled.set(owner, new Set(await completeOwned(db, owner, group)));
       return settled;
-    });
+    };
+    const settled = byOwner.size === 1 ? await settle(this.knex) : await this.knex.transaction(settle);
+    return items.map((item) => settled.get(item.owner)?.has(item.jobId) ?? false);
   }
 
   async fail(job: Job, owner: string, error: string, now: Date, options: { readonly retry?: boolean } = {}): Promise<"retrying" | "dead" | "lost"> {
