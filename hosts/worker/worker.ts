@@ -42,7 +42,10 @@ export interface WorkerStats {
 export class Worker {
   readonly owner = `${hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`;
   readonly stats: WorkerStats = { claimed: 0, completed: 0, failed: 0 };
+  /** Claimed jobs until their outcome is recorded (stop() waits for them, or gives them back). */
   private readonly active = new Map<string, Promise<void>>();
+  /** Jobs whose handler is running: what `concurrency` bounds. */
+  private handling = 0;
   private running = false;
   private loop: Promise<void> | undefined;
   private wakeUp: (() => void) | undefined;
@@ -136,7 +139,7 @@ export class Worker {
       this.wakePending = false;
       try {
         const expired = await this.housekeeping();
-        const free = this.options.concurrency - this.active.size;
+        const free = this.options.concurrency - this.handling;
         if (free > 0) {
           const jobs = await store.claim(this.owner, free, clock.now(), this.leaseMs, { expired });
           for (const job of jobs) this.track(job);
@@ -164,14 +167,26 @@ export class Worker {
 
   private track(job: Job): void {
     this.stats.claimed += 1;
-    const execution = this.execute(job).finally(() => {
+    this.handling += 1;
+    let slotFreed = false;
+    const freeSlot = () => {
+      if (slotFreed) return;
+      slotFreed = true;
+      this.handling -= 1;
+      this.wake();
+    };
+    const execution = this.execute(job, freeSlot).finally(() => {
+      freeSlot();
       this.active.delete(job.id);
-      this.wake(); // a slot is free
     });
     this.active.set(job.id, execution);
   }
 
-  private async execute(job: Job): Promise<void> {
+  /**
+   * Runs a job and records its outcome. `handlerDone` is called as soon as the handler returns
+   * or throws: its slot is then free, and the next claim overlaps the write of this outcome.
+   */
+  private async execute(job: Job, handlerDone: () => void = () => undefined): Promise<void> {
     const { store, handlers, clock, logger } = this.ports;
     const heartbeat = setInterval(
       () => {
@@ -186,10 +201,12 @@ export class Worker {
       const handler = handlers.get(job.type);
       if (!handler) throw new Error(`no handler is registered for job type ${job.type}`);
       await handler(job);
+      handlerDone();
       const settled = await store.complete(job.id, this.owner, clock.now());
       this.stats.completed += 1;
       logger.info({ jobId: job.id, type: job.type, attempt: job.attempts, ms: Date.now() - started, leaseLost: !settled }, "job completed");
     } catch (error) {
+      handlerDone();
       this.stats.failed += 1;
       const message = error instanceof Error ? error.message : String(error);
       // A job that cannot run as stored goes dead now: retrying it would fail the same way.
