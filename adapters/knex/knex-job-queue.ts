@@ -93,6 +93,37 @@ interface Completion {
   readonly at: Date;
 }
 
+/**
+ * Settings of a Postgres claim, for its transaction only:
+ * - the claim walks the claim-order index and stops after `limit` jobs. Right after a burst of
+ *   enqueues the table's statistics still describe a nearly empty queue, and the planner would
+ *   read every queued job in a bitmap scan and sort them (12-18 ms a claim with 20,000 queued,
+ *   against 0.05 ms for the walk);
+ * - it commits without waiting for the WAL flush. A crash can lose nothing but the claim itself,
+ *   which lets the job run again, as a crash mid-job does anyway; whatever the job then commits
+ *   durably (its completion, its own writes) flushes the WAL up to and with the claim.
+ */
+const POSTGRES_CLAIM_SETTINGS = "set local enable_bitmapscan = off; set local enable_sort = off; set local synchronous_commit = off;";
+
+/**
+ * `sql` with each `?` replaced by its value as a Postgres literal (numbers as they are). Strings
+ * become escape strings with every `?` written as `\x3f`, so that knex, which turns each `?` of
+ * a raw query into a placeholder, finds none inside them.
+ */
+function inlineLiterals(sql: string, values: ReadonlyArray<string | number | null>): string {
+  const parts = sql.split("?");
+  if (parts.length !== values.length + 1) throw new Error(`${values.length} values for ${parts.length - 1} placeholders`);
+  const literal = (value: string | number | null): string => {
+    if (value === null) return "null";
+    if (typeof value === "number") {
+      if (!Number.isFinite(value)) throw new Error(`not a number for SQL: ${value}`);
+      return String(value);
+    }
+    return `E'${value.replace(/\\/g, "\\\\").replace(/'/g, "''").replace(/\?/g, "\\x3f")}'`;
+  };
+  return parts.reduce((text, part, i) => text + literal(values[i - 1]!) + part);
+}
+
 /** Completions that arrive together (concurrent jobs finishing) share one transaction. */
 const COMPLETION_TURNS = 1;
 
@@ -175,20 +206,15 @@ export class KnexJobQueue implements JobQueue, JobStore {
 
   /** One atomic claim: SKIP LOCKED on Postgres keeps concurrent workers apart; SQLite has one writer. */
   private async claimWhere(owner: string, leaseUntil: string | null, at: string | null, limit: number, condition: string, order: string): Promise<unknown[]> {
-    const lock = this.postgres ? "for update skip locked" : "";
-    // On Postgres a claim commits without waiting for the WAL flush (synchronous_commit off for
-    // this statement only). A crash can lose nothing but the claim itself, which leaves the job
-    // to run again, as a crash mid-job does anyway; whatever the job then commits durably (its
-    // completion, its own writes) flushes the WAL up to and with the claim.
-    const asyncCommit = this.postgres ? "with async_commit as materialized (select set_config('synchronous_commit', 'off', true)) " : "";
-    const result = await this.knex.raw(
-      `${asyncCommit}update jobs set status = 'running', lease_owner = ?, lease_expires_at = ?, attempts = attempts + 1, updated_at = ?
-       ${this.postgres ? "from async_commit" : ""}
-       where id in (select id from jobs where ${condition} order by ${order} limit ? ${lock})
-       returning ${this.postgres ? "jobs.*" : "*"}`,
-      [owner, leaseUntil, at, at, limit],
-    );
-    return this.postgres ? (result as { rows: unknown[] }).rows : (result as unknown[]);
+    const sql = `update jobs set status = 'running', lease_owner = ?, lease_expires_at = ?, attempts = attempts + 1, updated_at = ?
+       where id in (select id from jobs where ${condition} order by ${order} limit ? ${this.postgres ? "for update skip locked" : ""})
+       returning *`;
+    const bindings = [owner, leaseUntil, at, at, limit];
+    if (!this.postgres) return (await this.knex.raw(sql, bindings)) as unknown[];
+    // The settings travel with the UPDATE in one simple query (one round trip, one implicit
+    // transaction, which SET LOCAL ends with), so the values are written in as literals.
+    const results = await this.knex.raw<Array<{ rows: unknown[] }>>(`${POSTGRES_CLAIM_SETTINGS} ${inlineLiterals(sql, bindings)}`);
+    return results.at(-1)?.rows ?? [];
   }
 
   private owned(jobId: string, owner: string) {

@@ -135,6 +135,17 @@ for (const dialect of dialects()) {
     t.is((await jobs.find(d!.id))?.status, "running", "a job nobody completed is still under its lease");
   });
 
+  test(name("a worker's name is stored as given, quotes and backslashes included"), async (t) => {
+    const { jobs, clock } = await queue(t);
+    const id = await jobs.enqueue({ type: "noop" });
+    const owner = String.raw`host'; drop table jobs; --\:1:ab"c?`;
+    const [claimed] = await jobs.claim(owner, 1, clock.now(), LEASE);
+    t.is(claimed?.id, id);
+    t.is(claimed?.leaseOwner, owner);
+    t.is((await jobs.find(id))?.leaseOwner, owner);
+    t.true(await jobs.complete(id, owner, clock.now()));
+  });
+
   test(name("a lease that runs out on the last attempt makes the job dead; release gives a job back"), async (t) => {
     const { jobs, clock } = await queue(t);
     const last = await jobs.enqueue({ type: "x", maxAttempts: 1 });
