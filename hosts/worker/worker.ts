@@ -16,6 +16,13 @@ export interface WorkerOptions {
   /** How long stop() lets running jobs finish before releasing them. */
   readonly drainMs?: number;
   readonly schedules?: readonly RecurringSchedule[];
+  /**
+   * Free a job's slot when its handler returns, before its outcome is written, so the next claim
+   * overlaps that write. Worth it where the claim and the write run side by side (Postgres, one
+   * connection each); on SQLite's single connection they queue behind each other and smaller,
+   * more frequent claims only cost more.
+   */
+  readonly overlapOutcomes?: boolean;
 }
 
 export interface WorkerPorts {
@@ -33,6 +40,13 @@ export interface WorkerStats {
   completed: number;
   failed: number;
 }
+
+/**
+ * Claimed jobs a worker holds at most, running or with their outcome being written, per unit of
+ * concurrency (with `overlapOutcomes`). Outcomes written meanwhile share commits: with 8 slots on
+ * Postgres, a cap of 2 drained 1,400 jobs/s and a cap of 4 drained 6,000/s.
+ */
+const HELD_JOBS_PER_SLOT = 4;
 
 /**
  * Claims due jobs from the durable queue and runs up to `concurrency` at once, each under a
@@ -139,7 +153,7 @@ export class Worker {
       this.wakePending = false;
       try {
         const expired = await this.housekeeping();
-        const free = this.options.concurrency - this.handling;
+        const free = Math.min(this.options.concurrency - this.handling, HELD_JOBS_PER_SLOT * this.options.concurrency - this.active.size);
         if (free > 0) {
           const jobs = await store.claim(this.owner, free, clock.now(), this.leaseMs, { expired });
           for (const job of jobs) this.track(job);
@@ -176,8 +190,9 @@ export class Worker {
       this.wake();
     };
     const execution = this.execute(job, freeSlot).finally(() => {
-      freeSlot();
       this.active.delete(job.id);
+      freeSlot();
+      this.wake(); // the outcome is written: room under the cap on outcomes in flight
     });
     this.active.set(job.id, execution);
   }
@@ -201,7 +216,7 @@ export class Worker {
       const handler = handlers.get(job.type);
       if (!handler) throw new Error(`no handler is registered for job type ${job.type}`);
       await handler(job);
-      handlerDone();
+      if (this.options.overlapOutcomes) handlerDone();
       const settled = await store.complete(job.id, this.owner, clock.now());
       this.stats.completed += 1;
       logger.info({ jobId: job.id, type: job.type, attempt: job.attempts, ms: Date.now() - started, leaseLost: !settled }, "job completed");
