@@ -12,8 +12,8 @@ import { NOOP_JOB, type QueueSide, type SideSettings } from "./queue-side.js";
 
 /**
  * The product's durable queue and worker, in their default configuration: the JobQueue of the
- * container (one INSERT per enqueue, plus NOTIFY on Postgres), the real Worker, and the product
- * logger at `info` (one line per completed job) written to /dev/null.
+ * container (one statement per enqueue: an INSERT, with its NOTIFY on Postgres), the real
+ * Worker, and the product logger at `info` (one line per completed job) written to /dev/null.
  */
 export async function productQueue(target: Target, { concurrency, pollMs }: SideSettings): Promise<QueueSide> {
   const logger = createLogger(process.env.LOG_LEVEL || "info", pino.destination("/dev/null"));
