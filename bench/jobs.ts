@@ -1,162 +1,157 @@
-import type { Knex } from "knex";
-import { IdGenerator } from "../core/ports/id-generator.js";
-import { JobQueue } from "../core/ports/job-queue.js";
-import { createLogger } from "../hosts/logger.js";
-import { startRuntime, type Runtime } from "../hosts/runtime.js";
-import { createWorker } from "../hosts/worker/create-worker.js";
-import { JobHandlers } from "../hosts/worker/job-handlers.js";
-import { postgresTarget, sqliteTarget, type Target } from "./targets.js";
+import { bullmqQueue } from "./peers/bullmq.js";
+import { graphileWorkerQueue } from "./peers/graphile-worker.js";
+import { JobLedger } from "./peers/job-ledger.js";
+import { pgBossQueue } from "./peers/pg-boss.js";
+import { productQueue } from "./peers/product-queue.js";
+import type { QueueSide, SideSettings } from "./peers/queue-side.js";
+import { count } from "./settings.js";
+import { median } from "./statistics.js";
+import { postgresTarget, sqliteTarget } from "./targets.js";
 
 /**
- * Throughput of the durable job queue: enqueue N no-op jobs one by one through the JobQueue,
- * then let the real Worker claim and complete them all. The baseline is the bare work a queue
- * cannot avoid, on the same database and knex instance: INSERT a row into a plain table, then
- * UPDATE it to "completed", one statement at a time, N times.
+ * Throughput of the durable job queue against the queue a user would pick instead, side by side
+ * in one run: N no-op jobs enqueued one by one (each awaited), then drained by a worker at the
+ * same concurrency. Enqueue and drain are timed apart; "whole" is N / (enqueue + drain). The
+ * sides take turns, round after round (the order flips each round); every round checks that
+ * each job ran exactly once and that the queue's own store holds them all as done.
  */
 
-const GOAL = 0.5;
-const JOB_TYPE = "bench.noop";
-const BASELINE_TABLE = "bench_baseline_rows";
 const DEFAULT_POSTGRES_URL = "postgres://postgres@127.0.0.1:5432/test";
+const DEFAULT_REDIS_URL = "redis://127.0.0.1:6379";
 
-const count = (name: string, fallback: number, { zero = false } = {}): number => {
-  const raw = process.env[name];
-  if (raw === undefined || raw === "") return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < (zero ? 0 : 1)) throw new Error(`${name} must be a ${zero ? "non-negative" : "positive"} integer (got ${raw})`);
-  return value;
-};
-
-interface Settings {
+interface Settings extends SideSettings {
   readonly jobs: number;
   readonly warmup: number;
-  readonly concurrency: number;
-  readonly pollMs: number;
+  readonly rounds: number;
 }
 
-const settings = (): Settings => ({
-  jobs: count("BENCH_JOBS", 20_000),
-  warmup: count("BENCH_JOBS_WARMUP", 1_000, { zero: true }),
-  concurrency: count("BENCH_JOBS_CONCURRENCY", 8),
-  pollMs: count("BENCH_JOBS_POLL_MS", 50),
-});
+/** A non-negative integer from the environment (0 turns the warm-up off). */
+const countOrNone = (name: string, fallback: number): number => (process.env[name] === "0" ? 0 : count(name, fallback));
 
-const now = (): number => performance.now();
-const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+const settings = (): Settings => {
+  const jobs = count("BENCH_JOBS", 20_000);
+  return {
+    jobs,
+    warmup: countOrNone("BENCH_JOBS_WARMUP", Math.min(1_000, jobs)),
+    rounds: count("BENCH_ROUNDS", 3),
+    concurrency: count("BENCH_JOBS_CONCURRENCY", 8),
+    pollMs: count("BENCH_JOBS_POLL_MS", 50),
+  };
+};
 
-/** A plain table as wide as the few columns a job row needs: no indexes beyond the primary key. */
-async function createBaselineTable(knex: Knex): Promise<void> {
-  await knex.schema.createTable(BASELINE_TABLE, (table) => {
-    table.string("id", 40).primary();
-    table.string("type", 100).notNullable();
-    table.json("payload").notNullable();
-    table.string("status", 20).notNullable();
-    table.timestamp("created_at", { useTz: true, precision: 3 }).notNullable();
-    table.timestamp("updated_at", { useTz: true, precision: 3 }).notNullable();
-    table.timestamp("completed_at", { useTz: true, precision: 3 });
-  });
+/** The ratios the product must reach against its reference peer. */
+interface Goals {
+  readonly drain: number;
+  readonly whole: number;
 }
 
-/** INSERT then UPDATE to "completed", one row and one statement at a time; returns milliseconds. */
-async function baselineLoop(knex: Knex, ids: IdGenerator, rows: number): Promise<number> {
-  const started = now();
-  for (let i = 0; i < rows; i += 1) {
-    const id = ids.next("row");
-    const at = new Date().toISOString();
-    await knex(BASELINE_TABLE).insert({ id, type: JOB_TYPE, payload: JSON.stringify({}), status: "queued", created_at: at, updated_at: at });
-    const done = new Date().toISOString();
-    await knex(BASELINE_TABLE).where({ id }).update({ status: "completed", completed_at: done, updated_at: done });
-  }
-  return now() - started;
-}
-
-interface JobTimes {
+interface Times {
   readonly enqueueMs: number;
   readonly drainMs: number;
 }
 
-/** Enqueues `jobs` no-op jobs (timed), then runs a real Worker until all are completed (timed). */
-async function jobsRun(runtime: Runtime, jobs: number, { concurrency, pollMs }: Settings, label: string): Promise<JobTimes> {
-  const queue = runtime.container.get<JobQueue>(JobQueue);
-  const enqueueStarted = now();
-  for (let i = 0; i < jobs; i += 1) await queue.enqueue({ type: JOB_TYPE });
-  const enqueueMs = now() - enqueueStarted;
+const now = (): number => performance.now();
+const perSecond = (jobs: number, ms: number): number => jobs / (ms / 1000);
+const rates = (jobs: number, { enqueueMs, drainMs }: Times) => ({
+  enqueue: perSecond(jobs, enqueueMs),
+  drain: perSecond(jobs, drainMs),
+  whole: perSecond(jobs, enqueueMs + drainMs),
+});
+type Rates = ReturnType<typeof rates>;
 
-  const worker = createWorker(runtime.container, { concurrency, pollMs, leaseMs: 30_000 });
+/** One round of one side: enqueue (timed), drain (timed, worker start included), then the checks. */
+async function round(side: QueueSide, jobs: number, total: number): Promise<Times> {
+  const enqueueStarted = now();
+  const ids = await side.enqueue(jobs);
+  const enqueueMs = now() - enqueueStarted;
+  const ledger = new JobLedger(side.name, ids);
   const drainStarted = now();
   let drainMs: number;
-  await worker.start();
   try {
-    let seen = 0;
-    let progressAt = now();
-    while (worker.stats.completed < jobs) {
-      if (worker.stats.failed > 0) throw new Error(`bench ${label}: ${worker.stats.failed} jobs failed`);
-      if (worker.stats.completed !== seen) {
-        seen = worker.stats.completed;
-        progressAt = now();
-      } else if (now() - progressAt > 30_000) {
-        throw new Error(`bench ${label}: no job completed for 30 s (${seen} of ${jobs} done)`);
-      }
-      await pause(1);
-    }
+    await side.startWorker(ledger);
+    await ledger.whenAllCompleted();
     drainMs = now() - drainStarted;
   } finally {
-    await worker.stop();
+    await side.stopWorker();
   }
+  ledger.verify();
+  await side.verifyStore(total);
   return { enqueueMs, drainMs };
 }
 
-const perSecond = (items: number, ms: number): number => items / (ms / 1000);
+const whole = (value: number): string => Math.round(value).toLocaleString("en-US");
+const describe = (name: string, r: Rates): string => `${name} enqueue ${whole(r.enqueue)}/s, drain ${whole(r.drain)}/s, whole ${whole(r.whole)}/s`;
 
-async function jobsBenchmark(label: string, target: Target): Promise<string> {
+/** Median and spread of a per-round ratio, and whether it meets its goal. */
+function ratioLine(label: string, ratios: readonly number[], goal: number): string {
+  const value = median(ratios);
+  const spread = ratios.length > 1 ? ` (${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)})` : "";
+  return `${label} ${value.toFixed(2)}${spread}, goal >= ${goal.toFixed(1)}: ${value >= goal ? "met" : "missed"}`;
+}
+
+/**
+ * Runs the product and its peers in alternating rounds. `sides[0]` is the product, `sides[1]`
+ * the peer the goals are set against; further peers are printed alongside.
+ */
+async function compare(label: string, open: ReadonlyArray<() => Promise<QueueSide>>, goals: Goals): Promise<string> {
   const options = settings();
+  const sides: QueueSide[] = [];
   try {
-    const runtime = await startRuntime({ databaseUrl: target.url, logger: createLogger("silent"), baseUrl: "http://127.0.0.1" });
-    try {
-      runtime.container.get(JobHandlers).register(JOB_TYPE, async () => undefined);
-      const ids = runtime.container.get<IdGenerator>(IdGenerator);
-      await createBaselineTable(runtime.knex);
+    for (const start of open) sides.push(await start());
+    const durability = await Promise.all(sides.map(async (side) => `${side.name}: ${await side.durability()}`));
+    process.stderr.write(
+      `${label}: ${options.rounds} rounds of ${options.jobs} jobs (warm-up ${options.warmup}), concurrency ${options.concurrency}, poll ${options.pollMs} ms\n` +
+        `  ${durability.join("; ")}\n`,
+    );
+    const totals = sides.map(() => 0);
+    const runOn = async (index: number, jobs: number): Promise<Times> => {
+      totals[index]! += jobs;
+      return round(sides[index]!, jobs, totals[index]!);
+    };
+    if (options.warmup > 0) for (let i = 0; i < sides.length; i += 1) await runOn(i, options.warmup);
 
-      process.stderr.write(
-        `${label}: ${options.jobs} jobs (warm-up ${options.warmup}), worker concurrency ${options.concurrency}, poll ${options.pollMs} ms\n`,
-      );
-      if (options.warmup > 0) {
-        await baselineLoop(runtime.knex, ids, options.warmup);
-        await jobsRun(runtime, options.warmup, options, label);
+    const results: Rates[][] = sides.map(() => []);
+    for (let r = 0; r < options.rounds; r += 1) {
+      const order = sides.map((_, i) => i);
+      if (r % 2 === 1) order.reverse();
+      for (const i of order) {
+        const figures = rates(options.jobs, await runOn(i, options.jobs));
+        results[i]!.push(figures);
+        process.stderr.write(`  round ${r + 1}: ${describe(sides[i]!.name, figures)}\n`);
       }
-
-      const baselineMs = await baselineLoop(runtime.knex, ids, options.jobs);
-      const baseline = perSecond(options.jobs, baselineMs);
-      process.stderr.write(`  baseline: ${options.jobs} INSERT+UPDATE in ${Math.round(baselineMs)} ms = ${Math.round(baseline)} rows/s\n`);
-
-      const { enqueueMs, drainMs } = await jobsRun(runtime, options.jobs, options, label);
-      const figure = perSecond(options.jobs, enqueueMs + drainMs);
-      process.stderr.write(
-        `  jobs: enqueue ${Math.round(enqueueMs)} ms (${Math.round(perSecond(options.jobs, enqueueMs))}/s), drain ${Math.round(drainMs)} ms (${Math.round(perSecond(options.jobs, drainMs))}/s) = ${Math.round(figure)} jobs/s\n`,
-      );
-
-      // Every job and every baseline row must have ended up completed, or the figures mean nothing.
-      const expected = options.jobs + options.warmup;
-      const completed = Number((await runtime.knex("jobs").where({ type: JOB_TYPE, status: "completed" }).count({ n: "*" }))[0]?.n);
-      const rows = Number((await runtime.knex(BASELINE_TABLE).where({ status: "completed" }).count({ n: "*" }))[0]?.n);
-      if (completed !== expected) throw new Error(`bench ${label}: ${completed} of ${expected} jobs are completed`);
-      if (rows !== expected) throw new Error(`bench ${label}: ${rows} of ${expected} baseline rows are completed`);
-
-      const ratio = figure / baseline;
-      return `bench ${label}: ${Math.round(figure)} jobs/s vs baseline ${Math.round(baseline)} rows/s = ratio ${ratio.toFixed(2)} (goal >= ${GOAL})`;
-    } finally {
-      await runtime.close();
     }
+
+    const medians = results.map((list) => ({
+      enqueue: median(list.map((x) => x.enqueue)),
+      drain: median(list.map((x) => x.drain)),
+      whole: median(list.map((x) => x.whole)),
+    }));
+    const [product, peer] = [results[0]!, results[1]!];
+    const drainRatios = product.map((x, r) => x.drain / peer[r]!.drain);
+    const wholeRatios = product.map((x, r) => x.whole / peer[r]!.whole);
+    const others = sides.slice(2).map((side, i) => `; ${describe(side.name, medians[i + 2]!)}`);
+    return (
+      `bench ${label}: ${describe(sides[0]!.name, medians[0]!)} vs ${describe(sides[1]!.name, medians[1]!)}` +
+      ` = ${ratioLine("drain ratio", drainRatios, goals.drain)}; ${ratioLine("whole ratio", wholeRatios, goals.whole)}` +
+      `${others.join("")} (median of ${options.rounds} alternating rounds of ${options.jobs} jobs, concurrency ${options.concurrency}; ${durability.join("; ")})`
+    );
   } finally {
-    await target.drop();
+    for (const side of sides.reverse()) await side.close();
   }
 }
 
 export async function jobsSqlite(): Promise<string> {
-  return jobsBenchmark("jobs-sqlite", sqliteTarget());
+  const options = settings();
+  const redisUrl = process.env.BENCH_REDIS_URL || DEFAULT_REDIS_URL;
+  return compare("jobs-sqlite", [() => productQueue(sqliteTarget(), options), () => bullmqQueue(redisUrl, options)], { drain: 1.0, whole: 1.2 });
 }
 
 export async function jobsPostgres(): Promise<string> {
+  const options = settings();
   const url = process.env.BENCH_DATABASE_URL || DEFAULT_POSTGRES_URL;
-  return jobsBenchmark("jobs-postgres", await postgresTarget("jobs-postgres", url));
+  return compare(
+    "jobs-postgres",
+    [async () => productQueue(await postgresTarget("jobs-postgres", url), options), () => graphileWorkerQueue(url, options), () => pgBossQueue(url, options)],
+    { drain: 1.0, whole: 1.5 },
+  );
 }

@@ -93,6 +93,37 @@ interface Completion {
   readonly at: Date;
 }
 
+/**
+ * Settings of a Postgres claim, for its transaction only:
+ * - the claim walks the claim-order index and stops after `limit` jobs. Right after a burst of
+ *   enqueues the table's statistics still describe a nearly empty queue, and the planner would
+ *   read every queued job in a bitmap scan and sort them (12-18 ms a claim with 20,000 queued,
+ *   against 0.05 ms for the walk);
+ * - it commits without waiting for the WAL flush. A crash can lose nothing but the claim itself,
+ *   which lets the job run again, as a crash mid-job does anyway; whatever the job then commits
+ *   durably (its completion, its own writes) flushes the WAL up to and with the claim.
+ */
+const POSTGRES_CLAIM_SETTINGS = "set local enable_bitmapscan = off; set local enable_sort = off; set local synchronous_commit = off;";
+
+/**
+ * `sql` with each `?` replaced by its value as a Postgres literal (numbers as they are). Strings
+ * become escape strings with every `?` written as `\x3f`, so that knex, which turns each `?` of
+ * a raw query into a placeholder, finds none inside them.
+ */
+function inlineLiterals(sql: string, values: ReadonlyArray<string | number | null>): string {
+  const parts = sql.split("?");
+  if (parts.length !== values.length + 1) throw new Error(`${values.length} values for ${parts.length - 1} placeholders`);
+  const literal = (value: string | number | null): string => {
+    if (value === null) return "null";
+    if (typeof value === "number") {
+      if (!Number.isFinite(value)) throw new Error(`not a number for SQL: ${value}`);
+      return String(value);
+    }
+    return `E'${value.replace(/\\/g, "\\\\").replace(/'/g, "''").replace(/\?/g, "\\x3f")}'`;
+  };
+  return parts.reduce((text, part, i) => text + literal(values[i - 1]!) + part);
+}
+
 /** Completions that arrive together (concurrent jobs finishing) share one transaction. */
 const COMPLETION_TURNS = 1;
 
@@ -119,8 +150,7 @@ export class KnexJobQueue implements JobQueue, JobStore {
     // A singleton key may be taken, or freed between our insert and our look-up: a few rounds settle it.
     for (let round = 0; round < 5; round++) {
       try {
-        await this.knex("jobs").insert(row);
-        await announceJobs(this.knex, [request.type]);
+        await this.insertAndAnnounce(row);
         return id;
       } catch (error) {
         if (!request.singletonKey || !isUniqueViolation(error)) throw error;
@@ -129,6 +159,16 @@ export class KnexJobQueue implements JobQueue, JobStore {
       }
     }
     throw new Error(`could not enqueue singleton job ${request.singletonKey}`);
+  }
+
+  /** On Postgres the row and the NOTIFY that wakes workers go in one statement: one round trip, one commit. */
+  private async insertAndAnnounce(row: ReturnType<typeof newJobRow>): Promise<void> {
+    if (!this.postgres) {
+      await this.knex("jobs").insert(row);
+      return localJobSignals.notify(this.knex);
+    }
+    const insert = this.knex("jobs").insert(row).returning("type").toSQL();
+    await this.knex.raw(`with queued as (${insert.sql}) select pg_notify(?, type) from queued`, [...insert.bindings, JOBS_CHANNEL]);
   }
 
   async buryExpired(now: Date): Promise<number> {
@@ -166,14 +206,15 @@ export class KnexJobQueue implements JobQueue, JobStore {
 
   /** One atomic claim: SKIP LOCKED on Postgres keeps concurrent workers apart; SQLite has one writer. */
   private async claimWhere(owner: string, leaseUntil: string | null, at: string | null, limit: number, condition: string, order: string): Promise<unknown[]> {
-    const lock = this.postgres ? "for update skip locked" : "";
-    const result = await this.knex.raw(
-      `update jobs set status = 'running', lease_owner = ?, lease_expires_at = ?, attempts = attempts + 1, updated_at = ?
-       where id in (select id from jobs where ${condition} order by ${order} limit ? ${lock})
-       returning *`,
-      [owner, leaseUntil, at, at, limit],
-    );
-    return this.postgres ? (result as { rows: unknown[] }).rows : (result as unknown[]);
+    const sql = `update jobs set status = 'running', lease_owner = ?, lease_expires_at = ?, attempts = attempts + 1, updated_at = ?
+       where id in (select id from jobs where ${condition} order by ${order} limit ? ${this.postgres ? "for update skip locked" : ""})
+       returning *`;
+    const bindings = [owner, leaseUntil, at, at, limit];
+    if (!this.postgres) return (await this.knex.raw(sql, bindings)) as unknown[];
+    // The settings travel with the UPDATE in one simple query (one round trip, one implicit
+    // transaction, which SET LOCAL ends with), so the values are written in as literals.
+    const results = await this.knex.raw<Array<{ rows: unknown[] }>>(`${POSTGRES_CLAIM_SETTINGS} ${inlineLiterals(sql, bindings)}`);
+    return results.at(-1)?.rows ?? [];
   }
 
   private owned(jobId: string, owner: string) {
@@ -190,20 +231,37 @@ export class KnexJobQueue implements JobQueue, JobStore {
     return settled ?? false;
   }
 
+  /**
+   * One UPDATE per worker (owner) among the completions, so a group costs one round trip and
+   * one commit; each job's completion time is the group's latest, a few milliseconds at most
+   * from its own.
+   */
   private async completeAll(items: readonly Completion[]): Promise<boolean[]> {
-    const completeOne = async (db: Knex, item: Completion): Promise<boolean> => {
-      const at = toDbDate(item.at);
-      const changed = await db("jobs")
-        .where({ id: item.jobId, lease_owner: item.owner, status: "running" })
-        .update({ status: "completed", completed_at: at, lease_owner: null, lease_expires_at: null, updated_at: at });
-      return changed > 0;
+    const byOwner = new Map<string, Completion[]>();
+    for (const item of items) {
+      const group = byOwner.get(item.owner);
+      if (group) group.push(item);
+      else byOwner.set(item.owner, [item]);
+    }
+    const completeOwned = async (db: Knex, owner: string, group: readonly Completion[]): Promise<string[]> => {
+      const at = toDbDate(new Date(Math.max(...group.map((item) => item.at.getTime()))));
+      const rows: Array<{ id: string }> = await db("jobs")
+        .whereIn(
+          "id",
+          group.map((item) => item.jobId),
+        )
+        .where({ lease_owner: owner, status: "running" })
+        .update({ status: "completed", completed_at: at, lease_owner: null, lease_expires_at: null, updated_at: at }, ["id"]);
+      return rows.map((row) => row.id);
     };
-    if (items.length === 1) return [await completeOne(this.knex, items[0]!)];
-    return this.knex.transaction(async (trx) => {
-      const settled: boolean[] = [];
-      for (const item of items) settled.push(await completeOne(trx, item));
+    // What each owner settled: another owner's completion of the same job must not count.
+    const settle = async (db: Knex): Promise<Map<string, Set<string>>> => {
+      const settled = new Map<string, Set<string>>();
+      for (const [owner, group] of byOwner) settled.set(owner, new Set(await completeOwned(db, owner, group)));
       return settled;
-    });
+    };
+    const settled = byOwner.size === 1 ? await settle(this.knex) : await this.knex.transaction(settle);
+    return items.map((item) => settled.get(item.owner)?.has(item.jobId) ?? false);
   }
 
   async fail(job: Job, owner: string, error: string, now: Date, options: { readonly retry?: boolean } = {}): Promise<"retrying" | "dead" | "lost"> {

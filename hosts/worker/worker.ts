@@ -16,6 +16,13 @@ export interface WorkerOptions {
   /** How long stop() lets running jobs finish before releasing them. */
   readonly drainMs?: number;
   readonly schedules?: readonly RecurringSchedule[];
+  /**
+   * Free a job's slot when its handler returns, before its outcome is written, so the next claim
+   * overlaps that write. Worth it where the claim and the write run side by side (Postgres, one
+   * connection each); on SQLite's single connection they queue behind each other and smaller,
+   * more frequent claims only cost more.
+   */
+  readonly overlapOutcomes?: boolean;
 }
 
 export interface WorkerPorts {
@@ -35,6 +42,13 @@ export interface WorkerStats {
 }
 
 /**
+ * Claimed jobs a worker holds at most, running or with their outcome being written, per unit of
+ * concurrency (with `overlapOutcomes`). Outcomes written meanwhile share commits: with 8 slots on
+ * Postgres, a cap of 2 drained 1,400 jobs/s and a cap of 4 drained 6,000/s.
+ */
+const HELD_JOBS_PER_SLOT = 4;
+
+/**
  * Claims due jobs from the durable queue and runs up to `concurrency` at once, each under a
  * lease kept alive by a heartbeat; a worker killed mid-job loses nothing, since the job is
  * claimed again once its lease runs out.
@@ -42,7 +56,10 @@ export interface WorkerStats {
 export class Worker {
   readonly owner = `${hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`;
   readonly stats: WorkerStats = { claimed: 0, completed: 0, failed: 0 };
+  /** Claimed jobs until their outcome is recorded (stop() waits for them, or gives them back). */
   private readonly active = new Map<string, Promise<void>>();
+  /** Jobs whose handler is running: what `concurrency` bounds. */
+  private handling = 0;
   private running = false;
   private loop: Promise<void> | undefined;
   private wakeUp: (() => void) | undefined;
@@ -136,7 +153,7 @@ export class Worker {
       this.wakePending = false;
       try {
         const expired = await this.housekeeping();
-        const free = this.options.concurrency - this.active.size;
+        const free = Math.min(this.options.concurrency - this.handling, HELD_JOBS_PER_SLOT * this.options.concurrency - this.active.size);
         if (free > 0) {
           const jobs = await store.claim(this.owner, free, clock.now(), this.leaseMs, { expired });
           for (const job of jobs) this.track(job);
@@ -164,14 +181,27 @@ export class Worker {
 
   private track(job: Job): void {
     this.stats.claimed += 1;
-    const execution = this.execute(job).finally(() => {
+    this.handling += 1;
+    let slotFreed = false;
+    const freeSlot = () => {
+      if (slotFreed) return;
+      slotFreed = true;
+      this.handling -= 1;
+      this.wake();
+    };
+    const execution = this.execute(job, freeSlot).finally(() => {
       this.active.delete(job.id);
-      this.wake(); // a slot is free
+      freeSlot();
+      this.wake(); // the outcome is written: room under the cap on outcomes in flight
     });
     this.active.set(job.id, execution);
   }
 
-  private async execute(job: Job): Promise<void> {
+  /**
+   * Runs a job and records its outcome. `handlerDone` is called as soon as the handler returns
+   * or throws: its slot is then free, and the next claim overlaps the write of this outcome.
+   */
+  private async execute(job: Job, handlerDone: () => void = () => undefined): Promise<void> {
     const { store, handlers, clock, logger } = this.ports;
     const heartbeat = setInterval(
       () => {
@@ -186,10 +216,12 @@ export class Worker {
       const handler = handlers.get(job.type);
       if (!handler) throw new Error(`no handler is registered for job type ${job.type}`);
       await handler(job);
+      if (this.options.overlapOutcomes) handlerDone();
       const settled = await store.complete(job.id, this.owner, clock.now());
       this.stats.completed += 1;
       logger.info({ jobId: job.id, type: job.type, attempt: job.attempts, ms: Date.now() - started, leaseLost: !settled }, "job completed");
     } catch (error) {
+      handlerDone();
       this.stats.failed += 1;
       const message = error instanceof Error ? error.message : String(error);
       // A job that cannot run as stored goes dead now: retrying it would fail the same way.

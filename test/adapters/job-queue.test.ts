@@ -111,6 +111,41 @@ for (const dialect of dialects()) {
     t.deepEqual(done.completedAt, clock.now());
   });
 
+  test(name("completions arriving together from several workers settle each worker's own jobs only"), async (t) => {
+    const { jobs, clock } = await queue(t);
+    for (let i = 0; i < 4; i += 1) await jobs.enqueue({ type: "noop" });
+    const [a, b] = await jobs.claim("w1", 2, clock.now(), LEASE);
+    const [c, d] = await jobs.claim("w2", 2, clock.now(), LEASE);
+    clock.advance(5);
+
+    // Submitted in the same turn, these share one group write.
+    const settled = await Promise.all([
+      jobs.complete(a!.id, "w1", clock.now()),
+      jobs.complete(c!.id, "w1", clock.now()),
+      jobs.complete(b!.id, "w1", clock.now()),
+      jobs.complete(c!.id, "w2", clock.now()),
+    ]);
+    t.deepEqual(settled, [true, false, true, true], "w1 cannot settle w2's job; everyone else settles their own");
+    for (const job of [a!, b!, c!]) {
+      const stored = await jobs.find(job.id);
+      t.is(stored?.status, "completed");
+      t.deepEqual(stored?.completedAt, clock.now());
+      t.is(stored?.leaseOwner, null);
+    }
+    t.is((await jobs.find(d!.id))?.status, "running", "a job nobody completed is still under its lease");
+  });
+
+  test(name("a worker's name is stored as given, quotes and backslashes included"), async (t) => {
+    const { jobs, clock } = await queue(t);
+    const id = await jobs.enqueue({ type: "noop" });
+    const owner = String.raw`host'; drop table jobs; --\:1:ab"c?`;
+    const [claimed] = await jobs.claim(owner, 1, clock.now(), LEASE);
+    t.is(claimed?.id, id);
+    t.is(claimed?.leaseOwner, owner);
+    t.is((await jobs.find(id))?.leaseOwner, owner);
+    t.true(await jobs.complete(id, owner, clock.now()));
+  });
+
   test(name("a lease that runs out on the last attempt makes the job dead; release gives a job back"), async (t) => {
     const { jobs, clock } = await queue(t);
     const last = await jobs.enqueue({ type: "x", maxAttempts: 1 });

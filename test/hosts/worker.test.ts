@@ -170,6 +170,27 @@ for (const dialect of dialects()) {
     t.is((await runs(knex, "end")).length, 1);
   });
 
+  test(name("at most `concurrency` handlers run at once; each job's completion is recorded before stop() returns"), async (t) => {
+    const { runtime, knex, queue } = await prepare(t);
+    let running = 0;
+    let most = 0;
+    runtime.container.get(JobHandlers).register("test.busy", async () => {
+      running += 1;
+      most = Math.max(most, running);
+      await sleep(15);
+      running -= 1;
+    });
+    const ids: string[] = [];
+    for (let i = 0; i < 12; i++) ids.push(await queue.enqueue({ type: "test.busy" }));
+    const worker = createWorker(runtime.container, { concurrency: 3, pollMs: 20 });
+    await worker.start();
+    await waitFor("every job to run", async () => worker.stats.completed === 12, 10_000);
+    await worker.stop();
+    t.is(most, 3, "three at a time, never more");
+    const statuses = await knex("jobs").whereIn("id", ids).pluck("status");
+    t.deepEqual(statuses, Array(12).fill("completed"));
+  });
+
   const push = dialect.name === "postgres" ? "LISTEN/NOTIFY" : "a job enqueued in the same process";
   test(name(`an idle worker is woken by ${push}, long before its next poll`), async (t) => {
     const { runtime, queue } = await prepare(t);
