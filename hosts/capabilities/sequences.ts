@@ -9,6 +9,8 @@ import { DuplicateSequence } from "../../core/sequences/duplicate-sequence.js";
 import { GetSequence } from "../../core/sequences/get-sequence.js";
 import { ListSequences } from "../../core/sequences/list-sequences.js";
 import { SequenceRepository } from "../../core/sequences/ports.js";
+import { SetSequenceStatus } from "../../core/sequences/set-sequence-status.js";
+import { ResolveSender } from "../../core/company/resolve-sender.js";
 import { UpdateSequence } from "../../core/sequences/update-sequence.js";
 import { bindClass } from "../bind-class.js";
 import { BaseUrl, Database } from "../tokens.js";
@@ -24,4 +26,5 @@ export const sequencesModule = new ContainerModule((container) => {
   bindClass(container, DeleteSequence, [SequenceRepository]);
   bindClass(container, ArchiveSequence, [SequenceRepository, Clock]);
   bindClass(container, DuplicateSequence, [SequenceRepository, IdGenerator, Clock]);
+  bindClass(container, SetSequenceStatus, [SequenceRepository, ResolveSender, Clock]);
 });

@@ -7,14 +7,24 @@ import { DuplicateSequence } from "../../../core/sequences/duplicate-sequence.js
 import { GetSequence } from "../../../core/sequences/get-sequence.js";
 import { ListSequences } from "../../../core/sequences/list-sequences.js";
 import { MAX_GRAPH_NODES, UNSUPPORTED_NODE_TYPES } from "../../../core/sequences/model.js";
+import { SetSequenceStatus } from "../../../core/sequences/set-sequence-status.js";
 import { UpdateSequence } from "../../../core/sequences/update-sequence.js";
-import { EditedSequenceView, SequenceDetailView, SequenceEdgeView, SequenceNodeView, SequenceSummaryView } from "../../../core/sequences/view.js";
+import {
+  EditedSequenceView,
+  SequenceDetailView,
+  SequenceStatusView,
+  SequenceEdgeView,
+  SequenceNodeView,
+  SequenceSummaryView,
+} from "../../../core/sequences/view.js";
 import { OffsetPaginationView } from "../../../core/shared/offset-pagination.js";
 import { Id, JsonObject, view, viewWithOptional } from "../../../core/shared/view-fields.js";
 import { defineRoute, under } from "../route.js";
 import { routeModule } from "../route-module.js";
 
-const NOT_RUNNING = "Sequences are drafts here: this server does not run them yet (no enable, enrollment or sending)";
+const NOT_RUNNING = "Enable it to start it (POST /sequences/{id}/enable)";
+const STATUS_FIELDS = { sequenceId: Id, ...SequenceStatusView.type.props };
+const { status: _status, ...PAUSE_FIELDS } = STATUS_FIELDS;
 const GRAPH_RULES = `The graph is checked as a whole on every write (400 'Invalid sequence graph: ...'): one trigger and one completion node, at most ${MAX_GRAPH_NODES} nodes, every node reachable from the trigger, no loop without a logic_delay, logic_condition leaving by 'yes' and 'no', logic_branch by each path ID (plus 'else' in condition mode; random percentages sum to 100). Node types ${UNSUPPORTED_NODE_TYPES.join(", ")} are not supported here (400)`;
 
 const EventTrackingView = view({ eventName: t.string, endpoint: t.string, method: t.string, examplePayload: JsonObject }, "EventTracking");
@@ -29,6 +39,7 @@ export const sequencesRoutes = routeModule(
     deleteSequence: DeleteSequence,
     archiveSequence: ArchiveSequence,
     duplicateSequence: DuplicateSequence,
+    setStatus: SetSequenceStatus,
   },
   (uses) => [
     defineRoute({
@@ -90,6 +101,51 @@ export const sequencesRoutes = routeModule(
       response: view({ sequenceId: Id }),
       errors: [404],
       handle: async ({ input, actor }) => uses.deleteSequence.execute(actor, input.params.sequenceId),
+    }),
+    defineRoute({
+      method: "post",
+      path: "/sequences/:sequenceId/enable",
+      tag: "Sequences",
+      scopes: ["sequences:write"],
+      summary:
+        "Start a draft or disabled sequence: it enrolls contacts as its trigger fires and moves current ones along. 400 naming what this server cannot run (trigger, node type, condition, a sender the company can send from), 400 when archived; enabling a live sequence changes nothing",
+      params: SequencePath,
+      response: view(STATUS_FIELDS),
+      errors: [400, 404, 409],
+      handle: async ({ input, actor }) => uses.setStatus.enable(actor, input.params.sequenceId),
+    }),
+    defineRoute({
+      method: "post",
+      path: "/sequences/:sequenceId/disable",
+      tag: "Sequences",
+      scopes: ["sequences:write"],
+      summary: "Stop a live sequence (status paused): no one enters, and current contacts wait where they are until it is enabled again. 400 when archived",
+      params: SequencePath,
+      response: view(STATUS_FIELDS),
+      errors: [400, 404, 409],
+      handle: async ({ input, actor }) => uses.setStatus.disable(actor, input.params.sequenceId),
+    }),
+    defineRoute({
+      method: "post",
+      path: "/sequences/:sequenceId/pause-enrollments",
+      tag: "Sequences",
+      scopes: ["sequences:write"],
+      summary: "Stop new entries only: current contacts go on (effectiveStatus enrollment_paused while live). 400 when archived",
+      params: SequencePath,
+      response: view(PAUSE_FIELDS),
+      errors: [400, 404, 409],
+      handle: async ({ input, actor }) => uses.setStatus.pauseEnrollments(actor, input.params.sequenceId),
+    }),
+    defineRoute({
+      method: "post",
+      path: "/sequences/:sequenceId/resume-enrollments",
+      tag: "Sequences",
+      scopes: ["sequences:write"],
+      summary: "Take new entries again after pause-enrollments. 400 when archived",
+      params: SequencePath,
+      response: view(PAUSE_FIELDS),
+      errors: [400, 404, 409],
+      handle: async ({ input, actor }) => uses.setStatus.resumeEnrollments(actor, input.params.sequenceId),
     }),
     defineRoute({
       method: "post",
