@@ -7,6 +7,11 @@ import { DuplicateSequence } from "../../../core/sequences/duplicate-sequence.js
 import { GetSequence } from "../../../core/sequences/get-sequence.js";
 import { ListSequences } from "../../../core/sequences/list-sequences.js";
 import { MAX_GRAPH_NODES, UNSUPPORTED_NODE_TYPES } from "../../../core/sequences/model.js";
+import { CancelEnrollments } from "../../../core/sequences/cancel-enrollments.js";
+import { EnrollInSequence } from "../../../core/sequences/enroll-in-sequence.js";
+import { CancelEnrollmentsCommand, EnrollCommand, EnrollmentPath, ListEnrollmentsQuery } from "../../../core/sequences/enrollment-commands.js";
+import { EnrollmentView } from "../../../core/sequences/enrollment-view.js";
+import { ListEnrollments } from "../../../core/sequences/list-enrollments.js";
 import { SetSequenceStatus } from "../../../core/sequences/set-sequence-status.js";
 import { UpdateSequence } from "../../../core/sequences/update-sequence.js";
 import {
@@ -40,6 +45,9 @@ export const sequencesRoutes = routeModule(
     archiveSequence: ArchiveSequence,
     duplicateSequence: DuplicateSequence,
     setStatus: SetSequenceStatus,
+    enroll: EnrollInSequence,
+    listEnrollments: ListEnrollments,
+    cancelEnrollments: CancelEnrollments,
   },
   (uses) => [
     defineRoute({
@@ -146,6 +154,79 @@ export const sequencesRoutes = routeModule(
       response: view(PAUSE_FIELDS),
       errors: [400, 404, 409],
       handle: async ({ input, actor }) => uses.setStatus.resumeEnrollments(actor, input.params.sequenceId),
+    }),
+    defineRoute({
+      method: "post",
+      path: "/sequences/:sequenceId/enroll",
+      tag: "Sequences",
+      scopes: ["sequences:write"],
+      summary:
+        "Enroll contacts by emails[] and/or subscriberIds[] (1-500 together) at targetNodeId (default: the first step after the trigger). Only active contacts, confirmed when double opt-in applies, and not already on their way (ever, for one_time) enter; the others count as skipped, unknown ones are listed in notFound. A draft or disabled sequence keeps them until it is enabled; 400 when archived",
+      params: SequencePath,
+      body: EnrollCommand,
+      response: view({
+        sequence: SequenceSummaryView,
+        enrollments: t.readonlyArray(EnrollmentView),
+        enrolled: t.number,
+        skipped: t.number,
+        notFound: t.readonlyArray(t.string),
+      }),
+      errors: [400, 404, 422],
+      handle: async ({ input, actor }) => uses.enroll.execute(actor, input.params.sequenceId, input.body),
+    }),
+    defineRoute({
+      method: "get",
+      path: "/sequences/:sequenceId/enrollments",
+      tag: "Sequences",
+      scopes: ["sequences:read"],
+      summary:
+        "A sequence's enrollments: status (comma list of active, waiting, completed, failed, cancelled; default active,waiting), subscriberId (comma list), email, currentNodeId; sort enrolled_at_desc (default), enrolled_at_asc, wait_until_asc, wait_until_desc; limit 1-500 (50), offset. Stop conditions do not run here, so none is evaluated",
+      params: SequencePath,
+      query: ListEnrollmentsQuery,
+      response: view({
+        sequenceId: Id,
+        sequenceName: t.string,
+        statuses: t.readonlyArray(t.string),
+        stopCondition: JsonObject,
+        stopConditionMatchEvaluatedCount: t.number,
+        pagination: OffsetPaginationView,
+        enrollments: t.readonlyArray(EnrollmentView),
+      }),
+      errors: [400, 404, 422],
+      handle: async ({ input, actor }) => uses.listEnrollments.execute(actor, input.params.sequenceId, input.query),
+    }),
+    defineRoute({
+      method: "get",
+      path: "/sequences/:sequenceId/enrollments/:enrollmentId",
+      tag: "Sequences",
+      scopes: ["sequences:read"],
+      summary: "One enrollment; 404 'Sequence not found' or 'Enrollment not found'",
+      params: EnrollmentPath,
+      response: view({ enrollment: EnrollmentView }),
+      errors: [404],
+      handle: async ({ input, actor }) => under("enrollment")(await uses.listEnrollments.get(actor, input.params.sequenceId, input.params.enrollmentId)),
+    }),
+    defineRoute({
+      method: "post",
+      path: "/sequences/:sequenceId/enrollments/cancel",
+      tag: "Sequences",
+      scopes: ["sequences:write"],
+      summary:
+        "Cancel running enrollments (active, waiting): exactly one of cancelAll: true, subscriberId, subscriberIds[] (<=500); fieldValues is not supported here (400). Bulk targets are a dry run unless dryRun: false; a single subscriberId is applied unless dryRun: true. reason is kept as the enrollments' failedReason",
+      params: SequencePath,
+      body: CancelEnrollmentsCommand,
+      response: view({
+        sequenceId: Id,
+        dryRun: t.boolean,
+        target: view({ mode: t.string, notFoundSubscriberIds: t.readonlyArray(t.string) }),
+        matchedCount: t.number,
+        cancelledCount: t.number,
+        remainingCount: t.number,
+        enrollments: t.readonlyArray(EnrollmentView),
+        hasMore: t.boolean,
+      }),
+      errors: [400, 404, 422],
+      handle: async ({ input, actor }) => uses.cancelEnrollments.execute(actor, input.params.sequenceId, input.body),
     }),
     defineRoute({
       method: "post",
