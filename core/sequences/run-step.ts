@@ -164,34 +164,47 @@ export class RunStep {
     return "else";
   }
 
+  /**
+   * A value that is only an `{{event.x}}` reference the trigger event does not carry leaves the
+   * field as it is: a missing property never erases what the contact holds (an explicit null does).
+   */
   private async updateAttributes(contact: TaggedSubscriber, enrollment: Enrollment, config: Readonly<Record<string, unknown>>, now: Date): Promise<string[]> {
     const properties = enrollment.context.event?.properties ?? {};
+    const resolve = (value: unknown): { readonly value: unknown } | null => {
+      if (value === null) return { value: null };
+      const resolved = withEventValues(value, properties);
+      return resolved === null || resolved === undefined ? null : { value: resolved };
+    };
     const attributes: Record<string, unknown> = { ...contact.customAttributes };
     const fields: string[] = [];
     for (const update of (config.customAttributeUpdates as Array<Record<string, unknown>> | undefined) ?? []) {
-      const name = String(update.name);
-      attributes[name] = typed(withEventValues(update.value, properties), update.valueType);
-      fields.push(name);
+      const resolved = resolve(update.value);
+      if (!resolved) continue;
+      attributes[String(update.name)] = typed(resolved.value, update.valueType);
+      fields.push(String(update.name));
     }
-    const text = (value: unknown) => (value === null ? null : String(withEventValues(value, properties)));
+    const names: Partial<Record<"firstName" | "lastName", string | null>> = {};
+    for (const field of ["firstName", "lastName"] as const) {
+      if (config[field] === undefined) continue;
+      const resolved = resolve(config[field]);
+      if (!resolved) continue;
+      names[field] = resolved.value === null ? null : asText(resolved.value);
+      fields.push(field);
+    }
     const status = config.status as TaggedSubscriber["status"] | undefined;
+    const statusChange = status !== undefined && status !== contact.status;
+    if (statusChange) fields.push("status");
     await this.subscribers.update(
       {
         ...contact,
-        ...(config.firstName !== undefined ? { firstName: text(config.firstName) } : {}),
-        ...(config.lastName !== undefined ? { lastName: text(config.lastName) } : {}),
-        ...(status !== undefined && status !== contact.status ? { status, unsubscribedAt: status === "unsubscribed" ? now : contact.unsubscribedAt } : {}),
+        ...names,
+        ...(statusChange ? { status, unsubscribedAt: status === "unsubscribed" ? now : contact.unsubscribedAt } : {}),
         customAttributes: attributes as Attributes,
         updatedAt: now,
       },
       {},
     );
-    return [
-      ...(config.firstName !== undefined ? ["firstName"] : []),
-      ...(config.lastName !== undefined ? ["lastName"] : []),
-      ...(status ? ["status"] : []),
-      ...fields,
-    ];
+    return fields;
   }
 
   /** The node after `node`, leaving by `way` (a condition's yes/no, a branch's path) or by its one plain edge. */

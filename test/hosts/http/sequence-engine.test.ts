@@ -1,58 +1,7 @@
-import test, { type ExecutionContext } from "ava";
-import type { MemoryMailTransport } from "../../../adapters/memory/memory-mail-transport.js";
-import { SetUpOperatorSender } from "../../../core/company/set-up-operator-sender.js";
-import { MailTransport } from "../../../core/delivery/mail-transport.js";
-import { OPERATOR } from "../../../core/shared/actor.js";
-import { createCompanyFixture, type CompanyFixture } from "../../../fixtures/companies.js";
-import { createWorker } from "../../../hosts/worker/create-worker.js";
-import { apiFixture, type ApiFixture } from "../../helpers/api-fixture.js";
-import { dialects, type Dialect } from "../../helpers/databases.js";
-import type { RequestOptions } from "../../helpers/http-client.js";
+import test from "ava";
+import { dialects } from "../../helpers/databases.js";
 import { failInsertsInto } from "../../helpers/injected-failure.js";
-
-const MINUTE = 60_000;
-const DAY = 24 * 60 * MINUTE;
-
-interface Session {
-  readonly api: ApiFixture;
-  readonly a: CompanyFixture;
-  readonly b: CompanyFixture;
-  readonly transport: MemoryMailTransport;
-  call(method: string, path: string, options?: RequestOptions, company?: CompanyFixture): ReturnType<ApiFixture["call"]>;
-  /** Runs every job due at the manual clock's time, as the worker would (engine steps, then deliveries). */
-  runJobs(): Promise<number>;
-  /** Subject lines received by each address, in order. */
-  received(): Record<string, string[]>;
-}
-
-async function session(t: ExecutionContext, dialect: Dialect): Promise<Session> {
-  const api = await apiFixture(t, dialect);
-  const container = api.runtime.container;
-  const a = await createCompanyFixture(container, { name: "Acme" });
-  const b = await createCompanyFixture(container, { name: "Beta" });
-  for (const [company, sender] of [
-    [a, "hello@acme.example"],
-    [b, "hello@beta.example"],
-  ] as const) {
-    const made = await container.get(SetUpOperatorSender).execute(OPERATOR, company.companyId, sender);
-    if (made._tag === "Left") throw new Error(made.left.message);
-  }
-  const transport = container.get<MemoryMailTransport>(MailTransport);
-  const worker = createWorker(container, { concurrency: 1 }, { push: false });
-  return {
-    api,
-    a,
-    b,
-    transport,
-    call: (method, path, options = {}, company = a) => api.call(method, path, { key: company.ownerKey, ...options }),
-    runJobs: () => worker.runDue(),
-    received() {
-      const byAddress: Record<string, string[]> = {};
-      for (const { message } of transport.messages) (byAddress[message.to] ??= []).push(message.subject);
-      return byAddress;
-    },
-  };
-}
+import { createAndEnable, DAY, MINUTE, sequenceSession } from "../../helpers/sequence-session.js";
 
 /** The client's create body: event trigger, one_time, email -> 1 day -> email. */
 const ONBOARDING = {
@@ -67,21 +16,13 @@ const ONBOARDING = {
   ],
 };
 
-async function createAndEnable(s: Session, body: Record<string, unknown>, company?: CompanyFixture): Promise<string> {
-  const created = await s.call("POST", "/api/v1/sequences", { body }, company);
-  if (created.status !== 200) throw new Error(JSON.stringify(created.body));
-  const enabled = await s.call("POST", `/api/v1/sequences/${created.body.sequence.id}/enable`, {}, company);
-  if (enabled.status !== 200) throw new Error(JSON.stringify(enabled.body));
-  return created.body.sequence.id;
-}
-
 for (const dialect of dialects()) {
   const name = (title: string) => `${dialect.name}: sequence engine ${title}`;
 
   test(
     name("the official client's scenario: create, get, list, enable, trigger by event, enroll, enrollments, a day later the second email, disable"),
     async (t) => {
-      const s = await session(t, dialect);
+      const s = await sequenceSession(t, dialect);
       const created = await s.call("POST", "/api/v1/sequences", { body: ONBOARDING });
       t.is(created.status, 200);
       const id: string = created.body.sequence.id;
@@ -169,7 +110,7 @@ for (const dialect of dialects()) {
   );
 
   test(name("a step runs once when its job is retried after the email was queued"), async (t) => {
-    const s = await session(t, dialect);
+    const s = await sequenceSession(t, dialect);
     const id = await createAndEnable(s, ONBOARDING);
     const restore = await failInsertsInto(s.api.runtime.knex, "sequence_enrollment_steps");
     await s.call("POST", "/api/v1/subscribers/events", { body: { email: "ann@example.com", event: "signed_up", properties: { plan: "pro" } } });
