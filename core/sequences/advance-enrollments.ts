@@ -11,8 +11,6 @@ import type { RunStep } from "./run-step.js";
 
 /** Due enrollments claimed per query. */
 export const ENROLLMENT_BATCH = 100;
-/** Batches per job run; a company with more due is handed to the next run, so others get their turn. */
-const BATCHES_PER_RUN = 20;
 /** Steps one enrollment takes in one run without a wait (graphs have no loop without a delay). */
 const MAX_STEPS_IN_A_ROW = 200;
 /** Companies the sweep hands an advance job per run. */
@@ -35,7 +33,7 @@ export class AdvanceEnrollments {
   ) {}
 
   runJob = async ({ companyId }: WorkOf<typeof AdvanceEnrollmentsJob>): Promise<void> => {
-    if ((await this.execute(companyId)) === "more") await this.jobs.enqueue(advanceEnrollmentsJob(companyId));
+    await this.execute(companyId);
   };
 
   /** The sweep: hands each company with due enrollments an advance job (one per company at a time). */
@@ -45,22 +43,29 @@ export class AdvanceEnrollments {
     return companies.length;
   };
 
-  /** "more" when due enrollments are left after this run's batches. */
-  execute = async (companyId: string): Promise<"done" | "more"> => {
-    for (let batch = 0; batch < BATCHES_PER_RUN; batch++) {
-      const due = await this.enrollments.due(companyId, this.clock.now(), ENROLLMENT_BATCH);
-      if (due.length === 0) return "done";
+  /**
+   * Runs batches until none is due. The job's singleton key keeps one run per company, and a run
+   * goes on while enrollments keep coming: one enqueued while the run is ending (its key still
+   * taken) is found by the next sweep, within a minute.
+   */
+  execute = async (companyId: string): Promise<void> => {
+    // Each enrollment at each step count, once per run: one that stays due unmoved is left to a later run, not spun on.
+    const tried = new Set<string>();
+    for (;;) {
+      const due = (await this.enrollments.due(companyId, this.clock.now(), ENROLLMENT_BATCH)).filter(
+        (enrollment) => !tried.has(`${enrollment.id}:${enrollment.stepCount}`),
+      );
+      if (due.length === 0) return;
       const sequences = new Map<string, Sequence | null>();
       for (const enrollment of due) {
+        tried.add(`${enrollment.id}:${enrollment.stepCount}`);
         if (!sequences.has(enrollment.sequenceId)) sequences.set(enrollment.sequenceId, await this.sequences.find(companyId, enrollment.sequenceId));
         const sequence = sequences.get(enrollment.sequenceId);
         // Disabled since the batch was read: its enrollments wait where they are.
         if (!sequence || sequence.status !== "active") continue;
         await this.advance(sequence, enrollment);
       }
-      if (due.length < ENROLLMENT_BATCH) return "done";
     }
-    return "more";
   };
 
   private async advance(sequence: Sequence, start: Enrollment): Promise<void> {
