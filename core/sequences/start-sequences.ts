@@ -45,12 +45,30 @@ export class StartSequences {
   ) {}
 
   /** Resolves to the number of enrollments started. */
-  execute = async (contact: Subscriber, occurrence: TriggerOccurrence): Promise<number> => {
+  execute = (contact: Subscriber, occurrence: TriggerOccurrence): Promise<number> => this.start(contact.companyId, async () => contact, occurrence);
+
+  /** The listener of recorded custom events (ContactEvents). */
+  onEvent = async (event: ContactEvent): Promise<void> => {
+    if (event.historical) return;
+    // The contact is read only when a live sequence listens for this event (most events start nothing).
+    const contact = () => this.subscribers.findById(event.companyId, event.subscriberId);
+    await this.start(event.companyId, contact, {
+      trigger: "event_received",
+      eventName: event.name,
+      properties: event.properties,
+      occurredAt: event.occurredAt,
+    });
+    if (event.name === CONFIRMED_EVENT) await this.start(event.companyId, contact, { trigger: "contact_added" });
+  };
+
+  private async start(companyId: string, loadContact: () => Promise<Subscriber | null>, occurrence: TriggerOccurrence): Promise<number> {
     const now = this.clock.now();
     if (occurrence.trigger === "event_received" && isHistorical(occurrence.occurredAt, now)) return 0;
-    const live = await this.sequences.list(contact.companyId, { status: "active", limit: null, offset: 0 });
+    const live = await this.sequences.list(companyId, { status: "active", limit: null, offset: 0 });
     const matching = live.sequences.filter((sequence) => !sequence.enrollmentPaused && matches(sequence, occurrence));
-    if (matching.length === 0 || (await this.enroll.refusal(contact))) return 0;
+    if (matching.length === 0) return 0;
+    const contact = await loadContact();
+    if (!contact || (await this.enroll.refusal(contact))) return 0;
     const context: EnrollmentContext =
       occurrence.trigger === "event_received" ? { event: { name: occurrence.eventName, properties: occurrence.properties } } : {};
     let started = 0;
@@ -59,14 +77,5 @@ export class StartSequences {
       if (typeof enrolled !== "string") started += 1;
     }
     return started;
-  };
-
-  /** The listener of recorded custom events (ContactEvents). */
-  onEvent = async (event: ContactEvent): Promise<void> => {
-    if (event.historical) return;
-    const contact = await this.subscribers.findById(event.companyId, event.subscriberId);
-    if (!contact) return;
-    await this.execute(contact, { trigger: "event_received", eventName: event.name, properties: event.properties, occurredAt: event.occurredAt });
-    if (event.name === CONFIRMED_EVENT) await this.execute(contact, { trigger: "contact_added" });
-  };
+  }
 }

@@ -134,4 +134,30 @@ for (const dialect of dialects()) {
     const many = Array.from({ length: 501 }, (_, i) => `c${i}@example.com`);
     t.is((await s.call("POST", `/api/v1/sequences/${id}/enroll`, { body: { emails: many } })).status, 422);
   });
+
+  test(name("a random split sends each contact down one of its paths"), async (t) => {
+    const s = await sequenceSession(t, dialect);
+    const id = await createAndEnable(s, {
+      name: "Split",
+      trigger: "event_received",
+      eventName: "joined",
+      steps: [{ nodeType: "logic_branch", config: { splitMode: "random", paths: [{ id: "a" }, { id: "b" }], randomPercentages: [50, 50] } }],
+    });
+    const sequence = (await s.call("GET", `/api/v1/sequences/${id}`)).body.sequence;
+    const branch = sequence.nodes.find((node: { nodeType: string }) => node.nodeType === "logic_branch");
+    t.truthy(branch);
+    const emails = Array.from({ length: 20 }, (_, i) => `c${i}@example.com`);
+    for (const email of emails) {
+      // Paced under the per-key rate limit of 20 requests a second.
+      await new Promise((resolve) => setTimeout(resolve, 60));
+      t.is((await s.call("POST", "/api/v1/subscribers/events", { body: { email, event: "joined" } })).status, 200);
+    }
+    await s.runJobs();
+    const steps = await s.api.runtime.knex("sequence_enrollment_steps").where({ node_id: branch.id });
+    t.is(steps.length, 20);
+    const paths = steps.map((step) => (typeof step.detail === "string" ? JSON.parse(step.detail) : step.detail).path);
+    t.true(paths.includes("a") && paths.includes("b"), "twenty contacts do not all take one path of a 50/50 split");
+    const completed = await s.call("GET", `/api/v1/sequences/${id}/enrollments?status=completed&limit=100`);
+    t.is(completed.body.pagination.total, 20);
+  });
 }
