@@ -1,9 +1,11 @@
 import type { ResolveSender } from "../company/resolve-sender.js";
 import type { Clock } from "../ports/clock.js";
+import type { JobQueue } from "../ports/job-queue.js";
 import type { Actor } from "../shared/actor.js";
 import { badRequest, invalidState } from "../shared/errors.js";
 import { fail, ok, type Result } from "../shared/result.js";
 import { CHANGED_MEANWHILE } from "./archive-sequence.js";
+import { advanceEnrollmentsJob } from "./engine-jobs.js";
 import { validateGraph } from "./graph.js";
 import { SEQUENCE_NOT_FOUND, type Sequence } from "./model.js";
 import type { SequenceRepository } from "./ports.js";
@@ -26,17 +28,22 @@ export class SetSequenceStatus {
   constructor(
     private readonly sequences: SequenceRepository,
     private readonly resolveSender: ResolveSender,
+    private readonly jobs: JobQueue,
     private readonly clock: Clock,
   ) {}
 
-  enable = (actor: Actor, sequenceId: string): Promise<Result<SequenceStatusAnswer>> =>
-    this.change(actor, sequenceId, async (sequence) => {
+  enable = async (actor: Actor, sequenceId: string): Promise<Result<SequenceStatusAnswer>> => {
+    const answer = await this.change(actor, sequenceId, async (sequence) => {
       if (sequence.status === "archived") return fail(ARCHIVED);
       if (sequence.status === "active") return ok(sequence);
       const problems = await this.problems(sequence);
       if (problems.length > 0) return fail(badRequest(`The sequence cannot be enabled: ${problems.join("; ")}`, { extra: { details: problems } }));
       return ok({ ...sequence, status: "active" });
     });
+    // Enrollments frozen while it was disabled (or enrolled into the draft) go on at once.
+    if (answer._tag === "Right") await this.jobs.enqueue(advanceEnrollmentsJob(actor.companyId));
+    return answer;
+  };
 
   disable = (actor: Actor, sequenceId: string): Promise<Result<SequenceStatusAnswer>> =>
     this.change(actor, sequenceId, async (sequence) => {

@@ -52,7 +52,7 @@ export const sequencesModule = new ContainerModule((container) => {
   bindClass(container, DeleteSequence, [SequenceRepository]);
   bindClass(container, ArchiveSequence, [SequenceRepository, Clock]);
   bindClass(container, DuplicateSequence, [SequenceRepository, IdGenerator, Clock]);
-  bindClass(container, SetSequenceStatus, [SequenceRepository, ResolveSender, Clock]);
+  bindClass(container, SetSequenceStatus, [SequenceRepository, ResolveSender, JobQueue, Clock]);
 
   bindClass(container, SendSequenceEmail, [EmailSendRepository, ResolveSender, TrackingSettingsRepository, RenderEmail, TrackingLinks, QueueEmailSend]);
   bindClass(container, RunStep, [SendSequenceEmail, SubscriberRepository, TagRepository, ListRepository, EnrollmentRepository]);

@@ -124,4 +124,34 @@ for (const dialect of dialects()) {
     t.like(fromA.body, { enrolled: 0, skipped: 0, notFound: [bAnn] });
     t.is(s.transport.messages.length, 1);
   });
+
+  test(name("a disabled sequence freezes its contacts where they are, and enabling it again moves them on"), async (t) => {
+    const s = await sequenceSession(t, dialect);
+    const id = await createAndEnable(s, {
+      name: "Drip",
+      trigger: "event_received",
+      eventName: "signed_up",
+      steps: [
+        { subject: "One", html: "<p>1</p>" },
+        { subject: "Two", html: "<p>2</p>", delayDays: 1 },
+      ],
+    });
+    await event(s, { email: "ann@example.com", event: "signed_up" });
+    await s.runJobs();
+    t.is((await s.call("POST", `/api/v1/sequences/${id}/disable`)).status, 200);
+    s.api.clock.advance(2 * DAY);
+    await s.runJobs();
+    t.deepEqual(s.received(), { "ann@example.com": ["One"] }, "nothing moves while it is disabled");
+    t.like((await s.call("GET", `/api/v1/sequences/${id}/enrollments`)).body.enrollments[0], { status: "waiting", currentNodeType: "logic_delay" });
+
+    // Enrolled by hand into the disabled sequence, bob waits at the first step too.
+    await s.call("POST", "/api/v1/subscribers", { body: { email: "bob@example.com" } });
+    t.like((await s.call("POST", `/api/v1/sequences/${id}/enroll`, { body: { emails: ["bob@example.com"] } })).body, { enrolled: 1 });
+    await s.runJobs();
+    t.is(s.transport.messages.length, 1);
+
+    t.is((await s.call("POST", `/api/v1/sequences/${id}/enable`)).status, 200);
+    await s.runJobs();
+    t.deepEqual(s.received(), { "ann@example.com": ["One", "Two"], "bob@example.com": ["One"] });
+  });
 }
