@@ -1,3 +1,4 @@
+import type { ProfileRepository } from "../company/ports.js";
 import type { ResolveSender } from "../company/resolve-sender.js";
 import type { EmailSendRepository } from "../delivery/ports.js";
 import type { QueueEmailSend } from "../delivery/queue-email-send.js";
@@ -13,6 +14,7 @@ import type { TrackingLinks } from "../tracking/tracking-links.js";
 import type { TrackingSettingsRepository } from "../tracking-settings/ports.js";
 import type { Enrollment } from "./enrollment.js";
 import type { Sequence, SequenceNode } from "./model.js";
+import { requestedIdentity } from "./sequence-identity.js";
 
 /**
  * The send of one email step of one enrollment. Its ID is made from the enrollment and the
@@ -39,6 +41,7 @@ export class SendSequenceEmail {
   constructor(
     private readonly sends: EmailSendRepository,
     private readonly resolveSender: ResolveSender,
+    private readonly profiles: ProfileRepository,
     private readonly trackingSettings: TrackingSettingsRepository,
     private readonly render: RenderEmail,
     private readonly tracking: TrackingLinks,
@@ -51,9 +54,8 @@ export class SendSequenceEmail {
     if (await this.sends.get(enrollment.companyId, emailSendId)) return ok(emailSendId);
     const config = node.config;
 
-    const fromEmail = text(config.fromEmail) ?? sequence.fromEmail;
-    const fromName = text(config.fromName) ?? sequence.fromName;
-    const sender = await this.resolveSender.execute(sequence.companyId, fromEmail ? { email: fromEmail, name: fromName } : undefined);
+    const identity = await requestedIdentity(this.profiles, sequence, config);
+    const sender = await this.resolveSender.execute(sequence.companyId, identity.from);
     if (sender._tag === "Left") return sender;
     const settings = await this.trackingSettings.find(sequence.companyId);
     const links = this.tracking.forSend(emailSendId);
@@ -68,7 +70,7 @@ export class SendSequenceEmail {
       },
     });
     if (rendered._tag === "Left") return fail(badRequest(`the email could not be rendered: ${rendered.left.message}`));
-    const replyTo = text(config.replyTo) ?? sequence.replyToEmail ?? sender.right.replyTo?.email ?? null;
+    const replyTo = identity.replyTo ?? sender.right.replyTo?.email ?? null;
     const queued = await this.queue.execute({
       id: emailSendId,
       companyId: sequence.companyId,

@@ -1,3 +1,4 @@
+import type { ProfileRepository } from "../company/ports.js";
 import type { ResolveSender } from "../company/resolve-sender.js";
 import type { Clock } from "../ports/clock.js";
 import type { JobQueue } from "../ports/job-queue.js";
@@ -10,6 +11,7 @@ import { validateGraph } from "./graph.js";
 import { SEQUENCE_NOT_FOUND, type Sequence } from "./model.js";
 import type { SequenceRepository } from "./ports.js";
 import { runProblems } from "./runnable.js";
+import { requestedIdentity } from "./sequence-identity.js";
 import { statusFields, type SequenceStatusView } from "./view.js";
 
 export type SequenceStatusAnswer = SequenceStatusView & { readonly sequenceId: string };
@@ -28,6 +30,7 @@ export class SetSequenceStatus {
   constructor(
     private readonly sequences: SequenceRepository,
     private readonly resolveSender: ResolveSender,
+    private readonly profiles: ProfileRepository,
     private readonly jobs: JobQueue,
     private readonly clock: Clock,
   ) {}
@@ -68,8 +71,7 @@ export class SetSequenceStatus {
     if (graph._tag === "Left") return [graph.left.message];
     const problems = runProblems(sequence);
     if (sequence.graph.nodes.some((node) => node.nodeType === "action_email")) {
-      const requested = sequence.fromEmail ? { email: sequence.fromEmail, name: sequence.fromName } : undefined;
-      const sender = await this.resolveSender.execute(sequence.companyId, requested);
+      const sender = await this.resolveSender.execute(sequence.companyId, (await requestedIdentity(this.profiles, sequence)).from);
       if (sender._tag === "Left") problems.push(`its emails have no sender: ${sender.left.message}`);
     }
     return problems;

@@ -1,6 +1,7 @@
 import { ContainerModule, type ResolutionContext } from "inversify";
 import { KnexEnrollmentRepository } from "../../adapters/knex/repositories/enrollment-repository.js";
 import { KnexSequenceRepository } from "../../adapters/knex/repositories/sequence-repository.js";
+import { ProfileRepository } from "../../core/company/ports.js";
 import { ResolveSender } from "../../core/company/resolve-sender.js";
 import { EmailSendRepository } from "../../core/delivery/ports.js";
 import { QueueEmailSend } from "../../core/delivery/queue-email-send.js";
@@ -52,9 +53,17 @@ export const sequencesModule = new ContainerModule((container) => {
   bindClass(container, DeleteSequence, [SequenceRepository]);
   bindClass(container, ArchiveSequence, [SequenceRepository, Clock]);
   bindClass(container, DuplicateSequence, [SequenceRepository, IdGenerator, Clock]);
-  bindClass(container, SetSequenceStatus, [SequenceRepository, ResolveSender, JobQueue, Clock]);
+  bindClass(container, SetSequenceStatus, [SequenceRepository, ResolveSender, ProfileRepository, JobQueue, Clock]);
 
-  bindClass(container, SendSequenceEmail, [EmailSendRepository, ResolveSender, TrackingSettingsRepository, RenderEmail, TrackingLinks, QueueEmailSend]);
+  bindClass(container, SendSequenceEmail, [
+    EmailSendRepository,
+    ResolveSender,
+    ProfileRepository,
+    TrackingSettingsRepository,
+    RenderEmail,
+    TrackingLinks,
+    QueueEmailSend,
+  ]);
   bindClass(container, RunStep, [SendSequenceEmail, SubscriberRepository, TagRepository, ListRepository, EnrollmentRepository]);
   bindClass(container, AdvanceEnrollments, [EnrollmentRepository, SequenceRepository, SubscriberRepository, RunStep, JobQueue, Clock]);
   bindClass(container, EnrollContact, [EnrollmentRepository, OptInRepository, JobQueue, IdGenerator]);

@@ -1,4 +1,5 @@
 import test from "ava";
+import { ProfileRepository } from "../../../core/company/ports.js";
 import { dialects } from "../../helpers/databases.js";
 import { createAndEnable, DAY, MINUTE, sequenceSession } from "../../helpers/sequence-session.js";
 
@@ -159,5 +160,33 @@ for (const dialect of dialects()) {
     t.true(paths.includes("a") && paths.includes("b"), "twenty contacts do not all take one path of a 50/50 split");
     const completed = await s.call("GET", `/api/v1/sequences/${id}/enrollments?status=completed&limit=100`);
     t.is(completed.body.pagination.total, 20);
+  });
+
+  test(name("emails go from the sequence's sender profile, or the step's own From, on the company's verified domain"), async (t) => {
+    const s = await sequenceSession(t, dialect);
+    const news = await s.api.runtime.container
+      .get<ProfileRepository>(ProfileRepository)
+      .insertSender(s.a.companyId, { id: "sp_news", name: "Acme News", email: "news@acme.example", at: s.api.clock.now() });
+    await createAndEnable(s, {
+      name: "Identities",
+      trigger: "event_received",
+      eventName: "joined",
+      senderProfileId: news.id,
+      steps: [
+        { subject: "From the profile", html: "<p>1</p>" },
+        { subject: "From the step", html: "<p>2</p>", fromEmail: "team@acme.example", fromName: "The Team", replyTo: "help@acme.example" },
+        { subject: "Off-domain", html: "<p>3</p>", fromEmail: "someone@elsewhere.example" },
+      ],
+    });
+    t.is((await s.call("POST", "/api/v1/subscribers/events", { body: { email: "ann@example.com", event: "joined" } })).status, 200);
+    await s.runJobs();
+    t.deepEqual(
+      s.transport.messages.map(({ message }) => [message.subject, message.from.email, message.from.name, message.replyTo ?? null]),
+      [
+        ["From the profile", "news@acme.example", "Acme News", null],
+        ["From the step", "team@acme.example", "The Team", "help@acme.example"],
+        ["Off-domain", "hello@acme.example", "Acme", null],
+      ],
+    );
   });
 }
