@@ -98,8 +98,8 @@ for (const dialect of dialects()) {
       );
       const sends = await s.api.runtime.knex("email_sends").where({ company_id: s.a.companyId });
       t.true(sends.every((send) => send.email_type === "sequence" && send.automation_id === id));
-    t.like((await s.call("GET", "/api/v1/metrics?emailType=sequence")).body.stats, { sent: 4 });
-    t.like((await s.call("GET", "/api/v1/metrics?emailType=transactional")).body.stats, { sent: 0 });
+      t.like((await s.call("GET", "/api/v1/metrics?emailType=sequence")).body.stats, { sent: 4 });
+      t.like((await s.call("GET", "/api/v1/metrics?emailType=transactional")).body.stats, { sent: 0 });
 
       // one_time: the same event again enrolls no one.
       await s.call("POST", "/api/v1/subscribers/events", { body: { email: "ann@example.com", event: "signed_up", properties: { plan: "pro" } } });
