@@ -57,7 +57,7 @@ export class CreateSequence {
     const view = toSequenceDetailView(sequence);
     return ok({
       sequence: view,
-      message: `Created sequence '${sequence.name}' as a disabled draft with ${view.emailCount} email${view.emailCount === 1 ? "" : "s"}. This server cannot run sequences yet: nothing is sent.`,
+      message: `Created sequence '${sequence.name}' as a disabled draft with ${view.emailCount} email${view.emailCount === 1 ? "" : "s"}. Enable it (POST /api/v1/sequences/${sequence.id}/enable) to start it.`,
       ...eventTrackingOf(sequence, this.baseUrl),
     });
   };

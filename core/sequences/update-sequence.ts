@@ -1,7 +1,7 @@
 import type { Clock } from "../ports/clock.js";
 import type { IdGenerator } from "../ports/id-generator.js";
 import type { Actor } from "../shared/actor.js";
-import { badRequest, invalidState } from "../shared/errors.js";
+import { badRequest, invalidState, type DomainError } from "../shared/errors.js";
 import { fail, ok, type Result } from "../shared/result.js";
 import { CHANGED_MEANWHILE } from "./archive-sequence.js";
 import type { UpdateSequenceCommand } from "./commands.js";
@@ -10,7 +10,8 @@ import { validateGraph } from "./graph.js";
 import { SEQUENCE_NOT_FOUND, type Sequence } from "./model.js";
 import type { SequenceRepository } from "./ports.js";
 import { checkReferences } from "./references.js";
-import { applySettings } from "./settings.js";
+import { runProblems } from "./runnable.js";
+import { applySettings, type SequenceSettings } from "./settings.js";
 import { toSequenceDetailView, type EditedSequenceView } from "./view.js";
 
 /**
@@ -48,6 +49,8 @@ export class UpdateSequence {
       const valid = validateGraph(change.right.graph);
       if (valid._tag === "Left") return valid;
     }
+    const live = liveChangeRefusal(sequence, input, settings.right);
+    if (live) return fail(live);
 
     const next: Sequence = {
       ...sequence,
@@ -55,9 +58,32 @@ export class UpdateSequence {
       ...(change.right ? { graph: change.right.graph, graphRevision: sequence.graphRevision + 1 } : {}),
       updatedAt: now,
     };
+    if (sequence.status === "active") {
+      const problems = runProblems(next);
+      if (problems.length > 0) return fail(badRequest(`The sequence is live and could not run after this change: ${problems.join("; ")}`));
+    }
     const references = await checkReferences(this.sequences, actor.companyId, next);
     if (references._tag === "Left") return references;
     if (!(await this.sequences.update(next, sequence.graphRevision))) return fail(CHANGED_MEANWHILE);
     return ok({ ...toSequenceDetailView(next), ...(change.right?.report ?? {}) });
   };
+}
+
+/** Graph forms that add, remove or rewire nodes (content edits and positions are not structural). */
+const STRUCTURAL_FORMS = ["insertSteps", "graphEdit", "branch"] as const;
+
+/**
+ * On a live sequence, replacing the trigger needs `confirmLiveChange` and a structural graph
+ * edit `confirmStructuralChange`: both change what happens to contacts already on their way.
+ */
+function liveChangeRefusal(sequence: Sequence, input: UpdateSequenceCommand, settings: SequenceSettings | null): DomainError | null {
+  if (sequence.status !== "active") return null;
+  const triggerChanged =
+    settings !== null && (settings.trigger !== sequence.trigger || JSON.stringify(settings.triggerConfig) !== JSON.stringify(sequence.triggerConfig));
+  if (triggerChanged && input.confirmLiveChange !== true)
+    return badRequest("The sequence is live: changing its trigger needs confirmLiveChange: true", { code: "confirmation_required" });
+  const structural = STRUCTURAL_FORMS.find((form) => input[form] !== undefined);
+  if (structural && input.confirmStructuralChange !== true)
+    return badRequest(`The sequence is live: a structural change (${structural}) needs confirmStructuralChange: true`, { code: "confirmation_required" });
+  return null;
 }

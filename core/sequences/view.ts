@@ -115,13 +115,27 @@ export const EditedSequenceView = viewWithOptional(
 export type EditedSequenceView = t.TypeOf<typeof EditedSequenceView>;
 
 const EFFECTIVE: Record<SequenceStatus, { effectiveStatus: string; summary: string }> = {
-  draft: { effectiveStatus: "draft", summary: "Draft: not running. This server cannot run sequences yet, so no contact is enrolled." },
+  draft: { effectiveStatus: "draft", summary: "Draft: not running; enable it to start enrolling contacts." },
   active: { effectiveStatus: "live", summary: "Live: enrolls new contacts and moves current ones along." },
-  paused: { effectiveStatus: "paused", summary: "Paused: enrolls no one, and current contacts wait where they are." },
+  paused: { effectiveStatus: "paused", summary: "Paused: enrolls no one, and current contacts wait where they are until it is enabled again." },
   archived: { effectiveStatus: "archived", summary: "Archived: not running; unarchive it to edit it again as a draft." },
 };
 
-function statusFields(sequence: Sequence) {
+/** The status fields of a sequence (also the answer of enable, disable, pause- and resume-enrollments). */
+export const SequenceStatusView = view(
+  {
+    status: t.string,
+    effectiveStatus: t.string,
+    effectiveStatusSummary: t.string,
+    acceptsNewEnrollments: t.boolean,
+    processesExistingEnrollments: t.boolean,
+    enrollmentPaused: t.boolean,
+  },
+  "SequenceStatusFields",
+);
+export type SequenceStatusView = t.TypeOf<typeof SequenceStatusView>;
+
+export function statusFields(sequence: Sequence): SequenceStatusView {
   const live = sequence.status === "active";
   const effective = live && sequence.enrollmentPaused ? "enrollment_paused" : EFFECTIVE[sequence.status].effectiveStatus;
   return {

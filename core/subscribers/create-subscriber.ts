@@ -2,6 +2,7 @@ import type { RequestOptIn } from "../opt-in/request-opt-in.js";
 import type { Actor } from "../shared/actor.js";
 import { ok, type Result } from "../shared/result.js";
 import type { CreateSubscriberCommand } from "./commands.js";
+import type { ContactAdded } from "./contact-added.js";
 import type { Attributes } from "./model.js";
 import { normalizePhone } from "./phone.js";
 import type { SaveContact } from "./save-contact.js";
@@ -10,12 +11,14 @@ import { toSubscriberView, type CreatedSubscriberView } from "./view.js";
 /**
  * POST /subscribers: creates a contact or matches an existing one (email, then externalId) and
  * applies `duplicateStrategy` (skip by default), all through SaveContact; then asks for a double
- * opt-in confirmation when `optInMode` (or, by default, the company's settings) says so.
+ * opt-in confirmation when `optInMode` (or, by default, the company's settings) says so. A new
+ * contact starts the sequences triggered by contacts being added.
  */
 export class CreateSubscriber {
   constructor(
     private readonly saveContact: SaveContact,
     private readonly requestOptIn: RequestOptIn,
+    private readonly contactAdded: ContactAdded,
   ) {}
 
   execute = async (actor: Actor, input: CreateSubscriberCommand): Promise<Result<CreatedSubscriberView>> => {
@@ -44,8 +47,11 @@ export class CreateSubscriber {
     const { subscriber, created, updated, skipped } = saved.right;
     const view = { ...toSubscriberView(subscriber), created, updated, skipped };
     const optIn = await this.requestOptIn.execute(subscriber, created, askToConfirm);
-    if (!optIn) return ok({ subscriber: view });
-    const { warning, ...answer } = optIn;
-    return ok({ subscriber: view, optIn: answer, ...(warning ? { warnings: [warning] } : {}) });
+    // An unconfirmed contact starts its sequences when it confirms (core/sequences/start-sequences.ts).
+    const failures = created ? await this.contactAdded.notify(subscriber) : [];
+    const warnings = [...(optIn?.warning ? [optIn.warning] : []), ...failures];
+    if (!optIn) return ok({ subscriber: view, ...(warnings.length > 0 ? { warnings } : {}) });
+    const { warning: _warning, ...answer } = optIn;
+    return ok({ subscriber: view, optIn: answer, ...(warnings.length > 0 ? { warnings } : {}) });
   };
 }

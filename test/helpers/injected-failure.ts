@@ -6,7 +6,7 @@ import { ASK_IMPORTED_CONTACTS_JOB } from "../../core/opt-in/ask-imported-contac
  * Makes every insert into `table` (of a job of the opt-in type, for `jobs`) fail, as a crash or
  * a lost connection would at that point of the transaction that writes it; the returned function undoes it.
  */
-export async function failInsertsInto(knex: Knex, table: "opt_ins" | "jobs"): Promise<() => Promise<void>> {
+export async function failInsertsInto(knex: Knex, table: "opt_ins" | "jobs" | "sequence_enrollment_steps"): Promise<() => Promise<void>> {
   const only = table === "jobs" ? `new.type = '${ASK_IMPORTED_CONTACTS_JOB}'` : "true";
   if (isPostgres(knex)) {
     await knex.raw(`create function injected_failure() returns trigger language plpgsql as $$ begin raise exception 'injected failure'; end $$`);

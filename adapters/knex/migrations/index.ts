@@ -21,6 +21,7 @@ import * as m0022 from "./0022-sending-status.js";
 import * as m0023 from "./0023-tracking-settings.js";
 import * as m0026 from "./0026-sequences.js";
 import * as m0027 from "./0027-campaigns.js";
+import * as m0028 from "./0028-sequence-enrollments.js";
 
 interface Migration {
   readonly name: string;
@@ -52,6 +53,7 @@ const migrations: readonly Migration[] = [
   m0023,
   m0026,
   m0027,
+  m0028,
 ];
 
 /** Migrations compiled into the package, so no directory scanning at run time. */

@@ -7,14 +7,29 @@ import { DuplicateSequence } from "../../../core/sequences/duplicate-sequence.js
 import { GetSequence } from "../../../core/sequences/get-sequence.js";
 import { ListSequences } from "../../../core/sequences/list-sequences.js";
 import { MAX_GRAPH_NODES, UNSUPPORTED_NODE_TYPES } from "../../../core/sequences/model.js";
+import { CancelEnrollments } from "../../../core/sequences/cancel-enrollments.js";
+import { EnrollInSequence } from "../../../core/sequences/enroll-in-sequence.js";
+import { CancelEnrollmentsCommand, EnrollCommand, EnrollmentPath, ListEnrollmentsQuery } from "../../../core/sequences/enrollment-commands.js";
+import { EnrollmentView } from "../../../core/sequences/enrollment-view.js";
+import { ListEnrollments } from "../../../core/sequences/list-enrollments.js";
+import { SetSequenceStatus } from "../../../core/sequences/set-sequence-status.js";
 import { UpdateSequence } from "../../../core/sequences/update-sequence.js";
-import { EditedSequenceView, SequenceDetailView, SequenceEdgeView, SequenceNodeView, SequenceSummaryView } from "../../../core/sequences/view.js";
+import {
+  EditedSequenceView,
+  SequenceDetailView,
+  SequenceStatusView,
+  SequenceEdgeView,
+  SequenceNodeView,
+  SequenceSummaryView,
+} from "../../../core/sequences/view.js";
 import { OffsetPaginationView } from "../../../core/shared/offset-pagination.js";
 import { Id, JsonObject, view, viewWithOptional } from "../../../core/shared/view-fields.js";
 import { defineRoute, under } from "../route.js";
 import { routeModule } from "../route-module.js";
 
-const NOT_RUNNING = "Sequences are drafts here: this server does not run them yet (no enable, enrollment or sending)";
+const NOT_RUNNING = "Enable it to start it (POST /sequences/{id}/enable)";
+const STATUS_FIELDS = { sequenceId: Id, ...SequenceStatusView.type.props };
+const { status: _status, ...PAUSE_FIELDS } = STATUS_FIELDS;
 const GRAPH_RULES = `The graph is checked as a whole on every write (400 'Invalid sequence graph: ...'): one trigger and one completion node, at most ${MAX_GRAPH_NODES} nodes, every node reachable from the trigger, no loop without a logic_delay, logic_condition leaving by 'yes' and 'no', logic_branch by each path ID (plus 'else' in condition mode; random percentages sum to 100). Node types ${UNSUPPORTED_NODE_TYPES.join(", ")} are not supported here (400)`;
 
 const EventTrackingView = view({ eventName: t.string, endpoint: t.string, method: t.string, examplePayload: JsonObject }, "EventTracking");
@@ -29,6 +44,10 @@ export const sequencesRoutes = routeModule(
     deleteSequence: DeleteSequence,
     archiveSequence: ArchiveSequence,
     duplicateSequence: DuplicateSequence,
+    setStatus: SetSequenceStatus,
+    enroll: EnrollInSequence,
+    listEnrollments: ListEnrollments,
+    cancelEnrollments: CancelEnrollments,
   },
   (uses) => [
     defineRoute({
@@ -90,6 +109,124 @@ export const sequencesRoutes = routeModule(
       response: view({ sequenceId: Id }),
       errors: [404],
       handle: async ({ input, actor }) => uses.deleteSequence.execute(actor, input.params.sequenceId),
+    }),
+    defineRoute({
+      method: "post",
+      path: "/sequences/:sequenceId/enable",
+      tag: "Sequences",
+      scopes: ["sequences:write"],
+      summary:
+        "Start a draft or disabled sequence: it enrolls contacts as its trigger fires and moves current ones along. 400 naming what this server cannot run (trigger, node type, condition, a sender the company can send from), 400 when archived; enabling a live sequence changes nothing",
+      params: SequencePath,
+      response: view(STATUS_FIELDS),
+      errors: [400, 404, 409],
+      handle: async ({ input, actor }) => uses.setStatus.enable(actor, input.params.sequenceId),
+    }),
+    defineRoute({
+      method: "post",
+      path: "/sequences/:sequenceId/disable",
+      tag: "Sequences",
+      scopes: ["sequences:write"],
+      summary: "Stop a live sequence (status paused): no one enters, and current contacts wait where they are until it is enabled again. 400 when archived",
+      params: SequencePath,
+      response: view(STATUS_FIELDS),
+      errors: [400, 404, 409],
+      handle: async ({ input, actor }) => uses.setStatus.disable(actor, input.params.sequenceId),
+    }),
+    defineRoute({
+      method: "post",
+      path: "/sequences/:sequenceId/pause-enrollments",
+      tag: "Sequences",
+      scopes: ["sequences:write"],
+      summary: "Stop new entries only: current contacts go on (effectiveStatus enrollment_paused while live). 400 when archived",
+      params: SequencePath,
+      response: view(PAUSE_FIELDS),
+      errors: [400, 404, 409],
+      handle: async ({ input, actor }) => uses.setStatus.pauseEnrollments(actor, input.params.sequenceId),
+    }),
+    defineRoute({
+      method: "post",
+      path: "/sequences/:sequenceId/resume-enrollments",
+      tag: "Sequences",
+      scopes: ["sequences:write"],
+      summary: "Take new entries again after pause-enrollments. 400 when archived",
+      params: SequencePath,
+      response: view(PAUSE_FIELDS),
+      errors: [400, 404, 409],
+      handle: async ({ input, actor }) => uses.setStatus.resumeEnrollments(actor, input.params.sequenceId),
+    }),
+    defineRoute({
+      method: "post",
+      path: "/sequences/:sequenceId/enroll",
+      tag: "Sequences",
+      scopes: ["sequences:write"],
+      summary:
+        "Enroll contacts by emails[] and/or subscriberIds[] (1-500 together) at targetNodeId (default: the first step after the trigger). Only active contacts, confirmed when double opt-in applies, and not already on their way (ever, for one_time) enter; the others count as skipped, unknown ones are listed in notFound. A draft or disabled sequence keeps them until it is enabled; 400 when archived",
+      params: SequencePath,
+      body: EnrollCommand,
+      response: view({
+        sequence: SequenceSummaryView,
+        enrollments: t.readonlyArray(EnrollmentView),
+        enrolled: t.number,
+        skipped: t.number,
+        notFound: t.readonlyArray(t.string),
+      }),
+      errors: [400, 404, 422],
+      handle: async ({ input, actor }) => uses.enroll.execute(actor, input.params.sequenceId, input.body),
+    }),
+    defineRoute({
+      method: "get",
+      path: "/sequences/:sequenceId/enrollments",
+      tag: "Sequences",
+      scopes: ["sequences:read"],
+      summary:
+        "A sequence's enrollments: status (comma list of active, waiting, completed, failed, cancelled; default active,waiting), subscriberId (comma list), email, currentNodeId; sort enrolled_at_desc (default), enrolled_at_asc, wait_until_asc, wait_until_desc; limit 1-500 (50), offset. Stop conditions do not run here, so none is evaluated",
+      params: SequencePath,
+      query: ListEnrollmentsQuery,
+      response: view({
+        sequenceId: Id,
+        sequenceName: t.string,
+        statuses: t.readonlyArray(t.string),
+        stopCondition: JsonObject,
+        stopConditionMatchEvaluatedCount: t.number,
+        pagination: OffsetPaginationView,
+        enrollments: t.readonlyArray(EnrollmentView),
+      }),
+      errors: [400, 404, 422],
+      handle: async ({ input, actor }) => uses.listEnrollments.execute(actor, input.params.sequenceId, input.query),
+    }),
+    defineRoute({
+      method: "get",
+      path: "/sequences/:sequenceId/enrollments/:enrollmentId",
+      tag: "Sequences",
+      scopes: ["sequences:read"],
+      summary: "One enrollment; 404 'Sequence not found' or 'Enrollment not found'",
+      params: EnrollmentPath,
+      response: view({ enrollment: EnrollmentView }),
+      errors: [404],
+      handle: async ({ input, actor }) => under("enrollment")(await uses.listEnrollments.get(actor, input.params.sequenceId, input.params.enrollmentId)),
+    }),
+    defineRoute({
+      method: "post",
+      path: "/sequences/:sequenceId/enrollments/cancel",
+      tag: "Sequences",
+      scopes: ["sequences:write"],
+      summary:
+        "Cancel running enrollments (active, waiting): exactly one of cancelAll: true, subscriberId, subscriberIds[] (<=500); fieldValues is not supported here (400). Bulk targets are a dry run unless dryRun: false; a single subscriberId is applied unless dryRun: true. reason is kept as the enrollments' failedReason",
+      params: SequencePath,
+      body: CancelEnrollmentsCommand,
+      response: view({
+        sequenceId: Id,
+        dryRun: t.boolean,
+        target: view({ mode: t.string, notFoundSubscriberIds: t.readonlyArray(t.string) }),
+        matchedCount: t.number,
+        cancelledCount: t.number,
+        remainingCount: t.number,
+        enrollments: t.readonlyArray(EnrollmentView),
+        hasMore: t.boolean,
+      }),
+      errors: [400, 404, 422],
+      handle: async ({ input, actor }) => uses.cancelEnrollments.execute(actor, input.params.sequenceId, input.body),
     }),
     defineRoute({
       method: "post",

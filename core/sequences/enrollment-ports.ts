@@ -1,0 +1,55 @@
+import { token } from "../shared/token.js";
+import type { SubscriberStatus } from "../subscribers/model.js";
+import type { Enrollment, EnrollmentState, EnrollmentStatus, StepRecord } from "./enrollment.js";
+
+export type EnrollmentSort = "enrolled_at_desc" | "enrolled_at_asc" | "wait_until_asc" | "wait_until_desc";
+
+export interface EnrollmentFilter {
+  readonly statuses: readonly EnrollmentStatus[];
+  readonly subscriberIds?: readonly string[] | undefined;
+  readonly email?: string | undefined;
+  readonly currentNodeId?: string | undefined;
+  readonly sort: EnrollmentSort;
+  readonly limit: number;
+  readonly offset: number;
+}
+
+/** An enrollment with the contact fields the enrollments list shows. */
+export interface EnrollmentWithContact extends Enrollment {
+  readonly email: string | null;
+  readonly firstName: string | null;
+  readonly lastName: string | null;
+  readonly subscriberStatus: SubscriberStatus | null;
+}
+
+/** Sequence enrollments and their steps. Every method but the sweep's names the company. */
+export interface EnrollmentRepository {
+  /** Stores a new enrollment unless its (sequence, entry key) is taken; true when stored. */
+  insert(enrollment: Enrollment): Promise<boolean>;
+  find(companyId: string, sequenceId: string, enrollmentId: string): Promise<EnrollmentWithContact | null>;
+  list(companyId: string, sequenceId: string, filter: EnrollmentFilter): Promise<{ enrollments: EnrollmentWithContact[]; total: number }>;
+  /** Running enrollments of the company's live sequences that are due, the longest due first. */
+  due(companyId: string, now: Date, limit: number): Promise<Enrollment[]>;
+  /** Companies with due enrollments on live sequences. */
+  companiesWithDue(now: Date, limit: number): Promise<string[]>;
+  /**
+   * Moves the enrollment on from its `stepCount`, recording the step, in one transaction: false
+   * (and nothing written) when another run moved it first.
+   */
+  advance(enrollment: Enrollment, next: EnrollmentState, step: StepRecord): Promise<boolean>;
+  /** The recorded steps of an enrollment, in order. */
+  steps(companyId: string, enrollmentId: string): Promise<Array<StepRecord & { readonly stepNumber: number }>>;
+  isListMember(companyId: string, listId: string, subscriberId: string): Promise<boolean>;
+  /**
+   * Cancels the sequence's running enrollments (of these contacts, or all) in one statement;
+   * each one's step count goes up, so a run that read it before cannot move it on afterwards.
+   * Returns how many were cancelled.
+   */
+  cancelRunning(
+    companyId: string,
+    sequenceId: string,
+    subscriberIds: readonly string[] | null,
+    change: { readonly reason: string; readonly keepEntryKey: boolean; readonly at: Date },
+  ): Promise<number>;
+}
+export const EnrollmentRepository = token<EnrollmentRepository>("lifecycle.EnrollmentRepository");

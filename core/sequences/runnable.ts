@@ -1,0 +1,82 @@
+import type { ConditionType } from "./conditions.js";
+import type { Sequence, SequenceNode } from "./model.js";
+
+/**
+ * What the engine runs today. A sequence that needs anything else cannot be enabled: enabling it
+ * answers a 400 that names what is missing, rather than a live sequence that silently stalls.
+ */
+
+/** Triggers that start enrollments by themselves (any sequence also takes POST .../enroll). */
+export const STARTING_TRIGGERS = ["contact_added", "event_received"] as const;
+
+/** Node types the engine executes. */
+export const ENGINE_NODE_TYPES = [
+  "trigger",
+  "completion",
+  "action_email",
+  "action_add_tag",
+  "action_remove_tag",
+  "action_add_to_list",
+  "action_remove_from_list",
+  "action_update_attributes",
+  "logic_delay",
+  "logic_condition",
+  "logic_branch",
+] as const;
+
+/** Condition types the engine can evaluate from a contact's own data. */
+export const ENGINE_CONDITION_TYPES: readonly ConditionType[] = [
+  "has_tag",
+  "does_not_have_tag",
+  "in_list",
+  "field_equals",
+  "field_contains",
+  "field_greater_than",
+  "field_less_than",
+  "has_phone",
+];
+
+const conditionProblem = (node: SequenceNode, condition: Record<string, unknown>): string | null =>
+  ENGINE_CONDITION_TYPES.includes(condition.conditionType as ConditionType)
+    ? null
+    : `node ${node.id}: condition type '${String(condition.conditionType)}' is not evaluated by this server yet (supported: ${ENGINE_CONDITION_TYPES.join(", ")})`;
+
+/** Only a fixed duration is waited for today (not until a date field or a weekday window). */
+function delayProblem(node: SequenceNode): string | null {
+  const config = node.config;
+  const delay = config.delay as Record<string, unknown> | undefined;
+  if (config.waitUntil !== undefined || config.waitUntilWeekday !== undefined || (delay && (delay.mode ?? "duration") !== "duration"))
+    return `node ${node.id}: only logic_delay durations run on this server yet (not waits until a date field or a weekday)`;
+  return null;
+}
+
+function nodeProblem(node: SequenceNode): string | null {
+  if (!(ENGINE_NODE_TYPES as readonly string[]).includes(node.nodeType)) return `node ${node.id}: node type '${node.nodeType}' does not run on this server yet`;
+  if (node.nodeType === "logic_delay") return delayProblem(node);
+  if (node.nodeType === "logic_condition") return conditionProblem(node, node.config);
+  if (node.nodeType === "logic_branch" && node.config.splitMode !== "random")
+    for (const path of node.config.paths as Record<string, unknown>[]) {
+      const problem = conditionProblem(node, path);
+      if (problem) return problem;
+    }
+  return null;
+}
+
+/** Why the engine could not run this sequence as it is (empty when it can). The sender is checked by the caller. */
+export function runProblems(sequence: Sequence): string[] {
+  const problems: string[] = [];
+  if (!(STARTING_TRIGGERS as readonly string[]).includes(sequence.trigger))
+    problems.push(`trigger '${sequence.trigger}' does not start enrollments on this server yet (${STARTING_TRIGGERS.join(" and ")} do)`);
+  if (sequence.trigger === "contact_added" && sequence.triggerConfig.listScope !== "any_contact")
+    problems.push("trigger contact_added runs for any new contact only on this server yet (listScope any_contact, not a list)");
+  if (sequence.enrollmentMode === "matching_field") problems.push("enrollmentMode matching_field is not run by this server yet (unlimited and one_time are)");
+  if (sequence.sendingWindow && sequence.sendingWindow.enabled !== false)
+    problems.push("sendingWindow is not applied by this server yet: remove it (null) to enable");
+  if (sequence.stopCondition && sequence.stopCondition.type !== "none")
+    problems.push("stopCondition is not applied by this server yet: remove it (null) to enable");
+  for (const node of sequence.graph.nodes) {
+    const problem = nodeProblem(node);
+    if (problem) problems.push(problem);
+  }
+  return problems;
+}

@@ -1,0 +1,139 @@
+import test from "ava";
+import { dialects } from "../../helpers/databases.js";
+import { failInsertsInto } from "../../helpers/injected-failure.js";
+import { createAndEnable, DAY, MINUTE, sequenceSession } from "../../helpers/sequence-session.js";
+
+/** The client's create body: event trigger, one_time, email -> 1 day -> email. */
+const ONBOARDING = {
+  name: "Onboarding",
+  description: "Welcome series",
+  trigger: "event_received",
+  eventName: "signed_up",
+  enrollmentMode: "one_time",
+  steps: [
+    { subject: "Welcome {{firstName}}", html: "<p>Your plan: {{event.plan}}</p>" },
+    { subject: "Tips", html: "<p>Tips</p>", delayDays: 1 },
+  ],
+};
+
+for (const dialect of dialects()) {
+  const name = (title: string) => `${dialect.name}: sequence engine ${title}`;
+
+  test(
+    name("the official client's scenario: create, get, list, enable, trigger by event, enroll, enrollments, a day later the second email, disable"),
+    async (t) => {
+      const s = await sequenceSession(t, dialect);
+      const created = await s.call("POST", "/api/v1/sequences", { body: ONBOARDING });
+      t.is(created.status, 200);
+      const id: string = created.body.sequence.id;
+      t.is((await s.call("GET", `/api/v1/sequences/${id}`)).status, 200);
+      t.is((await s.call("GET", "/api/v1/sequences")).body.sequences.length, 1);
+      const enabled = await s.call("POST", `/api/v1/sequences/${id}/enable`);
+      t.like(enabled.body, { sequenceId: id, status: "active", effectiveStatus: "live" });
+
+      // Bob exists before; Ann is created by her event.
+      t.is((await s.call("POST", "/api/v1/subscribers", { body: { email: "bob@example.com", firstName: "Bob" } })).status, 200);
+      const event = await s.call("POST", "/api/v1/subscribers/events", {
+        body: { email: "ann@example.com", event: "signed_up", properties: { plan: "pro" }, firstName: "Ann" },
+      });
+      t.is(event.status, 200, JSON.stringify(event.body));
+      t.false("sideEffectFailures" in event.body, "starting the sequence did not fail");
+      await s.runJobs();
+      t.deepEqual(s.received(), { "ann@example.com": ["Welcome Ann"] });
+      const welcome = s.transport.messages[0]!.message;
+      t.is(welcome.from.email, "hello@acme.example");
+      t.regex(welcome.html!, /Your plan: pro/, "{{event.x}} is the trigger event's property");
+
+      const enrolled = await s.call("POST", `/api/v1/sequences/${id}/enroll`, {
+        body: { emails: ["bob@example.com", "ann@example.com", "nobody@example.com"] },
+      });
+      t.is(enrolled.status, 200, JSON.stringify(enrolled.body));
+      t.like(enrolled.body, { enrolled: 1, skipped: 1, notFound: ["nobody@example.com"] });
+      t.is(enrolled.body.sequence.id, id);
+      t.like(enrolled.body.enrollments[0], { sequenceId: id, email: "bob@example.com", status: "active", currentNodeMissing: false });
+      await s.runJobs();
+      t.deepEqual(s.received(), { "ann@example.com": ["Welcome Ann"], "bob@example.com": ["Welcome Bob"] });
+
+      const waiting = await s.call("GET", `/api/v1/sequences/${id}/enrollments?sort=enrolled_at_asc`);
+      t.is(waiting.status, 200);
+      t.like(waiting.body, {
+        sequenceId: id,
+        sequenceName: "Onboarding",
+        statuses: ["active", "waiting"],
+        stopCondition: { type: "none" },
+        stopConditionMatchEvaluatedCount: 0,
+        pagination: { limit: 50, offset: 0, count: 2, total: 2, hasMore: false },
+      });
+      const delayNode = created.body.sequence.nodes.find((node: { nodeType: string }) => node.nodeType === "logic_delay");
+      t.deepEqual(
+        waiting.body.enrollments.map((e: Record<string, unknown>) => [e.email, e.status, e.currentNodeId, e.currentNodeType, e.waitUntil]),
+        [
+          ["ann@example.com", "waiting", delayNode.id, "logic_delay", "2026-11-23T10:00:00.000Z"],
+          ["bob@example.com", "waiting", delayNode.id, "logic_delay", "2026-11-23T10:00:00.000Z"],
+        ],
+      );
+      for (const enrollment of waiting.body.enrollments) {
+        for (const field of ["enrollmentId", "sequenceId", "subscriberId", "status", "currentNodeId", "enrollmentStartedAt"])
+          t.is(typeof enrollment[field], "string");
+        t.is(enrollment.currentNodeMissing, false);
+      }
+      const one = await s.call("GET", `/api/v1/sequences/${id}/enrollments/${waiting.body.enrollments[0].enrollmentId}`);
+      t.like(one.body.enrollment, { email: "ann@example.com", status: "waiting", firstName: "Ann", subscriberStatus: "active" });
+
+      // Nothing more until the day has passed.
+      s.api.clock.advance(DAY - MINUTE);
+      await s.runJobs();
+      t.is(s.transport.messages.length, 2);
+      s.api.clock.advance(2 * MINUTE);
+      await s.runJobs();
+      t.deepEqual(s.received(), { "ann@example.com": ["Welcome Ann", "Tips"], "bob@example.com": ["Welcome Bob", "Tips"] });
+      t.is((await s.call("GET", `/api/v1/sequences/${id}/enrollments`)).body.enrollments.length, 0);
+      const completed = await s.call("GET", `/api/v1/sequences/${id}/enrollments?status=completed`);
+      t.deepEqual(
+        completed.body.enrollments.map((e: Record<string, unknown>) => [e.status, e.currentNodeType, e.failedReason]),
+        [
+          ["completed", "completion", null],
+          ["completed", "completion", null],
+        ],
+      );
+      const sends = await s.api.runtime.knex("email_sends").where({ company_id: s.a.companyId });
+      t.true(sends.every((send) => send.email_type === "sequence" && send.automation_id === id));
+      t.like((await s.call("GET", "/api/v1/metrics?emailType=sequence")).body.stats, { sent: 4 });
+      t.like((await s.call("GET", "/api/v1/metrics?emailType=transactional")).body.stats, { sent: 0 });
+
+      // one_time: the same event again enrolls no one.
+      await s.call("POST", "/api/v1/subscribers/events", { body: { email: "ann@example.com", event: "signed_up", properties: { plan: "pro" } } });
+      await s.runJobs();
+      t.is(s.transport.messages.length, 4);
+
+      const disabled = await s.call("POST", `/api/v1/sequences/${id}/disable`);
+      t.like(disabled.body, { sequenceId: id, status: "paused", effectiveStatus: "paused", acceptsNewEnrollments: false });
+    },
+  );
+
+  test(name("a step runs once when its job is retried after the email was queued"), async (t) => {
+    const s = await sequenceSession(t, dialect);
+    const id = await createAndEnable(s, ONBOARDING);
+    const restore = await failInsertsInto(s.api.runtime.knex, "sequence_enrollment_steps");
+    await s.call("POST", "/api/v1/subscribers/events", { body: { email: "ann@example.com", event: "signed_up", properties: { plan: "pro" } } });
+    await s.runJobs();
+    t.is(s.transport.messages.length, 1, "the email went out though its step could not be recorded");
+    const [enrollment] = await s.api.runtime.knex("sequence_enrollments").where({ sequence_id: id });
+    t.is(enrollment.step_count, 0, "the enrollment did not move on");
+
+    await restore();
+    s.api.clock.advance(10 * MINUTE); // past the job's retry delay
+    await s.runJobs();
+    t.is(s.transport.messages.length, 1, "the retried step found its send and sent nothing again");
+    t.is((await s.api.runtime.knex("email_sends").where({ company_id: s.a.companyId })).length, 1);
+    const steps = await s.api.runtime.knex("sequence_enrollment_steps").where({ enrollment_id: enrollment.id }).orderBy("step_number");
+    t.deepEqual(
+      steps.map((step) => [step.step_number, step.outcome]),
+      [
+        [1, "email_queued"],
+        [2, "waiting"],
+      ],
+    );
+    t.is(steps[0].email_send_id, (await s.api.runtime.knex("email_sends").first()).id);
+  });
+}
