@@ -8,6 +8,7 @@ import { findReferencedContact, requireReference, type ContactReference } from "
 import type { TagRepository } from "./ports.js";
 import { toContactTagsView, type ContactTagsView } from "./view.js";
 import { MAX_TAGS_PER_CONTACT_CALL } from "./model.js";
+import type { RequestOptIn } from "../opt-in/request-opt-in.js";
 
 export { MAX_TAGS_PER_CONTACT_CALL };
 
@@ -37,13 +38,16 @@ export interface TaggedContact {
 /**
  * POST /subscribers/tags and /subscribers/tags/bulk: puts tags on one contact, creating the
  * contact (an email is needed) and the tags when missing. The contact goes through SaveContact
- * with `merge`, so given custom attributes are merged into an existing contact.
+ * with `merge`, so given custom attributes are merged into an existing contact. A contact this
+ * call creates is asked to confirm when the company has double opt-in on, like one from
+ * POST /subscribers: stored unconfirmed with the contact, then emailed.
  */
 export class TagContact {
   constructor(
     private readonly subscribers: SubscriberRepository,
     private readonly tags: TagRepository,
     private readonly saveContact: SaveContact,
+    private readonly requestOptIn: RequestOptIn,
   ) {}
 
   execute = async (actor: Actor, input: TagContactInput): Promise<Result<TaggedContact>> => {
@@ -61,13 +65,17 @@ export class TagContact {
     const existingTags = new Set((await this.tags.findByNames(companyId, names.right)).map((tag) => tag.name));
     const before = await findReferencedContact(this.subscribers, companyId, input);
 
+    // Only a contact this call may create can need asking: a known one skips the settings read.
+    const askToConfirm = !before && (await this.requestOptIn.applies(companyId, undefined));
     const saved = await this.saveContact.execute(
       companyId,
       { email: input.email, externalId: input.externalId, customAttributes: input.customAttributes, tags: names.right },
       "merge",
+      { askToConfirm },
     );
     if (saved._tag === "Left") return saved;
     const { subscriber, created } = saved.right;
+    if (created) await this.requestOptIn.execute(subscriber, true, askToConfirm);
     const carried = new Set(before?.id === subscriber.id ? before.tags : []);
 
     const ids = new Map((await this.tags.findByNames(companyId, names.right)).map((tag) => [tag.name, tag.id]));

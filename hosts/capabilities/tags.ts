@@ -9,6 +9,7 @@ import { DeleteTag } from "../../core/tags/delete-tag.js";
 import { ListTags } from "../../core/tags/list-tags.js";
 import { TagRepository } from "../../core/tags/ports.js";
 import { TagContact } from "../../core/tags/tag-contact.js";
+import { RequestOptIn } from "../../core/opt-in/request-opt-in.js";
 import { UntagContact } from "../../core/tags/untag-contact.js";
 import { UpdateTag } from "../../core/tags/update-tag.js";
 import { bindClass } from "../bind-class.js";
@@ -22,6 +23,6 @@ export const tagsModule = new ContainerModule((container) => {
   bindClass(container, CreateTag, [TagRepository, IdGenerator, Clock]);
   bindClass(container, UpdateTag, [TagRepository, Clock]);
   bindClass(container, DeleteTag, [TagRepository]);
-  bindClass(container, TagContact, [SubscriberRepository, TagRepository, SaveContact]);
+  bindClass(container, TagContact, [SubscriberRepository, TagRepository, SaveContact, RequestOptIn]);
   bindClass(container, UntagContact, [SubscriberRepository, Clock]);
 });

@@ -272,6 +272,23 @@ for (const dialect of dialects()) {
     t.deepEqual(await s.deliver(), [["new@example.com", "suppressed"]], "marketing waits for the confirmation");
   });
 
+  test(name("a contact tagging creates is asked too; one it only tags is not"), async (t) => {
+    const s = await session(t, dialect);
+    t.is((await s.call("POST", "/api/v1/subscribers", { body: { email: "known@example.com" } })).status, 200);
+    t.is((await s.call("PATCH", "/api/v1/tracking-settings", { body: { doubleOptInEnabled: true } })).status, 200);
+    const tagged = await s.call("POST", "/api/v1/subscribers/tags", { body: { email: "tagged@example.com", tag: "vip" } });
+    t.is(tagged.status, 200, JSON.stringify(tagged.body));
+    const bulk = await s.call("POST", "/api/v1/subscribers/tags/bulk", { body: { email: "bulk@example.com", tags: ["a", "b"] } });
+    t.is(bulk.status, 200, JSON.stringify(bulk.body));
+    t.is((await s.call("POST", "/api/v1/subscribers/tags", { body: { email: "known@example.com", tag: "vip" } })).status, 200);
+
+    const delivered = await s.deliver();
+    t.deepEqual(delivered.map(([recipient]) => recipient).sort(), ["bulk@example.com", "tagged@example.com"], "only the contacts tagging created");
+    t.true(s.transport.messages.every((message) => message.message.subject === "Confirm your subscription to Acme & Co"));
+    t.is((await marketing(s, "tagged@example.com")).status, 200);
+    t.deepEqual(await s.deliver(), [["tagged@example.com", "suppressed"]], "marketing waits for the confirmation");
+  });
+
   test(name("emailQueued is false, with the reason, for an address whose mail delivery would suppress"), async (t) => {
     const s = await session(t, dialect);
     t.is((await s.call("PATCH", "/api/v1/tracking-settings", { body: { doubleOptInEnabled: true } })).status, 200);
