@@ -46,16 +46,22 @@ function buildLimiter(store: RateStore, keyPrefix: string, points: number, durat
 /** Enough for every client of a busy server. */
 const MAX_REMEMBERED = 100_000;
 
-type Remembered = Map<string, { readonly decision: RateDecision; readonly until: number }>;
+type Remembered<V> = Map<string, { readonly value: V; readonly until: number }>;
 
-/** Keeps a decision for `forMs`; past the bound the ended ones go, or, failing that, all. */
-function remember(memory: Remembered, key: string, decision: RateDecision, forMs: number): void {
+/** Keeps a value for `forMs`; past the bound the ended ones go, or, failing that, all. */
+function remember<V>(memory: Remembered<V>, key: string, value: V, forMs: number): void {
   if (memory.size >= MAX_REMEMBERED) {
     const now = Date.now();
     for (const [known, entry] of memory) if (entry.until <= now) memory.delete(known);
     if (memory.size >= MAX_REMEMBERED) memory.clear();
   }
-  memory.set(key, { decision, until: Date.now() + forMs });
+  memory.set(key, { value, until: Date.now() + forMs });
+}
+
+/** What one window held after a count: its points left until it starts afresh at `resetAt`. */
+interface CountedWindow {
+  readonly remaining: number;
+  readonly resetAt: number;
 }
 
 interface Outcome {
@@ -68,13 +74,14 @@ interface Outcome {
 export class FlexibleRateLimiter implements RateLimiter {
   private readonly budgets: Record<RateBudget, Window[]>;
   /** Refusals met by this process, until their window ends (see refusal()). */
-  private readonly refusals: Remembered = new Map();
+  private readonly refusals: Remembered<RateDecision> = new Map();
   /**
-   * The last count this process made of each subject, until its window ends: peek() answers from
-   * it, so the headers of a request refused elsewhere cost a shared store no statement. Counters
-   * in this process's memory are read directly instead.
+   * The last count this process made of each subject, window by window, until its longest window
+   * ends: peek() answers from it (a window that has ended since has every point again), so the
+   * headers of a request refused elsewhere cost a shared store no statement. Counters in this
+   * process's memory are read directly instead.
    */
-  private readonly lastCounted: Remembered = new Map();
+  private readonly lastCounted: Remembered<readonly CountedWindow[]> = new Map();
 
   constructor(
     private readonly store: RateStore,
@@ -105,7 +112,11 @@ export class FlexibleRateLimiter implements RateLimiter {
       }),
     );
     const decision = this.decide(budget, outcomes);
-    if (this.store.kind !== "memory") remember(this.lastCounted, `${budget}:${subject}`, decision, decision.resetMs);
+    if (this.store.kind !== "memory") {
+      const now = Date.now();
+      const windows = outcomes.map(({ res }) => ({ remaining: res.remainingPoints, resetAt: now + res.msBeforeNext }));
+      remember(this.lastCounted, `${budget}:${subject}`, windows, Math.max(...outcomes.map(({ res }) => res.msBeforeNext)));
+    }
     if (!decision.allowed) {
       // A refusal of several units says nothing about a smaller request.
       if (units === 1) remember(this.refusals, `${budget}:${subject}`, decision, decision.retryAfterMs);
@@ -117,8 +128,16 @@ export class FlexibleRateLimiter implements RateLimiter {
 
   async peek(budget: RateBudget, subject: string): Promise<RateDecision> {
     const counted = this.lastCounted.get(`${budget}:${subject}`);
-    const leftMs = counted ? counted.until - Date.now() : 0;
-    if (counted && leftMs > 0) return { ...counted.decision, resetMs: leftMs };
+    const now = Date.now();
+    if (counted && counted.until > now) {
+      const outcomes = this.budgets[budget].map((window, i): Outcome => {
+        const known = counted.value[i];
+        const res =
+          known && known.resetAt > now ? new RateLimiterRes(known.remaining, known.resetAt - now, 0, false) : new RateLimiterRes(window.points, 0, 0, false);
+        return { window, res, allowed: true };
+      });
+      return this.decide(budget, outcomes);
+    }
     const outcomes = await Promise.all(
       this.budgets[budget].map(async (window): Promise<Outcome> => {
         // A subject not yet counted in this window has every point left.
@@ -136,7 +155,7 @@ export class FlexibleRateLimiter implements RateLimiter {
   refusal(budget: RateBudget, subject: string): RateDecision | undefined {
     const key = `${budget}:${subject}`;
     const known = this.refusals.get(key);
-    if (known && known.until > Date.now()) return { ...known.decision, retryAfterMs: known.until - Date.now() };
+    if (known && known.until > Date.now()) return { ...known.value, retryAfterMs: known.until - Date.now() };
     if (known) this.refusals.delete(key);
     return undefined;
   }

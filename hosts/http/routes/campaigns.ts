@@ -31,6 +31,7 @@ import { Id, NullableString, Timestamp, view } from "../../../core/shared/view-f
 import { OffsetPaginationView } from "../../../core/shared/offset-pagination.js";
 import { defineRoute, under } from "../route.js";
 import { routeModule } from "../route-module.js";
+import { renderPreviewView } from "../../../core/emails/render-preview-view.js";
 
 const TAG = "Campaigns";
 const NOT_FOUND = "404 'Campaign not found' (also for another company's campaign)";
@@ -174,18 +175,7 @@ export const campaignsRoutes = routeModule(
         `400 when the campaign has no subject or body yet. ${NOT_FOUND}`,
       params: CampaignPath,
       body: RenderPreviewCommand,
-      response: view({
-        html: t.string,
-        text: t.string,
-        subject: t.string,
-        previewText: NullableString,
-        locale: t.string,
-        personalized: t.boolean,
-        trackingApplied: t.boolean,
-        unresolvedMergeTags: t.readonlyArray(view({ tag: t.string, reason: oneOf(["unknown", "no_value"], "UnresolvedReason") })),
-        unevaluatedConditions: t.readonlyArray(t.unknown),
-        entity: view({ type: t.literal("campaign"), id: Id, variantId: t.null }),
-      }),
+      response: renderPreviewView("campaign"),
       errors: [400, 404, 422],
       handle: async ({ input, actor }) => uses.previewCampaign.execute(actor, input.params.campaignId, input.body),
     }),

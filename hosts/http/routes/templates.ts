@@ -20,12 +20,12 @@ import { SyncTemplateLocalizations } from "../../../core/emails/sync-template-lo
 import { UnshareTemplate } from "../../../core/emails/unshare-template.js";
 import { PreviewTemplate } from "../../../core/emails/preview-template.js";
 import { UpdateTemplate } from "../../../core/emails/update-template.js";
-import { oneOf } from "../../../core/shared/codecs.js";
 import { TemplateView } from "../../../core/emails/view.js";
 import { OffsetPaginationView } from "../../../core/shared/offset-pagination.js";
-import { Id, NullableString, view } from "../../../core/shared/view-fields.js";
+import { Id, view } from "../../../core/shared/view-fields.js";
 import { defineRoute, under } from "../route.js";
 import { routeModule } from "../route-module.js";
+import { renderPreviewView } from "../../../core/emails/render-preview-view.js";
 
 const REFERENCE = "{templateId} is a template ID, or a transactional email's ID or slug (its content)";
 
@@ -113,18 +113,7 @@ export const templatesRoutes = routeModule(
         "Preview a template as a contact would receive it (theme, default footer, merge tags), without tracking: subscriberId (a stored contact, 404 'Subscriber not found') or subscriber (inline: email, firstName, lastName, customAttributes), plus variables. locale (es, pt-BR, or default) picks the localized variant of that locale, else of its language, else the default content; the answer's locale names the one used (default for the template's own). unresolvedMergeTags lists the merge tags left empty (reason unknown or no_value).",
       params: TemplatePath,
       body: RenderPreviewCommand,
-      response: view({
-        html: t.string,
-        text: t.string,
-        subject: t.string,
-        previewText: NullableString,
-        locale: t.string,
-        personalized: t.boolean,
-        trackingApplied: t.boolean,
-        unresolvedMergeTags: t.readonlyArray(view({ tag: t.string, reason: oneOf(["unknown", "no_value"], "UnresolvedReason") })),
-        unevaluatedConditions: t.readonlyArray(t.unknown),
-        entity: view({ type: t.literal("template"), id: Id, variantId: t.null }),
-      }),
+      response: renderPreviewView("template"),
       errors: [400, 404, 422],
       handle: async ({ input, actor }) => uses.previewTemplate.execute(actor, input.params.templateId, input.body),
     }),

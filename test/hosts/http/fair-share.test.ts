@@ -83,6 +83,8 @@ function stalledPost(url: string, key: string, body: object) {
     });
     request.on("error", reject);
   });
+  // A test that fails before it finishes the request must not also crash on the hang-up that follows.
+  answered.catch(() => undefined);
   request.write(text.slice(0, 5));
   return { answered, finish: () => request.end(text.slice(5)) };
 }
@@ -153,6 +155,8 @@ for (const dialect of dialects()) {
     let refused = await api.call("GET", "/api/v1/subscribers/me", { key: acme.ownerKey });
     for (let i = 0; refused.status === 200 && i < 50; i++) refused = await api.call("GET", "/api/v1/subscribers/me", { key: acme.ownerKey });
     t.is(refused.status, 429);
+    // Past the key's one-second window: its headers still come from what this server counted.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
     let queries = 0;
     const countQuery = () => (queries += 1);
     api.runtime.knex.on("query", countQuery);
@@ -162,7 +166,8 @@ for (const dialect of dialects()) {
     t.deepEqual(again.body, { success: false, error: "Too many requests in progress: at most 1 at once per company. Retry after 1 second." });
     t.is(again.headers.get("retry-after"), "1");
     t.is(again.headers.get("ratelimit-policy"), "20;w=1, 300;w=60");
-    t.true(Number(again.headers.get("ratelimit-remaining")) < 20, "the remaining count the key's earlier requests left");
+    t.is(again.headers.get("ratelimit-limit"), "20", "the window closest to running out speaks");
+    t.true(Number(again.headers.get("ratelimit-remaining")) <= 20);
     t.is(queries, 0, "neither the key nor its counters were read");
     api.runtime.knex.off("query", countQuery);
     // A wrong key is still looked up and refused as invalid, whatever it resembles.
