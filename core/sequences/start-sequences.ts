@@ -64,8 +64,8 @@ export class StartSequences {
   private async start(companyId: string, loadContact: () => Promise<Subscriber | null>, occurrence: TriggerOccurrence): Promise<number> {
     const now = this.clock.now();
     if (occurrence.trigger === "event_received" && isHistorical(occurrence.occurredAt, now)) return 0;
-    const live = await this.sequences.list(companyId, { status: "active", limit: null, offset: 0 });
-    const matching = live.sequences.filter((sequence) => !sequence.enrollmentPaused && matches(sequence, occurrence));
+    const live = await this.sequences.takingEntries(companyId, occurrence.trigger);
+    const matching = live.filter((sequence) => matches(sequence, occurrence));
     if (matching.length === 0) return 0;
     const contact = await loadContact();
     if (!contact || (await this.enroll.refusal(contact))) return 0;

@@ -146,6 +146,11 @@ export class KnexSequenceRepository implements SequenceRepository {
     return { sequences: rows.map(toSequence), total: Number(counted?.total ?? 0) };
   }
 
+  async takingEntries(companyId: string, trigger: string): Promise<Sequence[]> {
+    const rows = await this.knex("sequences").where({ company_id: companyId, status: "active", enrollment_paused: false, trigger });
+    return rows.map(toSequence);
+  }
+
   async update(sequence: Sequence, expectedRevision: number): Promise<boolean> {
     return this.knex.transaction(async (trx) => {
       const changed = await trx("sequences")
