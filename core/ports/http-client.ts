@@ -36,3 +36,9 @@ export const HttpClient = token<HttpClient>("lifecycle.HttpClient");
 
 export const DEFAULT_HTTP_TIMEOUT_MS = 30_000;
 export const DEFAULT_MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
+
+/**
+ * The HttpClient for URLs customers give (sequence webhook steps): private and reserved
+ * addresses are refused when connecting, unless ALLOW_PRIVATE_DESTINATIONS is set.
+ */
+export const DestinationHttpClient = token<HttpClient>("lifecycle.DestinationHttpClient");

@@ -8,6 +8,7 @@ import { JsonObject } from "../shared/view-fields.js";
 import { TimeZone } from "../subscribers/commands.js";
 import { TimeOfDay, WEEKDAYS } from "./node-configs.js";
 import { MAX_SEQUENCE_DESCRIPTION_LENGTH, MAX_SEQUENCE_NAME_LENGTH, MAX_STEPS_PER_REQUEST, SEQUENCE_STATUSES } from "./model.js";
+import { PropertyFilterCodec as PropertyFilter } from "./property-filters.js";
 import { TRIGGERS } from "./triggers.js";
 
 /**
@@ -22,17 +23,6 @@ const Labels = boundedArray(boundedText(100), 0, 50);
 const BccEmails = boundedArray(Email, 0, 10);
 const Steps = boundedArray(t.unknown, 0, MAX_STEPS_PER_REQUEST);
 const FieldPath = boundedText(255);
-
-const PropertyFilter = t.exact(
-  t.intersection([
-    t.type({
-      path: required(FieldPath),
-      operator: required(oneOf(["exists", "not_exists", "equals", "not_equals", "one_of", "contains", "greater_than", "less_than"] as const)),
-    }),
-    t.partial({ value: t.unknown }),
-  ]),
-  "PropertyFilter",
-);
 
 export const SendingWindow = t.exact(
   t.partial({

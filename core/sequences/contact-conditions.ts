@@ -20,7 +20,7 @@ const FIELDS: Record<string, (contact: TaggedSubscriber) => unknown> = {
 };
 
 /** A contact field by name, else a custom attribute (`plan` or `customAttributes.plan`). */
-function fieldValue(contact: TaggedSubscriber, name: string): unknown {
+export function fieldValue(contact: TaggedSubscriber, name: string): unknown {
   const field = FIELDS[name];
   if (field) return field(contact);
   const key = name.startsWith("customAttributes.") ? name.slice("customAttributes.".length) : name;

@@ -13,6 +13,12 @@ export type EnrollmentSource = "trigger" | "api";
 /** What the run knows of what started it: the trigger event, for `{{event.x}}`. */
 export interface EnrollmentContext {
   readonly event?: { readonly name: string; readonly properties: Readonly<Record<string, unknown>> };
+  /** Answers of webhook steps by their `resultKey`, for `{{resultKey.x}}` in later steps. */
+  readonly results?: Readonly<Record<string, unknown>>;
+  /** When the wait for an event the enrollment is in began (ISO 8601): events since then end it. */
+  readonly waitingSince?: string;
+  /** What the sequence's stop condition compares against, taken before the first step. */
+  readonly stopBaseline?: { readonly key: string; readonly value: unknown };
 }
 
 /** Where an enrollment is and when the engine should look at it next. */
@@ -28,6 +34,8 @@ export interface EnrollmentState {
   readonly entryKey: string | null;
   readonly failedReason: string | null;
   readonly finishedAt: Date | null;
+  /** A new context (a step stored something in it); the current one is kept when absent. */
+  readonly context?: EnrollmentContext;
 }
 
 export interface Enrollment extends EnrollmentState {

@@ -10,6 +10,7 @@ import { fail, ok, type Result } from "../shared/result.js";
 import { SUBSCRIBER_STATUSES } from "../subscribers/model.js";
 import { TimeZone } from "../subscribers/commands.js";
 import { ConditionFieldProps, ConditionFields, conditionRuleViolation } from "./conditions.js";
+import { PropertyFilterCodec } from "./property-filters.js";
 import { COMPLETION_NODE, RUNNABLE_NODE_TYPES, TRIGGER_NODE, UNSUPPORTED_NODE_TYPES, type NodeType, type RunnableNodeType } from "./model.js";
 
 /**
@@ -72,7 +73,13 @@ const UpdateAttributes = t.exact(
   "UpdateAttributesConfig",
 );
 
-/** An absolute https URL: a webhook step only calls out over TLS. */
+/** This machine: plain http to it is for local testing, and only reached when private destinations are allowed. */
+const LOOPBACK_HOSTS = ["localhost", "127.0.0.1", "[::1]"];
+
+/**
+ * An absolute https URL: a webhook step only calls out over TLS. Plain http is accepted only to
+ * this machine (local testing); calling it needs ALLOW_PRIVATE_DESTINATIONS like any private address.
+ */
 const HttpsUrl = withSchema(
   new t.Type<string, string, unknown>(
     "HttpsUrl",
@@ -81,7 +88,8 @@ const HttpsUrl = withSchema(
       if (typeof u !== "string") return t.failure(u, c, "must be a string");
       if (u.length > 2048) return t.failure(u, c, "must be at most 2048 characters");
       try {
-        if (new URL(u.trim()).protocol === "https:") return t.success(u.trim());
+        const url = new URL(u.trim());
+        if (url.protocol === "https:" || (url.protocol === "http:" && LOOPBACK_HOSTS.includes(url.hostname))) return t.success(u.trim());
       } catch {
         // falls through
       }
@@ -89,7 +97,7 @@ const HttpsUrl = withSchema(
     },
     t.identity,
   ),
-  { type: "string", format: "uri", pattern: "^https://" },
+  { type: "string", format: "uri", pattern: "^https?://" },
 );
 const ResultKey = withSchema(
   new t.Type<string, string, unknown>(
@@ -210,7 +218,12 @@ const LogicDelay = t.exact(
 const WaitForEvent = t.exact(
   t.intersection([
     t.type({ eventName: required(boundedText(255)) }),
-    t.partial({ label: Label, timeoutDays: optional(integerBetween(1, 365)), timeoutAction: optional(oneOf(["continue", "exit"] as const)) }),
+    t.partial({
+      label: Label,
+      timeoutDays: optional(integerBetween(1, 365)),
+      timeoutAction: optional(oneOf(["continue", "exit"] as const)),
+      propertyFilters: optional(boundedArray(PropertyFilterCodec, 0, 10)),
+    }),
   ]),
   "WaitForEventConfig",
 );

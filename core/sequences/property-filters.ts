@@ -1,9 +1,24 @@
+import * as t from "io-ts";
+import { boundedText, oneOf, required } from "../shared/codecs.js";
+
 /** An event trigger's `propertyFilters` (compat-reference §10, create body). */
 export interface PropertyFilter {
   readonly path: string;
   readonly operator: string;
   readonly value?: unknown;
 }
+
+/** One property filter as requests give it: event triggers, waits for an event, stop conditions. */
+export const PropertyFilterCodec = t.exact(
+  t.intersection([
+    t.type({
+      path: required(boundedText(255)),
+      operator: required(oneOf(["exists", "not_exists", "equals", "not_equals", "one_of", "contains", "greater_than", "less_than"] as const)),
+    }),
+    t.partial({ value: t.unknown }),
+  ]),
+  "PropertyFilter",
+);
 
 /** The value at a dotted path (`order.total`) of the event's properties. */
 export function valueAt(properties: Readonly<Record<string, unknown>>, path: string): unknown {

@@ -3,12 +3,21 @@ import type { Attributes, TaggedSubscriber } from "../subscribers/model.js";
 import type { SubscriberRepository } from "../subscribers/ports.js";
 import type { TagRepository } from "../tags/ports.js";
 import { normalizeTagName } from "../tags/model.js";
+import type { SequenceActivityRepository } from "./activity-ports.js";
+import type { CallWebhook } from "./call-webhook.js";
 import { meetsCondition, type ConditionLookups } from "./contact-conditions.js";
-import type { Enrollment, EnrollmentState, StepRecord } from "./enrollment.js";
+import { delayEnd } from "./delays.js";
+import type { Enrollment, EnrollmentContext, EnrollmentState, StepRecord } from "./enrollment.js";
 import type { EnrollmentRepository } from "./enrollment-ports.js";
-import { COMPLETION_NODE, type Sequence, type SequenceNode } from "./model.js";
-import { asText, valueAt } from "./property-filters.js";
-import type { SendSequenceEmail } from "./send-sequence-email.js";
+import { fillReferences } from "./merge-values.js";
+import { COMPLETION_NODE, TRIGGER_NODE, type Sequence, type SequenceNode } from "./model.js";
+import { asText } from "./property-filters.js";
+import { sequenceVariables, type SendSequenceEmail } from "./send-sequence-email.js";
+import { sendingTime } from "./sending-window.js";
+import type { StopConditions } from "./stop-conditions.js";
+import { awaitedEvent, timeoutOf } from "./wait-for-event.js";
+
+export { delayMs } from "./delays.js";
 
 /** What one step did: the state it leads to and the record of it. */
 export interface StepResult {
@@ -16,37 +25,11 @@ export interface StepResult {
   readonly record: StepRecord;
 }
 
-const MINUTE_MS = 60_000;
-
-/** A logic_delay's duration (the forms enable accepts: delayDays/Hours/Minutes, delayMs, delay in duration mode). */
-export function delayMs(config: Readonly<Record<string, unknown>>): number {
-  if (typeof config.delayMs === "number") return config.delayMs;
-  const parts = (config.delay as Record<string, unknown> | undefined) ?? {
-    days: config.delayDays,
-    hours: config.delayHours,
-    minutes: config.delayMinutes,
-  };
-  return (Number(parts.days ?? 0) * 1440 + Number(parts.hours ?? 0) * 60 + Number(parts.minutes ?? 0)) * MINUTE_MS;
-}
-
 /** A stable number 0-99 for this enrollment at this node: a random split that runs again picks the same path. */
 function bucket(enrollmentId: string, nodeId: string): number {
   let hash = 2166136261;
   for (const char of `${enrollmentId}:${nodeId}`) hash = Math.imul(hash ^ char.charCodeAt(0), 16777619) >>> 0;
   return hash % 100;
-}
-
-const EVENT_REFERENCE = /\{\{\s*event\.([\w.]+)\s*\}\}/g;
-
-/** `{{event.x}}` filled from the trigger event: a value that is only a reference keeps the property's type. */
-function withEventValues(value: unknown, properties: Readonly<Record<string, unknown>>): unknown {
-  if (typeof value !== "string") return value;
-  const whole = /^\{\{\s*event\.([\w.]+)\s*\}\}$/.exec(value);
-  if (whole) return valueAt(properties, whole[1]!) ?? null;
-  return value.replace(EVENT_REFERENCE, (_, path: string) => {
-    const found = valueAt(properties, path);
-    return found === undefined || found === null ? "" : asText(found);
-  });
 }
 
 function typed(value: unknown, valueType: unknown): unknown {
@@ -72,6 +55,9 @@ export class RunStep {
     private readonly tags: TagRepository,
     private readonly lists: ListRepository,
     private readonly enrollments: EnrollmentRepository,
+    private readonly activity: SequenceActivityRepository,
+    private readonly stopConditions: StopConditions,
+    private readonly callWebhook: CallWebhook,
   ) {}
 
   execute = async (sequence: Sequence, enrollment: Enrollment, contact: TaggedSubscriber, now: Date): Promise<StepResult> => {
@@ -83,14 +69,52 @@ export class RunStep {
     // A node deleted from a live graph: the contact's run ends there.
     if (!node) return finish("completed", "node_missing", "its step was deleted from the sequence");
     if (contact.status !== "active") return finish("cancelled", "cancelled", `the contact is ${contact.status}`);
+    if (node.nodeType === TRIGGER_NODE || node.nodeType === COMPLETION_NODE) return this.runNode(sequence, enrollment, node, contact, now);
 
-    const go = (outcome: string, detail: Record<string, unknown> | null = null, way?: string, emailSendId: string | null = null): StepResult => {
+    // The stop condition is checked before each step; a met one ends the run as completed, with its reason.
+    const stop = await this.stopConditions.check(sequence, enrollment, contact);
+    if (stop.reason !== null) {
+      const stopped = finish("completed", "stopped", stop.reason);
+      return { ...stopped, next: { ...stopped.next, failedReason: stop.reason } };
+    }
+    if (!stop.context) return this.runNode(sequence, enrollment, node, contact, now);
+    const result = await this.runNode(sequence, { ...enrollment, context: stop.context }, node, contact, now);
+    return result.next.context ? result : { ...result, next: { ...result.next, context: stop.context } };
+  };
+
+  private async runNode(sequence: Sequence, enrollment: Enrollment, node: SequenceNode, contact: TaggedSubscriber, now: Date): Promise<StepResult> {
+    const finish = (status: "completed" | "failed" | "cancelled", outcome: string, reason: string | null): StepResult => ({
+      next: this.finished(sequence, enrollment, status, reason, now),
+      record: this.record(node.id, node.nodeType, outcome, reason === null ? null : { reason }, now),
+    });
+    /** The node ends the run early (a wait timed out with timeoutAction exit, a webhook failed with onError exit): completed, with why. */
+    const exit = (outcome: string, reason: string): StepResult => ({
+      next: { ...this.finished(sequence, enrollment, "completed", null, now), failedReason: reason },
+      record: this.record(node.id, node.nodeType, outcome, { reason }, now),
+    });
+    const go = (
+      outcome: string,
+      detail: Record<string, unknown> | null = null,
+      options: { readonly way?: string; readonly emailSendId?: string; readonly context?: EnrollmentContext | undefined } = {},
+    ): StepResult => {
+      const { way, emailSendId = null, context } = options;
       const target = this.nextNode(sequence, node, way);
       const record = this.record(node.id, node.nodeType, outcome, detail, now, emailSendId);
-      if (!target) return { next: this.finished(sequence, enrollment, "failed", `no way out of node ${node.id}${way ? ` by '${way}'` : ""}`, now), record };
-      if (target.nodeType === COMPLETION_NODE) return { next: this.finished(sequence, enrollment, "completed", null, now, target.id), record };
-      return { next: { ...this.running(enrollment), status: "active", currentNodeId: target.id, dueAt: now, waitUntil: null }, record };
+      const withContext = context ? { context } : {};
+      if (!target)
+        return {
+          next: { ...this.finished(sequence, enrollment, "failed", `no way out of node ${node.id}${way ? ` by '${way}'` : ""}`, now), ...withContext },
+          record,
+        };
+      if (target.nodeType === COMPLETION_NODE)
+        return { next: { ...this.finished(sequence, enrollment, "completed", null, now, target.id), ...withContext }, record };
+      return { next: { ...this.running(enrollment), status: "active", currentNodeId: target.id, dueAt: now, waitUntil: null, ...withContext }, record };
     };
+    /** The enrollment waits at this node until `until` (a due time in the database, not a timer). */
+    const wait = (until: Date, outcome: string, detail: Record<string, unknown>, context?: EnrollmentContext): StepResult => ({
+      next: { ...this.running(enrollment), status: "waiting", currentNodeId: node.id, dueAt: until, waitUntil: until, ...(context ? { context } : {}) },
+      record: this.record(node.id, node.nodeType, outcome, { ...detail, until: until.toISOString() }, now),
+    });
 
     const config = node.config;
     switch (node.nodeType) {
@@ -99,17 +123,32 @@ export class RunStep {
       case COMPLETION_NODE:
         return finish("completed", "completed", null);
       case "action_email": {
+        const sendAt = sendingTime(sequence, now);
+        if (sendAt > now) return wait(sendAt, "outside_sending_window", {});
         const sent = await this.sendEmail.execute(sequence, node, enrollment, contact);
         if (sent._tag === "Left") return finish("failed", "email_failed", sent.left.message);
-        return go("email_queued", { subject: String(config.subject) }, undefined, sent.right);
+        return go("email_queued", { subject: String(config.subject) }, { emailSendId: sent.right });
       }
       case "logic_delay": {
         if (enrollment.status === "waiting") return go("waited");
-        const until = new Date(now.getTime() + delayMs(config));
-        return {
-          next: { ...this.running(enrollment), status: "waiting", currentNodeId: node.id, dueAt: until, waitUntil: until },
-          record: this.record(node.id, node.nodeType, "waiting", { until: until.toISOString() }, now),
-        };
+        const end = delayEnd(config, contact, now);
+        if ("missing" in end) return end.missing === "exit" ? exit("exited", end.reason) : go("skipped", { reason: end.reason });
+        if (end.until <= now) return go("waited", { until: end.until.toISOString() });
+        return wait(end.until, "waiting", {});
+      }
+      case "logic_wait_for_event":
+        return this.waitForEvent(enrollment, node, now, { go, wait, exit });
+      case "action_webhook": {
+        const called = await this.callWebhook.execute(sequence, node, enrollment, contact, sequenceVariables(contact, enrollment));
+        if (called.ok) {
+          const key = config.resultKey;
+          const context =
+            typeof key === "string" ? { ...enrollment.context, results: { ...(enrollment.context.results ?? {}), [key]: called.result } } : undefined;
+          return go("webhook_called", { status: called.status }, { context });
+        }
+        if (config.onError === "exit") return exit("webhook_failed", called.reason);
+        if (config.onError === "fail") return finish("failed", "webhook_failed", called.reason);
+        return go("webhook_failed", { reason: called.reason });
       }
       case "action_add_tag":
       case "action_remove_tag": {
@@ -131,15 +170,44 @@ export class RunStep {
       case "action_update_attributes":
         return go("attributes_updated", { fields: await this.updateAttributes(contact, enrollment, config, now) });
       case "logic_condition":
-        return (await meetsCondition(contact, config, this.lookups(sequence))) ? go("yes", null, "yes") : go("no", null, "no");
+        return (await meetsCondition(contact, config, this.lookups(sequence))) ? go("yes", null, { way: "yes" }) : go("no", null, { way: "no" });
       case "logic_branch": {
         const way = await this.branchWay(sequence, enrollment, node, contact);
-        return go("branched", { path: way }, way);
+        return go("branched", { path: way }, { way });
       }
-      default:
-        return finish("failed", "unsupported", `node type '${node.nodeType}' does not run on this server`);
+      default: {
+        // A type stored before this server version knew it (every known type is handled above).
+        const unknownType: string = node.nodeType;
+        return finish("failed", "unsupported", `node type '${unknownType}' does not run on this server`);
+      }
     }
-  };
+  }
+
+  /**
+   * A logic_wait_for_event node: arriving, the enrollment waits until the timeout; a matching
+   * event makes it due earlier (WakeWaitingEnrollments). Due again, it goes on when such an event
+   * was recorded since the wait began, else at the timeout continues or exits (timeoutAction).
+   */
+  private async waitForEvent(
+    enrollment: Enrollment,
+    node: SequenceNode,
+    now: Date,
+    outcomes: {
+      go: (outcome: string, detail: Record<string, unknown> | null, options: { readonly context?: EnrollmentContext }) => StepResult;
+      wait: (until: Date, outcome: string, detail: Record<string, unknown>, context?: EnrollmentContext) => StepResult;
+      exit: (outcome: string, reason: string) => StepResult;
+    },
+  ): Promise<StepResult> {
+    const eventName = String(node.config.eventName);
+    if (enrollment.status !== "waiting")
+      return outcomes.wait(timeoutOf(node, now), "waiting_for_event", { eventName }, { ...enrollment.context, waitingSince: now.toISOString() });
+    const { waitingSince, ...context } = enrollment.context;
+    const event = await awaitedEvent(this.activity, enrollment, node, waitingSince ? new Date(waitingSince) : enrollment.updatedAt);
+    if (event) return outcomes.go("event_received", { eventName, receivedAt: event.receivedAt.toISOString() }, { context });
+    if (enrollment.waitUntil && enrollment.waitUntil > now) return outcomes.wait(enrollment.waitUntil, "still_waiting", { eventName });
+    if (node.config.timeoutAction === "exit") return outcomes.exit("timed_out", `no '${eventName}' event came before the wait timed out`);
+    return outcomes.go("timed_out", { eventName }, { context });
+  }
 
   private lookups(sequence: Sequence): ConditionLookups {
     return {
@@ -165,14 +233,14 @@ export class RunStep {
   }
 
   /**
-   * A value that is only an `{{event.x}}` reference the trigger event does not carry leaves the
-   * field as it is: a missing property never erases what the contact holds (an explicit null does).
+   * Values may hold `{{event.x}}` (the trigger event) and `{{resultKey.x}}` (a webhook's answer).
+   * A value that is only a reference to something missing leaves the field as it is: a missing property never erases what the contact holds (an explicit null does).
    */
   private async updateAttributes(contact: TaggedSubscriber, enrollment: Enrollment, config: Readonly<Record<string, unknown>>, now: Date): Promise<string[]> {
-    const properties = enrollment.context.event?.properties ?? {};
+    const values = { ...(enrollment.context.results ?? {}), event: enrollment.context.event?.properties ?? {} };
     const resolve = (value: unknown): { readonly value: unknown } | null => {
       if (value === null) return { value: null };
-      const resolved = withEventValues(value, properties);
+      const resolved = fillReferences(value, values);
       return resolved === null || resolved === undefined ? null : { value: resolved };
     };
     const attributes: Record<string, unknown> = { ...contact.customAttributes };

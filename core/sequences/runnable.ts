@@ -1,5 +1,7 @@
 import type { ConditionType } from "./conditions.js";
 import type { Sequence, SequenceNode } from "./model.js";
+import { sendingWindowProblem } from "./sending-window.js";
+import { stopConditionProblem } from "./stop-conditions.js";
 
 /**
  * What the engine runs today. A sequence that needs anything else cannot be enabled: enabling it
@@ -19,7 +21,9 @@ export const ENGINE_NODE_TYPES = [
   "action_add_to_list",
   "action_remove_from_list",
   "action_update_attributes",
+  "action_webhook",
   "logic_delay",
+  "logic_wait_for_event",
   "logic_condition",
   "logic_branch",
 ] as const;
@@ -41,18 +45,8 @@ const conditionProblem = (node: SequenceNode, condition: Record<string, unknown>
     ? null
     : `node ${node.id}: condition type '${String(condition.conditionType)}' is not evaluated by this server yet (supported: ${ENGINE_CONDITION_TYPES.join(", ")})`;
 
-/** Only a fixed duration is waited for today (not until a date field or a weekday window). */
-function delayProblem(node: SequenceNode): string | null {
-  const config = node.config;
-  const delay = config.delay as Record<string, unknown> | undefined;
-  if (config.waitUntil !== undefined || config.waitUntilWeekday !== undefined || (delay && (delay.mode ?? "duration") !== "duration"))
-    return `node ${node.id}: only logic_delay durations run on this server yet (not waits until a date field or a weekday)`;
-  return null;
-}
-
 function nodeProblem(node: SequenceNode): string | null {
   if (!(ENGINE_NODE_TYPES as readonly string[]).includes(node.nodeType)) return `node ${node.id}: node type '${node.nodeType}' does not run on this server yet`;
-  if (node.nodeType === "logic_delay") return delayProblem(node);
   if (node.nodeType === "logic_condition") return conditionProblem(node, node.config);
   if (node.nodeType === "logic_branch" && node.config.splitMode !== "random")
     for (const path of node.config.paths as Record<string, unknown>[]) {
@@ -70,10 +64,10 @@ export function runProblems(sequence: Sequence): string[] {
   if (sequence.trigger === "contact_added" && sequence.triggerConfig.listScope !== "any_contact")
     problems.push("trigger contact_added runs for any new contact only on this server yet (listScope any_contact, not a list)");
   if (sequence.enrollmentMode === "matching_field") problems.push("enrollmentMode matching_field is not run by this server yet (unlimited and one_time are)");
-  if (sequence.sendingWindow && sequence.sendingWindow.enabled !== false)
-    problems.push("sendingWindow is not applied by this server yet: remove it (null) to enable");
-  if (sequence.stopCondition && sequence.stopCondition.type !== "none")
-    problems.push("stopCondition is not applied by this server yet: remove it (null) to enable");
+  const window = sendingWindowProblem(sequence);
+  if (window) problems.push(window);
+  const stop = stopConditionProblem(sequence);
+  if (stop) problems.push(stop);
   for (const node of sequence.graph.nodes) {
     const problem = nodeProblem(node);
     if (problem) problems.push(problem);

@@ -23,8 +23,9 @@ import { requestedIdentity } from "./sequence-identity.js";
  */
 export const sequenceSendId = (enrollment: Enrollment): string => `send_${enrollment.id}_${enrollment.stepCount + 1}`;
 
-/** What `{{event.x}}` and the contact's fields fill in a sequence's content. */
+/** What `{{event.x}}`, webhook answers (`{{resultKey.x}}`) and the contact's fields fill in a sequence's content. */
 export const sequenceVariables = (contact: Subscriber, enrollment: Enrollment): Record<string, unknown> => ({
+  ...(enrollment.context.results ?? {}),
   ...contactVariables(contact),
   event: { ...(enrollment.context.event?.properties ?? {}) },
 });

@@ -1,5 +1,7 @@
 import { ContainerModule, type ResolutionContext } from "inversify";
+import { DestinationHttpClient as DestinationHttpAdapter } from "../../adapters/http/destination-http-client.js";
 import { KnexEnrollmentRepository } from "../../adapters/knex/repositories/enrollment-repository.js";
+import { KnexSequenceActivityRepository } from "../../adapters/knex/repositories/sequence-activity-repository.js";
 import { KnexSequenceRepository } from "../../adapters/knex/repositories/sequence-repository.js";
 import { ProfileRepository } from "../../core/company/ports.js";
 import { ResolveSender } from "../../core/company/resolve-sender.js";
@@ -10,9 +12,12 @@ import { ContactEvents } from "../../core/events/contact-events.js";
 import { ListRepository } from "../../core/lists/ports.js";
 import { OptInRepository } from "../../core/opt-in/ports.js";
 import { Clock } from "../../core/ports/clock.js";
+import { DestinationHttpClient } from "../../core/ports/http-client.js";
 import { IdGenerator } from "../../core/ports/id-generator.js";
 import { JobQueue } from "../../core/ports/job-queue.js";
+import { SequenceActivityRepository } from "../../core/sequences/activity-ports.js";
 import { AdvanceEnrollments } from "../../core/sequences/advance-enrollments.js";
+import { CallWebhook } from "../../core/sequences/call-webhook.js";
 import { ArchiveSequence } from "../../core/sequences/archive-sequence.js";
 import { CancelEnrollments } from "../../core/sequences/cancel-enrollments.js";
 import { CreateSequence } from "../../core/sequences/create-sequence.js";
@@ -30,14 +35,16 @@ import { RunStep } from "../../core/sequences/run-step.js";
 import { SendSequenceEmail } from "../../core/sequences/send-sequence-email.js";
 import { SetSequenceStatus } from "../../core/sequences/set-sequence-status.js";
 import { StartSequences } from "../../core/sequences/start-sequences.js";
+import { StopConditions } from "../../core/sequences/stop-conditions.js";
 import { UpdateSequence } from "../../core/sequences/update-sequence.js";
+import { WakeWaitingEnrollments } from "../../core/sequences/wake-waiting-enrollments.js";
 import { ContactAdded } from "../../core/subscribers/contact-added.js";
 import { SubscriberRepository } from "../../core/subscribers/ports.js";
 import { TagRepository } from "../../core/tags/ports.js";
 import { TrackingLinks } from "../../core/tracking/tracking-links.js";
 import { TrackingSettingsRepository } from "../../core/tracking-settings/ports.js";
-import { bindClass } from "../bind-class.js";
-import { BaseUrl, Database } from "../tokens.js";
+import { bindClass, bindFactory } from "../bind-class.js";
+import { AllowPrivateDestinations, BaseUrl, Database } from "../tokens.js";
 import { JobHandlers } from "../worker/job-handlers.js";
 
 /** Sequences: their graphs, the engine that runs enrollments through them, and the triggers that start them. */
@@ -64,7 +71,22 @@ export const sequencesModule = new ContainerModule((container) => {
     TrackingLinks,
     QueueEmailSend,
   ]);
-  bindClass(container, RunStep, [SendSequenceEmail, SubscriberRepository, TagRepository, ListRepository, EnrollmentRepository]);
+  bindClass(container, KnexSequenceActivityRepository, [Database]);
+  container.bind<SequenceActivityRepository>(SequenceActivityRepository).toService(KnexSequenceActivityRepository);
+  bindFactory(container, DestinationHttpClient, (allowPrivate: boolean) => new DestinationHttpAdapter({ allowPrivate }), [AllowPrivateDestinations]);
+  bindClass(container, CallWebhook, [DestinationHttpClient]);
+  bindClass(container, StopConditions, [SequenceActivityRepository, EnrollmentRepository, TagRepository]);
+  bindClass(container, WakeWaitingEnrollments, [SequenceActivityRepository, SequenceRepository, JobQueue, Clock]);
+  bindClass(container, RunStep, [
+    SendSequenceEmail,
+    SubscriberRepository,
+    TagRepository,
+    ListRepository,
+    EnrollmentRepository,
+    SequenceActivityRepository,
+    StopConditions,
+    CallWebhook,
+  ]);
   bindClass(container, AdvanceEnrollments, [EnrollmentRepository, SequenceRepository, SubscriberRepository, RunStep, JobQueue, Clock]);
   bindClass(container, EnrollContact, [EnrollmentRepository, OptInRepository, JobQueue, IdGenerator]);
   bindClass(container, StartSequences, [SequenceRepository, SubscriberRepository, EnrollContact, Clock]);
@@ -85,6 +107,10 @@ export const sequencesModule = new ContainerModule((container) => {
   // Recorded custom events (and a contact's confirmation) start the sequences they trigger.
   container.onActivation<ContactEvents>(ContactEvents, (context, events) => {
     events.subscribe((event) => context.get(StartSequences).onEvent(event));
+    // ...and end the waits for them (logic_wait_for_event).
+    events.subscribe(async (event) => {
+      await context.get(WakeWaitingEnrollments).onEvent(event);
+    });
     return events;
   });
 });

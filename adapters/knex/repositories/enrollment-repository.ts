@@ -42,7 +42,7 @@ const StepRow = t.type({
   at: DbDate,
 });
 
-function toEnrollment(row: unknown): Enrollment {
+export function toEnrollment(row: unknown): Enrollment {
   const r = decodeRow(EnrollmentRow, row, "sequence_enrollments");
   return {
     id: r.id,
@@ -84,6 +84,7 @@ const stateColumns = (state: EnrollmentState, at: Date) => ({
   failed_reason: state.failedReason,
   finished_at: toDbDate(state.finishedAt),
   updated_at: toDbDate(at),
+  ...(state.context ? { context: JSON.stringify(state.context) } : {}),
 });
 
 const ORDER: Record<EnrollmentFilter["sort"], [string, "asc" | "desc"]> = {

@@ -95,15 +95,15 @@ for (const dialect of dialects()) {
     t.is(byTag.status, 400);
     t.regex(byTag.body.error, /trigger 'tag_added' does not start enrollments on this server yet/);
 
-    const webhook = await create(s, {
-      name: "Hook",
+    const clicked = await create(s, {
+      name: "Clicked",
       trigger: "event_received",
       eventName: "paid",
-      steps: [{ nodeType: "action_webhook", config: { url: "https://hooks.example.com/x" } }],
+      steps: [{ nodeType: "logic_condition", config: { conditionType: "link_clicked" } }],
     });
-    const byNode = await s.call("POST", `/api/v1/sequences/${webhook}/enable`);
+    const byNode = await s.call("POST", `/api/v1/sequences/${clicked}/enable`);
     t.is(byNode.status, 400);
-    t.regex(byNode.body.error, /node type 'action_webhook' does not run on this server yet/);
+    t.regex(byNode.body.error, /condition type 'link_clicked' is not evaluated by this server yet/);
 
     t.is((await s.call("POST", "/api/v1/sequences/seq_missing/enable")).status, 404);
     await s.call("POST", `/api/v1/sequences/${tagTrigger}/archive`);
@@ -134,9 +134,9 @@ for (const dialect of dialects()) {
     t.is(inserted.status, 200);
     t.is(inserted.body.sequence.emailCount, 2);
     const unrunnable = await s.call("PUT", `/api/v1/sequences/${id}`, {
-      body: { insertSteps: { steps: [{ nodeType: "action_webhook", config: { url: "https://hooks.example.com/x" } }] }, confirmStructuralChange: true },
+      body: { insertSteps: { steps: [{ nodeType: "logic_condition", config: { conditionType: "link_clicked" } }] }, confirmStructuralChange: true },
     });
     t.is(unrunnable.status, 400);
-    t.regex(unrunnable.body.error, /live and could not run after this change: .*action_webhook/);
+    t.regex(unrunnable.body.error, /live and could not run after this change: .*link_clicked/);
   });
 }
