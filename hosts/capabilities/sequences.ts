@@ -1,6 +1,7 @@
 import { ContainerModule, type ResolutionContext } from "inversify";
 import { DestinationHttpClient as DestinationHttpAdapter } from "../../adapters/http/destination-http-client.js";
 import { KnexEnrollmentRepository } from "../../adapters/knex/repositories/enrollment-repository.js";
+import { KnexGoalRepository } from "../../adapters/knex/repositories/goal-repository.js";
 import { KnexSequenceActivityRepository } from "../../adapters/knex/repositories/sequence-activity-repository.js";
 import { KnexSequenceRepository } from "../../adapters/knex/repositories/sequence-repository.js";
 import { ProfileRepository } from "../../core/company/ports.js";
@@ -18,6 +19,12 @@ import { JobQueue } from "../../core/ports/job-queue.js";
 import { SequenceActivityRepository } from "../../core/sequences/activity-ports.js";
 import { AdvanceEnrollments } from "../../core/sequences/advance-enrollments.js";
 import { CallWebhook } from "../../core/sequences/call-webhook.js";
+import { CreateGoal } from "../../core/sequences/create-goal.js";
+import { DeleteGoal } from "../../core/sequences/delete-goal.js";
+import { GoalRepository } from "../../core/sequences/goal-ports.js";
+import { ListGoals } from "../../core/sequences/list-goals.js";
+import { RecordGoalConversions } from "../../core/sequences/record-goal-conversions.js";
+import { UpdateGoal } from "../../core/sequences/update-goal.js";
 import { ArchiveSequence } from "../../core/sequences/archive-sequence.js";
 import { CancelEnrollments } from "../../core/sequences/cancel-enrollments.js";
 import { CreateSequence } from "../../core/sequences/create-sequence.js";
@@ -77,6 +84,13 @@ export const sequencesModule = new ContainerModule((container) => {
   bindClass(container, CallWebhook, [DestinationHttpClient]);
   bindClass(container, StopConditions, [SequenceActivityRepository, EnrollmentRepository, TagRepository]);
   bindClass(container, WakeWaitingEnrollments, [SequenceActivityRepository, SequenceRepository, JobQueue, Clock]);
+  bindClass(container, KnexGoalRepository, [Database]);
+  container.bind<GoalRepository>(GoalRepository).toService(KnexGoalRepository);
+  bindClass(container, ListGoals, [SequenceRepository, GoalRepository]);
+  bindClass(container, CreateGoal, [SequenceRepository, GoalRepository, IdGenerator, Clock]);
+  bindClass(container, UpdateGoal, [GoalRepository, Clock]);
+  bindClass(container, DeleteGoal, [GoalRepository]);
+  bindClass(container, RecordGoalConversions, [GoalRepository]);
   bindClass(container, RunStep, [
     SendSequenceEmail,
     SubscriberRepository,
@@ -110,6 +124,10 @@ export const sequencesModule = new ContainerModule((container) => {
     // ...and end the waits for them (logic_wait_for_event).
     events.subscribe(async (event) => {
       await context.get(WakeWaitingEnrollments).onEvent(event);
+    });
+    // ...and reach the goals waiting for them.
+    events.subscribe(async (event) => {
+      await context.get(RecordGoalConversions).onEvent(event);
     });
     return events;
   });

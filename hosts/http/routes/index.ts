@@ -9,6 +9,7 @@ import { tagsRoutes } from "./tags.js";
 import { listsRoutes } from "./lists.js";
 import { segmentsRoutes } from "./segments.js";
 import { sequencesRoutes } from "./sequences.js";
+import { sequenceGoalsRoutes } from "./sequence-goals.js";
 import { accountsRoutes } from "./accounts.js";
 import { subscribersRoutes } from "./subscribers.js";
 import { emailSendsRoutes } from "./email-sends.js";
@@ -44,6 +45,7 @@ export const apiRouteModules: readonly RouteModule[] = [
   listsRoutes,
   segmentsRoutes,
   sequencesRoutes,
+  sequenceGoalsRoutes,
   accountsRoutes,
   metricsRoutes,
   suppressionsRoutes,

@@ -1,0 +1,102 @@
+import test from "ava";
+import { dialects } from "../../helpers/databases.js";
+import { createAndEnable, DAY, MINUTE, sequenceSession, type SequenceSession } from "../../helpers/sequence-session.js";
+
+const HOUR = 60 * MINUTE;
+const event = (s: SequenceSession, body: Record<string, unknown>) => s.call("POST", "/api/v1/subscribers/events", { body });
+
+for (const dialect of dialects()) {
+  const name = (title: string) => `${dialect.name}: sequence goals ${title}`;
+
+  test(name("an event goal converts contacts in the sequence, or who left it within the attribution window, once per run"), async (t) => {
+    const s = await sequenceSession(t, dialect);
+    const id = await createAndEnable(s, {
+      name: "Trial",
+      trigger: "event_received",
+      eventName: "trial_started",
+      steps: [
+        { subject: "Welcome", html: "<p>1</p>" },
+        { subject: "Day two", html: "<p>2</p>", delayDays: 1 },
+      ],
+    });
+    const created = await s.call("POST", `/api/v1/sequences/${id}/goals`, {
+      body: { name: "Upgrade", triggerEventName: "upgraded", eventPropertyName: "amount", eventPropertyLabel: "Revenue", attributionWindowHours: 24 },
+    });
+    t.is(created.status, 200, JSON.stringify(created.body));
+    const goal = created.body.goal;
+    t.like(goal, {
+      sequenceId: id,
+      name: "Upgrade",
+      triggerType: "event",
+      triggerEventName: "upgraded",
+      attributionWindowHours: 24,
+      isActive: true,
+      conversionCount: 0,
+      description: null,
+    });
+    t.regex(goal.id, /^goal_/);
+
+    for (const email of ["ann@example.com", "bob@example.com", "cy@example.com"]) t.is((await event(s, { email, event: "trial_started" })).status, 200);
+    await s.runJobs();
+    s.api.clock.advance(MINUTE);
+    t.is((await event(s, { email: "ann@example.com", event: "upgraded", properties: { amount: 49 } })).status, 200);
+    t.is((await event(s, { email: "ann@example.com", event: "upgraded", properties: { amount: 99 } })).status, 200);
+    t.is((await event(s, { email: "dee@example.com", event: "upgraded", properties: { amount: 10 } })).status, 200);
+
+    s.api.clock.advance(DAY);
+    await s.runJobs();
+    const finished = await s.call("GET", `/api/v1/sequences/${id}/enrollments?status=completed`);
+    t.is(finished.body.pagination.total, 3, "every run has ended");
+    s.api.clock.advance(23 * HOUR);
+    t.is((await event(s, { email: "cy@example.com", event: "upgraded" })).status, 200);
+    s.api.clock.advance(2 * HOUR);
+    t.is((await event(s, { email: "bob@example.com", event: "upgraded" })).status, 200);
+
+    const listed = await s.call("GET", `/api/v1/sequences/${id}/goals`);
+    t.is(listed.status, 200);
+    t.is(listed.body.goals.length, 1);
+    t.is(
+      listed.body.goals[0].conversionCount,
+      2,
+      "Ann once (her second event is the same run), Cy within the window; not Bob (too late) nor Dee (never enrolled)",
+    );
+    const conversions = await s.api.runtime.knex("sequence_goal_conversions").where({ goal_id: goal.id }).orderBy("converted_at");
+    t.deepEqual(
+      conversions.map((row) => row.value),
+      ["49", null],
+    );
+
+    const renamed = await s.call("PATCH", `/api/v1/sequences/${id}/goals/${goal.id}`, { body: { name: "Paid", description: "Any paid plan" } });
+    t.is(renamed.status, 200);
+    t.like(renamed.body.goal, { name: "Paid", description: "Any paid plan", triggerEventName: "upgraded", conversionCount: 2 });
+    const removed = await s.call("DELETE", `/api/v1/sequences/${id}/goals/${goal.id}`);
+    t.deepEqual(removed.body, { success: true, goalId: goal.id });
+    t.deepEqual((await s.call("GET", `/api/v1/sequences/${id}/goals`)).body.goals, []);
+  });
+
+  test(name("bad goals are refused and store nothing; another company's goals are not found"), async (t) => {
+    const s = await sequenceSession(t, dialect);
+    const id = (await s.call("POST", "/api/v1/sequences", { body: { name: "Draft" } })).body.sequence.id;
+    const goals = `/api/v1/sequences/${id}/goals`;
+    const noEvent = await s.call("POST", goals, { body: { name: "Nothing" } });
+    t.deepEqual([noEvent.status, noEvent.body.error], [400, "An event goal needs triggerEventName (the event that reaches it)"]);
+    const attribute = await s.call("POST", goals, {
+      body: { name: "Plan", triggerType: "attribute_change", attributePath: "plan", attributeCondition: "changed" },
+    });
+    t.is(attribute.status, 400);
+    t.regex(attribute.body.error, /attribute_change is not evaluated by this server/);
+    t.is((await s.call("POST", goals, { body: { name: "Wide", triggerEventName: "paid", attributionWindowHours: 721 } })).status, 422);
+    t.is((await s.call("POST", goals, { body: { triggerEventName: "paid" } })).status, 422);
+    t.is((await s.call("POST", "/api/v1/sequences/seq_missing/goals", { body: { name: "X", triggerEventName: "paid" } })).status, 404);
+    t.deepEqual((await s.call("GET", goals)).body.goals, [], "nothing was stored");
+
+    const goal = (await s.call("POST", goals, { body: { name: "Paid", triggerEventName: "paid" } })).body.goal;
+    t.is(goal.attributionWindowHours, 72);
+    t.is((await s.call("GET", goals, {}, s.b)).status, 404);
+    t.is((await s.call("PATCH", `${goals}/${goal.id}`, { body: { name: "Mine" } }, s.b)).status, 404);
+    t.is((await s.call("DELETE", `${goals}/${goal.id}`, {}, s.b)).status, 404);
+    const refused = await s.call("PATCH", `${goals}/${goal.id}`, { body: { triggerEventName: null } });
+    t.is(refused.status, 400);
+    t.like((await s.call("GET", goals)).body.goals[0], { name: "Paid", triggerEventName: "paid" }, "unchanged");
+  });
+}
