@@ -12,7 +12,7 @@ interface Received {
   readonly body: string;
 }
 
-/** A webhook receiver on loopback: `/offer` answers JSON, `/broken` a 500; every request is kept. */
+/** A webhook receiver on loopback: `/offer` answers JSON, `/broken` a 500, `/slow` never; every request is kept. */
 async function receiver(t: ExecutionContext): Promise<{ url: string; requests: Received[] }> {
   const requests: Received[] = [];
   const server = createServer((request, response) => {
@@ -20,6 +20,7 @@ async function receiver(t: ExecutionContext): Promise<{ url: string; requests: R
     request.on("data", (chunk: Buffer) => parts.push(chunk));
     request.on("end", () => {
       requests.push({ method: request.method ?? "", path: request.url ?? "", headers: request.headers, body: Buffer.concat(parts).toString("utf8") });
+      if (request.url === "/slow") return;
       if (request.url === "/broken") {
         response.writeHead(500).end("down");
         return;
@@ -29,7 +30,13 @@ async function receiver(t: ExecutionContext): Promise<{ url: string; requests: R
   });
   server.listen(0, "127.0.0.1");
   await once(server, "listening");
-  t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  t.teardown(
+    () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests };
 }
 
@@ -103,6 +110,19 @@ for (const dialect of dialects()) {
     t.deepEqual(s.received(), { "continue@example.com": ["After continue"] }, "onError continue (the default) goes on");
     t.like(await enrollmentOf(s, ids.exit!), { status: "completed", failedReason: "the webhook answered HTTP 500" });
     t.like(await enrollmentOf(s, ids.fail!), { status: "failed", failedReason: "the webhook answered HTTP 500" });
+
+    // A receiver that never answers is given up on after the time limit (10 s).
+    const slow = await createAndEnable(s, {
+      name: "Slow",
+      trigger: "event_received",
+      eventName: "slow",
+      steps: [{ nodeType: "action_webhook", config: { url: `${hook.url}/slow`, onError: "fail" } }],
+    });
+    t.is((await event(s, { email: "slow@example.com", event: "slow" })).status, 200);
+    const started = Date.now();
+    await s.runJobs();
+    t.true(Date.now() - started >= 9_000);
+    t.like(await enrollmentOf(s, slow), { status: "failed", failedReason: `${hook.url} did not answer in time` });
   });
 
   test(name("webhooks call public HTTPS addresses only: loopback is refused unless private destinations are allowed"), async (t) => {
