@@ -1,7 +1,7 @@
 import { HttpRequestError, type HttpClient, type HttpRequest } from "../ports/http-client.js";
 import type { TaggedSubscriber } from "../subscribers/model.js";
 import type { Enrollment } from "./enrollment.js";
-import { fillReferences, fillReferencesDeep } from "./merge-values.js";
+import { fillReferences, fillReferencesDeep, fillText } from "./merge-values.js";
 import type { Sequence, SequenceNode } from "./model.js";
 
 /** A webhook step waits this long for the whole answer. */
@@ -65,7 +65,8 @@ export class CallWebhook {
     };
     let url: string;
     try {
-      const filled = new URL(String(fillReferences(String(config.url), values)));
+      // Values go into the URL encoded, so they cannot change its shape.
+      const filled = new URL(fillText(String(config.url), values, encodeURIComponent));
       if (filled.protocol !== new URL(String(config.url)).protocol) throw new TypeError("scheme changed");
       url = filled.toString();
     } catch {

@@ -12,9 +12,14 @@ export function fillReferences(value: unknown, values: Readonly<Record<string, u
   if (typeof value !== "string") return value;
   const whole = WHOLE_REFERENCE.exec(value);
   if (whole) return valueAt(values, whole[1]!) ?? null;
-  return value.replace(REFERENCE, (_, path: string) => {
+  return fillText(value, values);
+}
+
+/** Every `{{path}}` reference in `text` replaced by its value as text (empty when missing), passed through `encode`. */
+export function fillText(text: string, values: Readonly<Record<string, unknown>>, encode: (value: string) => string = (value) => value): string {
+  return text.replace(REFERENCE, (_, path: string) => {
     const found = valueAt(values, path);
-    return found === undefined || found === null ? "" : asText(found);
+    return found === undefined || found === null ? "" : encode(asText(found));
   });
 }
 

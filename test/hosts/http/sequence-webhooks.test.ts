@@ -61,7 +61,7 @@ for (const dialect of dialects()) {
         {
           nodeType: "action_webhook",
           config: {
-            url: `${hook.url}/offer`,
+            url: `${hook.url}/offer?plan={{event.plan}}&who={{email}}`,
             headers: { "X-Shop-Token": "t0ken" },
             body: '{"email":"{{email}}","plan":"{{event.plan}}","seats":"{{event.seats}}"}',
             resultKey: "offer",
@@ -76,7 +76,7 @@ for (const dialect of dialects()) {
 
     t.is(hook.requests.length, 1);
     const [request] = hook.requests;
-    t.like(request, { method: "POST", path: "/offer" });
+    t.like(request, { method: "POST", path: "/offer?plan=pro&who=ann%40example.com" }, "references in the URL are filled, encoded");
     t.deepEqual(JSON.parse(request!.body), { email: "ann@example.com", plan: "pro", seats: 3 }, "a value that is only a reference keeps its type");
     t.is(request!.headers["x-shop-token"], "t0ken");
     t.is(request!.headers["content-type"], "application/json");
