@@ -27,8 +27,8 @@ export const EnrollmentView = view(
     movedFromNodeId: t.null,
     movedAt: t.null,
     moveReason: t.null,
-    stopConditionMatches: t.null,
-    stopConditionMatchReason: t.null,
+    stopConditionMatches: t.union([t.boolean, t.null]),
+    stopConditionMatchReason: NullableString,
   },
   "SequenceEnrollment",
 );
@@ -37,7 +37,13 @@ export type EnrollmentView = t.TypeOf<typeof EnrollmentView>;
 const labelOf = (config: Readonly<Record<string, unknown>>): string | null =>
   typeof config.label === "string" ? config.label : typeof config.name === "string" ? config.name : typeof config.subject === "string" ? config.subject : null;
 
-export function toEnrollmentView(sequence: Sequence, enrollment: EnrollmentWithContact): EnrollmentView {
+/** Whether the sequence's stop condition holds for an enrollment now (listed with `stopConditionMatch=true`). */
+export interface StopConditionMatch {
+  readonly matches: boolean;
+  readonly reason: string | null;
+}
+
+export function toEnrollmentView(sequence: Sequence, enrollment: EnrollmentWithContact, match: StopConditionMatch | null = null): EnrollmentView {
   const node = sequence.graph.nodes.find((candidate) => candidate.id === enrollment.currentNodeId);
   return {
     enrollmentId: enrollment.id,
@@ -62,7 +68,7 @@ export function toEnrollmentView(sequence: Sequence, enrollment: EnrollmentWithC
     movedFromNodeId: null,
     movedAt: null,
     moveReason: null,
-    stopConditionMatches: null,
-    stopConditionMatchReason: null,
+    stopConditionMatches: match?.matches ?? null,
+    stopConditionMatchReason: match?.reason ?? null,
   };
 }

@@ -105,7 +105,7 @@ export const sequencesModule = new ContainerModule((container) => {
   bindClass(container, EnrollContact, [EnrollmentRepository, OptInRepository, JobQueue, IdGenerator]);
   bindClass(container, StartSequences, [SequenceRepository, SubscriberRepository, EnrollContact, Clock]);
   bindClass(container, EnrollInSequence, [SequenceRepository, SubscriberRepository, EnrollContact, Clock]);
-  bindClass(container, ListEnrollments, [SequenceRepository, EnrollmentRepository]);
+  bindClass(container, ListEnrollments, [SequenceRepository, EnrollmentRepository, SubscriberRepository, StopConditions]);
   bindClass(container, CancelEnrollments, [SequenceRepository, EnrollmentRepository, SubscriberRepository, Clock]);
   container.bind<ContactAdded>(ContactAdded).toDynamicValue((context) => ({
     notify: async (contact) => {

@@ -180,7 +180,7 @@ export const sequencesRoutes = routeModule(
       tag: "Sequences",
       scopes: ["sequences:read"],
       summary:
-        "A sequence's enrollments: status (comma list of active, waiting, completed, failed, cancelled; default active,waiting), subscriberId (comma list), email, currentNodeId; sort enrolled_at_desc (default), enrolled_at_asc, wait_until_asc, wait_until_desc; limit 1-500 (50), offset. Stop conditions do not run here, so none is evaluated",
+        "A sequence's enrollments: status (comma list of active, waiting, completed, failed, cancelled; default active,waiting), subscriberId (comma list), email, currentNodeId; sort enrolled_at_desc (default), enrolled_at_asc, wait_until_asc, wait_until_desc; limit 1-500 (50), offset; stopConditionMatch=true (limit up to 100) checks each listed enrollment against the sequence's stop condition now (stopConditionMatches, stopConditionMatchReason)",
       params: SequencePath,
       query: ListEnrollmentsQuery,
       response: view({

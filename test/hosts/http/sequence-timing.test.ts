@@ -239,6 +239,22 @@ for (const dialect of dialects()) {
     t.is((await s.call("POST", "/api/v1/subscribers/tags", { body: { email: "cy@example.com", tag: "vip" } })).status, 200);
     t.is((await s.call("PATCH", "/api/v1/subscribers/eve%40example.com", { body: { customAttributes: { plan: "pro" } } })).status, 200);
     t.is((await s.call("POST", `/api/v1/lists/${listId}/subscribers/remove`, { body: { emails: ["gil@example.com"] } })).status, 200);
+    // Listed with stopConditionMatch, each waiting enrollment is checked now, before its next step.
+    const checked = await s.call("GET", `/api/v1/sequences/${purchase}/enrollments?stopConditionMatch=true`);
+    t.is(checked.status, 200, JSON.stringify(checked.body));
+    t.is(checked.body.stopConditionMatchEvaluatedCount, 2);
+    t.deepEqual(
+      checked.body.enrollments
+        .map((e: Record<string, unknown>) => [e.email, e.status, e.stopConditionMatches, e.stopConditionMatchReason])
+        .sort((x: string[], y: string[]) => x[0]!.localeCompare(y[0]!)),
+      [
+        ["ann@example.com", "waiting", true, "stop condition met: the contact recorded event 'purchased'"],
+        ["bob@example.com", "waiting", false, null],
+      ],
+    );
+    t.is((await s.call("GET", `/api/v1/sequences/${purchase}/enrollments?stopConditionMatch=true&limit=101`)).status, 400);
+    t.is((await s.call("GET", `/api/v1/sequences/${purchase}/enrollments`)).body.enrollments[0].stopConditionMatches, null, "not asked: not checked");
+
     s.api.clock.advance(DAY);
     await s.runJobs();
 
