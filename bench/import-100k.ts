@@ -8,7 +8,7 @@ import { CHUNK_SIZE } from "../core/subscriber-imports/model.js";
 import { emailProviderOf } from "../core/subscribers/model.js";
 import { contactFields, contactRow } from "../fixtures/contacts-csv.js";
 import { createCompanyFixture } from "../fixtures/companies.js";
-import { createLogger } from "../hosts/logger.js";
+import { infoLogTo } from "./log-file.js";
 import { startRuntime, type Runtime } from "../hosts/runtime.js";
 import { count } from "./settings.js";
 
@@ -81,7 +81,7 @@ async function bareInsert(knex: Knex, values: readonly unknown[][]): Promise<voi
 }
 
 const open = (dir: string, name: string): Promise<Runtime> =>
-  startRuntime({ databaseUrl: `sqlite:${join(dir, name)}`, logger: createLogger("silent"), baseUrl: "http://127.0.0.1" });
+  startRuntime({ databaseUrl: `sqlite:${join(dir, name)}`, logger: infoLogTo("/dev/null"), baseUrl: "http://127.0.0.1" });
 
 /** Milliseconds the pipeline takes to import `rows` contacts into an empty company. */
 async function timeImport(dir: string, rows: number): Promise<number> {

@@ -7,7 +7,7 @@ import { CountSegment } from "../core/segments/count-segment.js";
 import { CreateSegment } from "../core/segments/create-segment.js";
 import type { Actor } from "../core/shared/actor.js";
 import { createCompanyFixture } from "../fixtures/companies.js";
-import { createLogger } from "../hosts/logger.js";
+import { infoLogTo } from "./log-file.js";
 import { startRuntime } from "../hosts/runtime.js";
 import { count } from "./settings.js";
 import { medianOfRuns, random } from "./statistics.js";
@@ -81,7 +81,7 @@ async function seed(knex: Knex, companyId: string): Promise<number> {
 export async function segmentCount(): Promise<string> {
   const runs = count("BENCH_ROUNDS", 15);
   const dir = mkdtempSync(join(tmpdir(), "lifecycle-bench-"));
-  const runtime = await startRuntime({ databaseUrl: `sqlite:${join(dir, "bench.sqlite")}`, logger: createLogger("silent"), baseUrl: "http://127.0.0.1" });
+  const runtime = await startRuntime({ databaseUrl: `sqlite:${join(dir, "bench.sqlite")}`, logger: infoLogTo("/dev/null"), baseUrl: "http://127.0.0.1" });
   try {
     const company = await createCompanyFixture(runtime.container, { name: "Bench Company" });
     const seeding = performance.now();
