@@ -300,7 +300,11 @@ for (const dialect of dialects()) {
     }
 
     const delivered = await s.deliver();
-    t.deepEqual(delivered.map(([recipient]) => recipient), ["member@example.com"], "only the contact the membership created");
+    t.deepEqual(
+      delivered.map(([recipient]) => recipient),
+      ["member@example.com"],
+      "only the contact the membership created",
+    );
     t.is(s.transport.messages[0]?.message.subject, "Confirm your subscription to Acme & Co");
     t.is((await marketing(s, "member@example.com")).status, 200);
     t.deepEqual(await s.deliver(), [["member@example.com", "suppressed"]], "marketing waits for the confirmation");
