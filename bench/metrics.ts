@@ -5,6 +5,7 @@ import type { Actor } from "../core/shared/actor.js";
 import { createCompanyFixture } from "../fixtures/companies.js";
 import { sendHistoryRows, type HistoryEvent, type SendHistory } from "../fixtures/email-sends.js";
 import { infoLogTo } from "./log-file.js";
+import { durationLine } from "./rounds.js";
 import { startRuntime } from "../hosts/runtime.js";
 import { count } from "./settings.js";
 import { medianOfRuns, random } from "./statistics.js";
@@ -117,7 +118,7 @@ async function metricsBenchmark(label: string, goalMs: number, target: Target): 
         if (result.right.clickedLinks.length !== 20) throw new Error(`bench ${label}: ${result.right.clickedLinks.length} clicked links`);
         return elapsed;
       };
-      return `bench ${label}: ${(await medianOfRuns(once, runs)).toFixed(1)} ms (goal < ${goalMs} ms)`;
+      return durationLine(label, await medianOfRuns(once, runs), runs, goalMs, ["LOG_LEVEL=info to /dev/null"]);
     } finally {
       await runtime.close();
     }

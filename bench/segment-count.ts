@@ -8,6 +8,7 @@ import { CreateSegment } from "../core/segments/create-segment.js";
 import type { Actor } from "../core/shared/actor.js";
 import { createCompanyFixture } from "../fixtures/companies.js";
 import { infoLogTo } from "./log-file.js";
+import { durationLine } from "./rounds.js";
 import { startRuntime } from "../hosts/runtime.js";
 import { count } from "./settings.js";
 import { medianOfRuns, random } from "./statistics.js";
@@ -111,7 +112,7 @@ export async function segmentCount(): Promise<string> {
       if (result.right.count !== expected) throw new Error(`bench segment-count: counted ${result.right.count}, expected ${expected}`);
       return elapsed;
     };
-    return `bench segment-count: ${(await medianOfRuns(once, runs)).toFixed(1)} ms (goal < ${GOAL_MS} ms)`;
+    return durationLine("segment-count", await medianOfRuns(once, runs), runs, GOAL_MS, ["LOG_LEVEL=info to /dev/null"]);
   } finally {
     await runtime.close();
     rmSync(dir, { recursive: true, force: true });

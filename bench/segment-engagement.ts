@@ -6,6 +6,7 @@ import { CreateSegment } from "../core/segments/create-segment.js";
 import type { Actor } from "../core/shared/actor.js";
 import { createCompanyFixture } from "../fixtures/companies.js";
 import { infoLogTo } from "./log-file.js";
+import { durationLine } from "./rounds.js";
 import { startRuntime } from "../hosts/runtime.js";
 import { count } from "./settings.js";
 import { medianOfRuns, random } from "./statistics.js";
@@ -162,7 +163,7 @@ async function segmentEngagement(label: string, target: Target): Promise<string>
         if (result.right.count !== seeded.expected) throw new Error(`bench ${label}: counted ${result.right.count}, expected ${seeded.expected}`);
         return elapsed;
       };
-      return `bench ${label}: ${(await medianOfRuns(once, runs)).toFixed(1)} ms (goal < ${GOAL_MS} ms)`;
+      return durationLine(label, await medianOfRuns(once, runs), runs, GOAL_MS, ["LOG_LEVEL=info to /dev/null"]);
     } finally {
       await runtime.close();
     }
