@@ -25,6 +25,7 @@ import { warehouseSyncsModule } from "./warehouse-syncs.js";
 import { migrationsModule } from "./migrations.js";
 import { campaignsModule } from "./campaigns.js";
 import { retentionModule } from "./retention.js";
+import { webTrackingModule } from "./web-tracking.js";
 
 /**
  * Every capability's module (its adapters, use cases and job handlers), loaded in this order:
@@ -57,4 +58,5 @@ export const capabilities: readonly ContainerModule[] = [
   migrationsModule,
   campaignsModule,
   retentionModule,
+  webTrackingModule,
 ];

@@ -27,6 +27,7 @@ import { warehouseSyncsRoutes } from "./warehouse-syncs.js";
 import { migrationsRoutes } from "./migrations.js";
 import { campaignsRoutes } from "./campaigns.js";
 import { trackingSettingsRoutes } from "./tracking-settings.js";
+import { webTrackingRoutes } from "./web-tracking.js";
 
 /**
  * Every API route module, in mounting order: fixed paths such as /subscribers/me, /subscribers/events
@@ -61,5 +62,6 @@ export const apiRouteModules: readonly RouteModule[] = [
   migrationsRoutes,
   campaignsRoutes,
   trackingSettingsRoutes,
+  webTrackingRoutes,
   subscribersRoutes,
 ];
