@@ -24,6 +24,7 @@ import { dataExportsModule } from "./data-exports.js";
 import { warehouseSyncsModule } from "./warehouse-syncs.js";
 import { migrationsModule } from "./migrations.js";
 import { campaignsModule } from "./campaigns.js";
+import { campaignActionsModule } from "./campaign-actions.js";
 import { retentionModule } from "./retention.js";
 import { webTrackingModule } from "./web-tracking.js";
 
@@ -57,6 +58,7 @@ export const capabilities: readonly ContainerModule[] = [
   warehouseSyncsModule,
   migrationsModule,
   campaignsModule,
+  campaignActionsModule,
   retentionModule,
   webTrackingModule,
 ];
