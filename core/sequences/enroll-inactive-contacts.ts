@@ -26,7 +26,10 @@ export const INACTIVITY_SWEEP_MS = 60 * 60 * 1000;
 
 // The key names the batch, so a sweep never queues a chain twice while its first batch waits.
 const batchJob = (sequence: Pick<Sequence, "id" | "companyId">, after: string | null): JobRequest =>
-  EnrollInactiveJob.request({ sequenceId: sequence.id, after }, { companyId: sequence.companyId, singletonKey: `sequences.inactivity:${sequence.id}:${after ?? ""}` });
+  EnrollInactiveJob.request(
+    { sequenceId: sequence.id, after },
+    { companyId: sequence.companyId, singletonKey: `sequences.inactivity:${sequence.id}:${after ?? ""}` },
+  );
 
 /**
  * The `inactivity` trigger: a contact enters once it has had no activity (custom event, or a

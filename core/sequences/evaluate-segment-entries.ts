@@ -20,7 +20,12 @@ const BATCHES_PER_JOB = 10;
 export const LEFT_SEGMENT = "the contact left the segment";
 
 /** Evaluates one segment_entered sequence's segment against what it remembers. */
-export const EvaluateSegmentJob = defineJob({ type: "sequences.segment_entries", company: "required", payload: t.type({ sequenceId: t.string }), maxAttempts: 10 });
+export const EvaluateSegmentJob = defineJob({
+  type: "sequences.segment_entries",
+  company: "required",
+  payload: t.type({ sequenceId: t.string }),
+  maxAttempts: 10,
+});
 
 /** Every five minutes: an evaluation job for each enabled segment_entered sequence. */
 export const SWEEP_SEGMENT_ENTRIES_JOB = "sequences.sweep_segment_entries";

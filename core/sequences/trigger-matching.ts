@@ -22,9 +22,7 @@ export function matches(sequence: Sequence, occurrence: AutomationOccurrence): b
       if (typeof config.listId === "string") return occurrence.listIds.includes(config.listId);
       return config.listScope === "any_list" ? occurrence.listIds.length > 0 : occurrence.created;
     case "tag_added":
-      return (
-        sequence.trigger === "tag_added" && typeof config.tagName === "string" && occurrence.tagNames.includes(normalizeTagName(config.tagName))
-      );
+      return sequence.trigger === "tag_added" && typeof config.tagName === "string" && occurrence.tagNames.includes(normalizeTagName(config.tagName));
     case "event_received": {
       if (sequence.trigger !== "event_received" && sequence.trigger !== "frequency") return false;
       const filters = (config.propertyFilters as PropertyFilter[] | undefined) ?? [];

@@ -84,7 +84,11 @@ export class TagContact {
     const ids = new Map((await this.tags.findByNames(companyId, names.right)).map((tag) => [tag.name, tag.id]));
     const tags = names.right.map((name) => ({ id: ids.get(name) ?? "", name, created: !existingTags.has(name), added: !carried.has(name) }));
     const added = tags.filter((tag) => tag.added).map((tag) => tag.name);
-    const occurrences: AutomationOccurrence[] = created ? newContactOccurrences([], added) : added.length > 0 ? [{ trigger: "tag_added", tagNames: added }] : [];
+    const occurrences: AutomationOccurrence[] = created
+      ? newContactOccurrences([], added)
+      : added.length > 0
+        ? [{ trigger: "tag_added", tagNames: added }]
+        : [];
     await triggerAllAfterWrite(this.automations, companyId, [subscriber.id], occurrences);
     return ok({ subscriber: toContactTagsView(subscriber, created), tags });
   };

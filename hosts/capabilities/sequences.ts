@@ -27,12 +27,7 @@ import { EnrollInactiveContacts, EnrollInactiveJob, INACTIVITY_SWEEP_MS, SWEEP_I
 import { EnrollInSequence } from "../../core/sequences/enroll-in-sequence.js";
 import { EnrollmentRepository } from "../../core/sequences/enrollment-ports.js";
 import { SegmentRepository } from "../../core/segments/ports.js";
-import {
-  EvaluateSegmentEntries,
-  EvaluateSegmentJob,
-  SEGMENT_SWEEP_MS,
-  SWEEP_SEGMENT_ENTRIES_JOB,
-} from "../../core/sequences/evaluate-segment-entries.js";
+import { EvaluateSegmentEntries, EvaluateSegmentJob, SEGMENT_SWEEP_MS, SWEEP_SEGMENT_ENTRIES_JOB } from "../../core/sequences/evaluate-segment-entries.js";
 import { ExitSequences } from "../../core/sequences/exit-sequences.js";
 import { GetSequence } from "../../core/sequences/get-sequence.js";
 import { LeaveSequenceFromEmail } from "../../core/sequences/leave-sequence-from-email.js";

@@ -24,7 +24,9 @@ export class KnexSegmentWatches implements SegmentWatches {
   }
 
   async markSeeded(companyId: string, sequenceId: string, at: Date): Promise<void> {
-    await this.knex("sequence_segment_watches").where({ company_id: companyId, sequence_id: sequenceId }).update({ seeded_at: toDbDate(at) });
+    await this.knex("sequence_segment_watches")
+      .where({ company_id: companyId, sequence_id: sequenceId })
+      .update({ seeded_at: toDbDate(at) });
   }
 
   async takeEntered(sequenceId: string, definition: SegmentDefinition, limit: number, at: Date): Promise<string[]> {

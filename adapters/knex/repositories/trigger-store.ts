@@ -59,7 +59,10 @@ export class KnexTriggerStore implements TriggerStore {
     return rows.map(toSequence);
   }
 
-  async inactiveContacts(sequence: Sequence, options: { readonly inactiveSince: Date; readonly after: string | null; readonly limit: number }): Promise<string[]> {
+  async inactiveContacts(
+    sequence: Sequence,
+    options: { readonly inactiveSince: Date; readonly after: string | null; readonly limit: number },
+  ): Promise<string[]> {
     const knex = this.knex;
     // No activity after `moment`: no custom event, and no person's first open or click of a send.
     const quietAfter = (query: Knex.QueryBuilder, moment: string | Knex.Raw) =>

@@ -40,7 +40,12 @@ const contact = (id: string, customAttributes: Subscriber["customAttributes"] = 
 });
 
 const added = (created: boolean, listIds: string[] = []): AutomationOccurrence => ({ trigger: "contact_added", created, listIds });
-const event = (eventName: string, properties: Record<string, unknown> = {}): AutomationOccurrence => ({ trigger: "event_received", eventName, properties, occurredAt: NOW });
+const event = (eventName: string, properties: Record<string, unknown> = {}): AutomationOccurrence => ({
+  trigger: "event_received",
+  eventName,
+  properties,
+  occurredAt: NOW,
+});
 
 test("each trigger config takes the occurrences it names, and no other", (t) => {
   const cases: Array<[string, Partial<Sequence>, AutomationOccurrence, boolean]> = [
@@ -50,11 +55,26 @@ test("each trigger config takes the occurrences it names, and no other", (t) => 
     ["any list: new, on no list", { trigger: "contact_added", triggerConfig: { listScope: "any_list" } }, added(true), false],
     ["one list: that list", { trigger: "contact_added", triggerConfig: { listId: "l1" } }, added(true, ["l2", "l1"]), true],
     ["one list: another list", { trigger: "contact_added", triggerConfig: { listId: "l1" } }, added(true, ["l2"]), false],
-    ["tag: normalised names match", { trigger: "tag_added", triggerConfig: { tagName: "Pro Customer" } }, { trigger: "tag_added", tagNames: ["pro-customer"] }, true],
+    [
+      "tag: normalised names match",
+      { trigger: "tag_added", triggerConfig: { tagName: "Pro Customer" } },
+      { trigger: "tag_added", tagNames: ["pro-customer"] },
+      true,
+    ],
     ["tag: another tag", { trigger: "tag_added", triggerConfig: { tagName: "vip" } }, { trigger: "tag_added", tagNames: ["beta"] }, false],
     ["tag trigger: not an event", { trigger: "tag_added", triggerConfig: { tagName: "vip" } }, event("vip"), false],
-    ["event: name and filters", { trigger: "event_received", triggerConfig: { eventName: "paid", propertyFilters: [{ path: "plan", operator: "equals", value: "pro" }] } }, event("paid", { plan: "pro" }), true],
-    ["event: filters fail", { trigger: "event_received", triggerConfig: { eventName: "paid", propertyFilters: [{ path: "plan", operator: "equals", value: "pro" }] } }, event("paid", { plan: "free" }), false],
+    [
+      "event: name and filters",
+      { trigger: "event_received", triggerConfig: { eventName: "paid", propertyFilters: [{ path: "plan", operator: "equals", value: "pro" }] } },
+      event("paid", { plan: "pro" }),
+      true,
+    ],
+    [
+      "event: filters fail",
+      { trigger: "event_received", triggerConfig: { eventName: "paid", propertyFilters: [{ path: "plan", operator: "equals", value: "pro" }] } },
+      event("paid", { plan: "free" }),
+      false,
+    ],
     ["frequency: the event counts", { trigger: "frequency", triggerConfig: { eventName: "viewed", minCount: 3, timeWindowDays: 7 } }, event("viewed"), true],
     ["frequency: another event", { trigger: "frequency", triggerConfig: { eventName: "viewed", minCount: 3, timeWindowDays: 7 } }, event("paid"), false],
   ];

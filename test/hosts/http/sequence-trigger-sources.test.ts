@@ -23,7 +23,9 @@ const twoEmails = (name: string, trigger: Record<string, unknown>) => ({
 const ALL = "active,waiting,completed,failed,cancelled";
 
 const enrollments = async (s: SequenceSession, sequenceId: string, status = ALL, company = s.a) =>
-  (await s.call("GET", `/api/v1/sequences/${sequenceId}/enrollments?status=${status}&limit=100`, {}, company)).body.enrollments as Array<Record<string, unknown>>;
+  (await s.call("GET", `/api/v1/sequences/${sequenceId}/enrollments?status=${status}&limit=100`, {}, company)).body.enrollments as Array<
+    Record<string, unknown>
+  >;
 
 const emailsIn = async (s: SequenceSession, sequenceId: string, status?: string, company = s.a): Promise<string[]> =>
   (await enrollments(s, sequenceId, status, company)).map((enrollment) => enrollment.email as string).sort();
@@ -51,7 +53,9 @@ for (const dialect of dialects()) {
     // Backdated contacts enter nothing unless asked to.
     await ok(s.call("POST", "/api/v1/subscribers", { body: { email: "old@example.com", createdAt: "2026-01-01T00:00:00.000Z" } }));
     // A list add enrolls with enrollInSequences only: bob (known) joins two, cy is created.
-    const added = await ok(s.call("POST", `/api/v1/lists/${two}/subscribers`, { body: { emails: ["bob@example.com", "cy@example.com"], enrollInSequences: true } }));
+    const added = await ok(
+      s.call("POST", `/api/v1/lists/${two}/subscribers`, { body: { emails: ["bob@example.com", "cy@example.com"], enrollInSequences: true } }),
+    );
     t.like(added, { added: 2, skipped: 0 });
     await ok(s.call("POST", `/api/v1/lists/${one}/subscribers`, { body: { emails: ["dee@example.com"] } }));
     // Imports too: their created contacts, through a job queued with the chunk.
@@ -86,7 +90,9 @@ for (const dialect of dialects()) {
     await ok(s.call("POST", "/api/v1/subscribers/tags", { body: { email: "ann@example.com", tag: "vip" } }));
     await ok(s.call("POST", "/api/v1/subscribers/tags/bulk", { body: { email: "new@example.com", tags: ["vip", "beta"] } }));
     await ok(s.call("PATCH", "/api/v1/subscribers/bob%40example.com", { body: { tags: ["vip"] } }));
-    const bulk = await ok(s.call("POST", "/api/v1/subscribers/bulk/tags/add", { body: { tags: ["vip"], emails: ["cy@example.com"], triggerAutomations: true } }));
+    const bulk = await ok(
+      s.call("POST", "/api/v1/subscribers/bulk/tags/add", { body: { tags: ["vip"], emails: ["cy@example.com"], triggerAutomations: true } }),
+    );
     t.like(bulk, { updated: 1, triggeredAutomations: true });
     const quiet = await ok(s.call("POST", "/api/v1/subscribers/bulk/tags/add", { body: { tags: ["vip"], emails: ["dee@example.com"] } }));
     t.like(quiet, { updated: 1, triggeredAutomations: false });
@@ -97,7 +103,9 @@ for (const dialect of dialects()) {
         body: { kind: "add_tags", requestKey: "vip-1", tags: ["vip"], triggerAutomations: true, audience: { subscriberIds: [eve] } },
       }),
     );
-    await ok(s.call("POST", "/api/v1/subscribers/operations", { body: { kind: "add_tags", requestKey: "vip-2", tags: ["vip"], audience: { subscriberIds: [fay] } } }));
+    await ok(
+      s.call("POST", "/api/v1/subscribers/operations", { body: { kind: "add_tags", requestKey: "vip-2", tags: ["vip"], audience: { subscriberIds: [fay] } } }),
+    );
     await s.runJobs();
     const entered = ["ann@example.com", "bob@example.com", "cy@example.com", "eve@example.com", "new@example.com"];
     t.deepEqual(await emailsIn(s, vip), entered);
@@ -137,7 +145,8 @@ for (const dialect of dialects()) {
     const s = await sequenceSession(t, dialect);
     const first = await createAndEnable(s, twoEmails("First", { trigger: "event_received", eventName: "signed_up" }));
     const second = await createAndEnable(s, twoEmails("Second", { trigger: "event_received", eventName: "signed_up" }));
-    for (const email of ["ann", "bob", "cy", "dee"]) await ok(s.call("POST", "/api/v1/subscribers/events", { body: { email: `${email}@example.com`, event: "signed_up" } }));
+    for (const email of ["ann", "bob", "cy", "dee"])
+      await ok(s.call("POST", "/api/v1/subscribers/events", { body: { email: `${email}@example.com`, event: "signed_up" } }));
     // Beta's ann runs Beta's own sequence: a's changes never touch it.
     const beta = await createAndEnable(s, twoEmails("Beta", { trigger: "event_received", eventName: "signed_up" }), s.b);
     await ok(s.call("POST", "/api/v1/subscribers/events", { body: { email: "ann@example.com", event: "signed_up" } }, s.b));
@@ -152,8 +161,7 @@ for (const dialect of dialects()) {
       );
 
     const secret = (await ok(s.call("POST", "/api/v1/delivery-webhooks/secret"))).secret as string;
-    const sendOf = async (email: string) =>
-      (await ok(s.call("GET", `/api/v1/email-sends?recipient=${encodeURIComponent(email)}`))).emailSends[0].id as string;
+    const sendOf = async (email: string) => (await ok(s.call("GET", `/api/v1/email-sends?recipient=${encodeURIComponent(email)}`))).emailSends[0].id as string;
     const relay = async (payload: Record<string, unknown>) => {
       const body = JSON.stringify(payload);
       const headers = { "content-type": "application/json", "x-signature": signWebhookBody(secret, body) };
@@ -172,7 +180,8 @@ for (const dialect of dialects()) {
     s.api.clock.advance(DAY + MINUTE);
     await s.runJobs();
     t.deepEqual([...s.received()["dee@example.com"]!].sort(), ["First one", "First two", "Second one", "Second two"]);
-    for (const email of ["bob@example.com", "cy@example.com"]) t.deepEqual([...s.received()[email]!].sort(), ["First one", "Second one"], `${email} got only the first emails`);
+    for (const email of ["bob@example.com", "cy@example.com"])
+      t.deepEqual([...s.received()[email]!].sort(), ["First one", "Second one"], `${email} got only the first emails`);
     // Two companies' ann: a's stopped after the first emails, b's went on.
     t.deepEqual([...s.received()["ann@example.com"]!].sort(), ["Beta one", "Beta two", "First one", "Second one"]);
     t.deepEqual(await emailsIn(s, beta, "completed", s.b), ["ann@example.com"], "the other company's ann went on");
@@ -180,13 +189,16 @@ for (const dialect of dialects()) {
 
   test(name("enrollment modes: matching_field takes a contact once per value, and one with no value not at all"), async (t) => {
     const s = await sequenceSession(t, dialect);
-    const refused = await s.call("POST", "/api/v1/sequences", { body: oneEmail("Orders", { trigger: "event_received", eventName: "order_placed", enrollmentMode: "matching_field" }) });
+    const refused = await s.call("POST", "/api/v1/sequences", {
+      body: oneEmail("Orders", { trigger: "event_received", eventName: "order_placed", enrollmentMode: "matching_field" }),
+    });
     t.is(refused.status, 400);
     const orders = await createAndEnable(
       s,
       twoEmails("Order", { trigger: "event_received", eventName: "order_placed", enrollmentMode: "matching_field", enrollmentFieldPath: "event.orderId" }),
     );
-    const order = (properties: Record<string, unknown>) => ok(s.call("POST", "/api/v1/subscribers/events", { body: { email: "ann@example.com", event: "order_placed", properties } }));
+    const order = (properties: Record<string, unknown>) =>
+      ok(s.call("POST", "/api/v1/subscribers/events", { body: { email: "ann@example.com", event: "order_placed", properties } }));
     await order({ orderId: "A-1" });
     await order({ orderId: "A-2" });
     await order({ orderId: "A-1" });
@@ -200,7 +212,10 @@ for (const dialect of dialects()) {
     t.like((await cancel({ fieldValues: ["A-2"] })).body, { dryRun: true, target: { mode: "field" }, matchedCount: 1, cancelledCount: 0 });
     t.is((await cancel({ fieldValues: ["A-2"], fieldPath: "event.total", dryRun: false })).status, 400);
     t.like((await cancel({ fieldValues: ["A-2"], fieldPath: "event.orderId", dryRun: false })).body, { matchedCount: 1, cancelledCount: 1 });
-    t.deepEqual((await enrollments(s, orders, "active,waiting")).map((e) => e.enrollmentKey), ["A-1"]);
+    t.deepEqual(
+      (await enrollments(s, orders, "active,waiting")).map((e) => e.enrollmentKey),
+      ["A-1"],
+    );
 
     // Finished runs keep their value: A-1 does not run again, a new order does.
     s.api.clock.advance(DAY + MINUTE);
@@ -253,75 +268,82 @@ for (const dialect of dialects()) {
     t.deepEqual(s.received()["ann@example.com"], ["Fans", "Fans"]);
   });
 
-  test(name("inactivity: contacts quiet for inactiveDays enter from the baseline, in batches of the periodic job, and again only after activity"), async (t) => {
-    const s = await sequenceSession(t, dialect);
-    await s.runJobs(); // registers the worker's schedules now: the hourly sweep is due from then on
-    for (const email of ["ann", "bob"]) await ok(s.call("POST", "/api/v1/subscribers", { body: { email: `${email}@example.com` } }));
-    const signup = await createAndEnable(s, oneEmail("Missed you", { trigger: "inactivity", inactiveDays: 30, inactivityBaseline: "subscriber_created_at" }));
-    s.api.clock.advance(20 * DAY);
-    // A sequence counting from its own creation gives everyone the full 30 days from now.
-    const fromNow = await createAndEnable(s, oneEmail("Still there?", { trigger: "inactivity", inactiveDays: 30 }));
-    await ok(s.call("POST", "/api/v1/subscribers/events", { body: { email: "bob@example.com", event: "logged_in" } }));
-    await ok(s.call("POST", "/api/v1/subscribers", { body: { email: "cy@example.com" } }));
-    await ok(s.call("POST", "/api/v1/subscribers", { body: { email: "out@example.com", status: "unsubscribed" } }));
+  test(
+    name("inactivity: contacts quiet for inactiveDays enter from the baseline, in batches of the periodic job, and again only after activity"),
+    async (t) => {
+      const s = await sequenceSession(t, dialect);
+      await s.runJobs(); // registers the worker's schedules now: the hourly sweep is due from then on
+      for (const email of ["ann", "bob"]) await ok(s.call("POST", "/api/v1/subscribers", { body: { email: `${email}@example.com` } }));
+      const signup = await createAndEnable(s, oneEmail("Missed you", { trigger: "inactivity", inactiveDays: 30, inactivityBaseline: "subscriber_created_at" }));
+      s.api.clock.advance(20 * DAY);
+      // A sequence counting from its own creation gives everyone the full 30 days from now.
+      const fromNow = await createAndEnable(s, oneEmail("Still there?", { trigger: "inactivity", inactiveDays: 30 }));
+      await ok(s.call("POST", "/api/v1/subscribers/events", { body: { email: "bob@example.com", event: "logged_in" } }));
+      await ok(s.call("POST", "/api/v1/subscribers", { body: { email: "cy@example.com" } }));
+      await ok(s.call("POST", "/api/v1/subscribers", { body: { email: "out@example.com", status: "unsubscribed" } }));
 
-    s.api.clock.advance(11 * DAY);
-    await s.runJobs();
-    t.deepEqual(await emailsIn(s, signup), ["ann@example.com"]);
-    t.deepEqual(await emailsIn(s, fromNow), []);
+      s.api.clock.advance(11 * DAY);
+      await s.runJobs();
+      t.deepEqual(await emailsIn(s, signup), ["ann@example.com"]);
+      t.deepEqual(await emailsIn(s, fromNow), []);
 
-    s.api.clock.advance(20 * DAY);
-    await s.runJobs();
-    t.deepEqual(await emailsIn(s, signup), ["ann@example.com", "bob@example.com", "cy@example.com"]);
-    t.deepEqual(await emailsIn(s, fromNow), ["ann@example.com", "bob@example.com", "cy@example.com"]);
-    t.deepEqual(s.received()["ann@example.com"]?.sort(), ["Missed you", "Still there?"]);
+      s.api.clock.advance(20 * DAY);
+      await s.runJobs();
+      t.deepEqual(await emailsIn(s, signup), ["ann@example.com", "bob@example.com", "cy@example.com"]);
+      t.deepEqual(await emailsIn(s, fromNow), ["ann@example.com", "bob@example.com", "cy@example.com"]);
+      t.deepEqual(s.received()["ann@example.com"]?.sort(), ["Missed you", "Still there?"]);
 
-    // Quiet since it entered: ann does not enter again; active again, then quiet for 30 days, bob does.
-    s.api.clock.advance(MINUTE);
-    await ok(s.call("POST", "/api/v1/subscribers/events", { body: { email: "bob@example.com", event: "logged_in" } }));
-    s.api.clock.advance(31 * DAY);
-    await s.runJobs();
-    t.deepEqual(s.received()["ann@example.com"]?.length, 2);
-    t.deepEqual(s.received()["bob@example.com"]?.sort(), ["Missed you", "Missed you", "Still there?", "Still there?"]);
-    t.is(s.received()["out@example.com"], undefined);
-  });
+      // Quiet since it entered: ann does not enter again; active again, then quiet for 30 days, bob does.
+      s.api.clock.advance(MINUTE);
+      await ok(s.call("POST", "/api/v1/subscribers/events", { body: { email: "bob@example.com", event: "logged_in" } }));
+      s.api.clock.advance(31 * DAY);
+      await s.runJobs();
+      t.deepEqual(s.received()["ann@example.com"]?.length, 2);
+      t.deepEqual(s.received()["bob@example.com"]?.sort(), ["Missed you", "Missed you", "Still there?", "Still there?"]);
+      t.is(s.received()["out@example.com"], undefined);
+    },
+  );
 
-  test(name("segment_entered: contacts entering the segment while the sequence is live enter it, and leave it with the segment (stopOnSegmentExit)"), async (t) => {
-    const s = await sequenceSession(t, dialect);
-    await s.runJobs(); // registers the worker's schedules now: the five-minute evaluation is due from then on
-    const segment = (await ok(s.call("POST", "/api/v1/segments", { body: { name: "Pro", filters: [{ field: "attribute", operator: "is", value: "plan:pro" }] } })))
-      .segment.id;
-    const contact = (email: string, plan: string, company = s.a) =>
-      ok(s.call("POST", "/api/v1/subscribers", { body: { email, customAttributes: { plan } } }, company));
-    const plan = (email: string, value: string) =>
-      ok(s.call("PATCH", `/api/v1/subscribers/${encodeURIComponent(email)}`, { body: { customAttributes: { plan: value } } }));
-    await contact("ann@example.com", "pro");
-    await contact("bob@example.com", "free");
-    const pro = await createAndEnable(s, twoEmails("Pro", { trigger: "segment_entered", segmentId: segment, stopOnSegmentExit: true }));
+  test(
+    name("segment_entered: contacts entering the segment while the sequence is live enter it, and leave it with the segment (stopOnSegmentExit)"),
+    async (t) => {
+      const s = await sequenceSession(t, dialect);
+      await s.runJobs(); // registers the worker's schedules now: the five-minute evaluation is due from then on
+      const segment = (
+        await ok(s.call("POST", "/api/v1/segments", { body: { name: "Pro", filters: [{ field: "attribute", operator: "is", value: "plan:pro" }] } }))
+      ).segment.id;
+      const contact = (email: string, plan: string, company = s.a) =>
+        ok(s.call("POST", "/api/v1/subscribers", { body: { email, customAttributes: { plan } } }, company));
+      const plan = (email: string, value: string) =>
+        ok(s.call("PATCH", `/api/v1/subscribers/${encodeURIComponent(email)}`, { body: { customAttributes: { plan: value } } }));
+      await contact("ann@example.com", "pro");
+      await contact("bob@example.com", "free");
+      const pro = await createAndEnable(s, twoEmails("Pro", { trigger: "segment_entered", segmentId: segment, stopOnSegmentExit: true }));
 
-    // The first evaluation records who is there already: ann entered the segment before the sequence was live.
-    s.api.clock.advance(5 * MINUTE);
-    await s.runJobs();
-    t.deepEqual(await emailsIn(s, pro), []);
+      // The first evaluation records who is there already: ann entered the segment before the sequence was live.
+      s.api.clock.advance(5 * MINUTE);
+      await s.runJobs();
+      t.deepEqual(await emailsIn(s, pro), []);
 
-    await plan("bob@example.com", "pro");
-    await contact("cy@example.com", "pro");
-    await contact("dee@example.com", "pro", s.b);
-    s.api.clock.advance(5 * MINUTE);
-    await s.runJobs();
-    t.deepEqual(await emailsIn(s, pro), ["bob@example.com", "cy@example.com"]);
+      await plan("bob@example.com", "pro");
+      await contact("cy@example.com", "pro");
+      await contact("dee@example.com", "pro", s.b);
+      s.api.clock.advance(5 * MINUTE);
+      await s.runJobs();
+      t.deepEqual(await emailsIn(s, pro), ["bob@example.com", "cy@example.com"]);
 
-    await plan("bob@example.com", "free");
-    s.api.clock.advance(5 * MINUTE);
-    await s.runJobs();
-    t.deepEqual(
-      (await enrollments(s, pro, "cancelled")).map((e) => [e.email, e.failedReason]),
-      [["bob@example.com", "the contact left the segment"]],
-    );
-    s.api.clock.advance(DAY);
-    await s.runJobs();
-    t.deepEqual(s.received(), { "bob@example.com": ["Pro one"], "cy@example.com": ["Pro one", "Pro two"] });
-  });
+      await plan("bob@example.com", "free");
+      s.api.clock.advance(5 * MINUTE);
+      await s.runJobs();
+      t.deepEqual(
+        (await enrollments(s, pro, "cancelled")).map((e) => [e.email, e.failedReason]),
+        [["bob@example.com", "the contact left the segment"]],
+      );
+      s.api.clock.advance(DAY);
+      await s.runJobs();
+      t.deepEqual(s.received(), { "bob@example.com": ["Pro one"], "cy@example.com": ["Pro one", "Pro two"] });
+    },
+  );
 
   test(name("userCancellable: the unsubscribe page of its emails also offers to stop only that sequence"), async (t) => {
     const s = await sequenceSession(t, dialect);
@@ -374,15 +396,21 @@ for (const dialect of dialects()) {
       { mail: "bob@example.com", kind: "off" },
     ]);
     const welcome = await createAndEnable(s, oneEmail("Welcome", { trigger: "contact_added" }));
-    const connection = (await ok(s.call("POST", "/api/v1/warehouse-connections", { body: { name: "File", kind: "sqlite", url: `sqlite:${path}` } })))
-      .connection.id;
+    const connection = (await ok(s.call("POST", "/api/v1/warehouse-connections", { body: { name: "File", kind: "sqlite", url: `sqlite:${path}` } }))).connection
+      .id;
     for (const [kind, triggerAutomations] of [
       ["on", true],
       ["off", false],
     ] as const) {
       const sync = await ok(
         s.call("POST", "/api/v1/warehouse-syncs", {
-          body: { connectionId: connection, name: kind, query: `select mail from people where kind = '${kind}'`, mapping: { emailColumn: "mail" }, triggerAutomations },
+          body: {
+            connectionId: connection,
+            name: kind,
+            query: `select mail from people where kind = '${kind}'`,
+            mapping: { emailColumn: "mail" },
+            triggerAutomations,
+          },
         }),
       );
       await ok(s.call("POST", `/api/v1/warehouse-syncs/${sync.sync.id}/run`, { body: {} }));
