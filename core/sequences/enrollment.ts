@@ -19,6 +19,8 @@ export interface EnrollmentContext {
   readonly waitingSince?: string;
   /** What the sequence's stop condition compares against, taken before the first step. */
   readonly stopBaseline?: { readonly key: string; readonly value: unknown };
+  /** The value a matching_field sequence entered the contact for (its `enrollmentKey`). */
+  readonly enrollmentKey?: string;
 }
 
 /** Where an enrollment is and when the engine should look at it next. */

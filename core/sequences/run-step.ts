@@ -5,6 +5,7 @@ import type { TagRepository } from "../tags/ports.js";
 import { normalizeTagName } from "../tags/model.js";
 import type { SequenceActivityRepository } from "./activity-ports.js";
 import type { CallWebhook } from "./call-webhook.js";
+import { keepsEntryKey } from "./entry-key.js";
 import { meetsCondition, type ConditionLookups } from "./contact-conditions.js";
 import { delayEnd } from "./delays.js";
 import type { Enrollment, EnrollmentContext, EnrollmentState, StepRecord } from "./enrollment.js";
@@ -285,7 +286,7 @@ export class RunStep {
     return { entryKey: enrollment.entryKey, failedReason: null, finishedAt: null };
   }
 
-  /** A finished run: an unlimited sequence lets the contact in again from now on, a one_time one never. */
+  /** A finished run: an unlimited sequence lets the contact in again from now on, a one_time one never (matching_field: never for the same value). */
   private finished(
     sequence: Sequence,
     enrollment: Enrollment,
@@ -299,7 +300,7 @@ export class RunStep {
       currentNodeId: nodeId,
       dueAt: null,
       waitUntil: null,
-      entryKey: sequence.enrollmentMode === "one_time" ? enrollment.entryKey : null,
+      entryKey: keepsEntryKey(sequence) ? enrollment.entryKey : null,
       failedReason: status === "completed" ? null : reason,
       finishedAt: now,
     };

@@ -26,6 +26,7 @@ import { migrationsModule } from "./migrations.js";
 import { campaignsModule } from "./campaigns.js";
 import { campaignActionsModule } from "./campaign-actions.js";
 import { retentionModule } from "./retention.js";
+import { webTrackingModule } from "./web-tracking.js";
 
 /**
  * Every capability's module (its adapters, use cases and job handlers), loaded in this order:
@@ -59,4 +60,5 @@ export const capabilities: readonly ContainerModule[] = [
   campaignsModule,
   campaignActionsModule,
   retentionModule,
+  webTrackingModule,
 ];

@@ -22,8 +22,10 @@ import * as m0023 from "./0023-tracking-settings.js";
 import * as m0026 from "./0026-sequences.js";
 import * as m0027 from "./0027-campaigns.js";
 import * as m0028 from "./0028-sequence-enrollments.js";
+import * as m0029 from "./0029-sequence-trigger-state.js";
 import * as m0030 from "./0030-sequence-goals.js";
 import * as m0033 from "./0033-campaign-sharing-goals-and-metrics.js";
+import * as m0034 from "./0034-web-tracking.js";
 
 interface Migration {
   readonly name: string;
@@ -56,8 +58,10 @@ const migrations: readonly Migration[] = [
   m0026,
   m0027,
   m0028,
+  m0029,
   m0030,
   m0033,
+  m0034,
 ];
 
 /** Migrations compiled into the package, so no directory scanning at run time. */

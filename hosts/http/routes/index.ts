@@ -29,6 +29,7 @@ import { migrationsRoutes } from "./migrations.js";
 import { campaignsRoutes } from "./campaigns.js";
 import { campaignActionsRoutes } from "./campaign-actions.js";
 import { trackingSettingsRoutes } from "./tracking-settings.js";
+import { webTrackingRoutes } from "./web-tracking.js";
 
 /**
  * Every API route module, in mounting order: fixed paths such as /subscribers/me, /subscribers/events
@@ -65,5 +66,6 @@ export const apiRouteModules: readonly RouteModule[] = [
   campaignsRoutes,
   campaignActionsRoutes,
   trackingSettingsRoutes,
+  webTrackingRoutes,
   subscribersRoutes,
 ];
