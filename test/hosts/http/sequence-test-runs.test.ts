@@ -1,5 +1,6 @@
 import test from "ava";
 import { dialects } from "../../helpers/databases.js";
+import { failUpdatesOf } from "../../helpers/injected-failure.js";
 import { DAY, MINUTE, sequenceSession } from "../../helpers/sequence-session.js";
 
 const BODY = {
@@ -152,5 +153,28 @@ for (const dialect of dialects()) {
     t.is((await simulate("email=ann@example.com&limit=26")).status, 422);
     t.like(await simulate("email=nobody@example.com"), { status: 404, body: { error: "Subscriber not found" } });
     t.like(await simulate("email=ann@example.com", s.b), { status: 404, body: { error: "Sequence not found" } });
+  });
+
+  test(name("a test email is sent once when its step could not be saved and the job runs again"), async (t) => {
+    const s = await sequenceSession(t, dialect);
+    const id: string = (await s.call("POST", "/api/v1/sequences", { body: BODY })).body.sequence.id;
+    const ann = (await s.call("POST", "/api/v1/subscribers", { body: { email: "ann@example.com", firstName: "Ann" } })).body.subscriber;
+    const run = (await s.call("POST", `/api/v1/sequences/${id}/test-runs`, { body: { subscriberId: ann.id } })).body.run;
+
+    const restore = await failUpdatesOf(s.api.runtime.knex, "sequence_test_runs");
+    await s.runJobs();
+    t.deepEqual(s.received(), { "ann@example.com": ["Welcome Ann"] }, "the email went out though its step could not be saved");
+    await restore();
+    t.like((await s.call("GET", `/api/v1/sequences/${id}/test-runs/${run.id}`)).body.run, { status: "queued", steps: [] });
+
+    s.api.clock.advance(10 * MINUTE); // past the job's retry delay
+    await s.runJobs();
+    t.deepEqual(s.received()["ann@example.com"], ["Welcome Ann"], "the step run again found its send");
+    const after = (await s.call("GET", `/api/v1/sequences/${id}/test-runs/${run.id}`)).body.run;
+    t.deepEqual(
+      after.steps.map((step: { status: string }) => step.status),
+      ["sent", "skipped", "waiting"],
+    );
+    t.is((await s.api.runtime.knex("email_sends").where({ company_id: s.a.companyId })).length, 1);
   });
 }
