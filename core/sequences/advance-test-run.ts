@@ -21,6 +21,9 @@ import type { TestRunRepository } from "./test-run-ports.js";
 /** Steps one run of the job takes at most before it hands over to the next (graphs loop only through delays). */
 const MAX_STEPS_PER_JOB = 200;
 
+/** Entries a steps log holds at most: a sequence that loops through its delays ends its test run there. */
+export const MAX_TEST_RUN_STEPS = 500;
+
 /** The `errorMessage` of a run whose job kept failing. */
 export const TEST_RUN_GAVE_UP = "The test run stopped after repeated errors";
 
@@ -82,6 +85,8 @@ export class AdvanceTestRun {
     if (!contact) return this.save(run, this.ended(run, "failed", "The test contact no longer exists"));
 
     for (let steps = 0; steps < MAX_STEPS_PER_JOB; steps++) {
+      if (run.steps.length >= MAX_TEST_RUN_STEPS)
+        return this.save(run, this.ended(run, "failed", `The test run stopped after ${MAX_TEST_RUN_STEPS} steps: the sequence loops`));
       const before = run;
       const outcome = await this.runNode(sequence, run, contact);
       const at = this.clock.now();
