@@ -26,6 +26,7 @@ import { dataExportsModule } from "./data-exports.js";
 import { warehouseSyncsModule } from "./warehouse-syncs.js";
 import { migrationsModule } from "./migrations.js";
 import { campaignsModule } from "./campaigns.js";
+import { campaignActionsModule } from "./campaign-actions.js";
 import { retentionModule } from "./retention.js";
 
 /**
@@ -60,5 +61,6 @@ export const capabilities: readonly ContainerModule[] = [
   warehouseSyncsModule,
   migrationsModule,
   campaignsModule,
+  campaignActionsModule,
   retentionModule,
 ];

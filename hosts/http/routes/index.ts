@@ -29,6 +29,7 @@ import { dataExportsRoutes } from "./data-exports.js";
 import { warehouseSyncsRoutes } from "./warehouse-syncs.js";
 import { migrationsRoutes } from "./migrations.js";
 import { campaignsRoutes } from "./campaigns.js";
+import { campaignActionsRoutes } from "./campaign-actions.js";
 import { trackingSettingsRoutes } from "./tracking-settings.js";
 
 /**
@@ -66,6 +67,7 @@ export const apiRouteModules: readonly RouteModule[] = [
   warehouseSyncsRoutes,
   migrationsRoutes,
   campaignsRoutes,
+  campaignActionsRoutes,
   trackingSettingsRoutes,
   subscribersRoutes,
 ];
