@@ -1,5 +1,7 @@
 import * as t from "io-ts";
 import { Id, NullableString, NullableTimestamp, Timestamp, view } from "../shared/view-fields.js";
+import { PagePaginationView } from "../shared/page-pagination.js";
+import { CampaignEventView } from "./email-metrics-views.js";
 import { StatsView } from "./view.js";
 
 const SequenceStatsView = view({ ...StatsView.type.props, conversions: t.number, revenueCents: t.number }, "SequenceStats");
@@ -39,4 +41,13 @@ export const SequenceMetricsView = view(
     enrollmentSkipped: view({ count: t.number, byReason: t.record(t.string, t.number) }),
   },
   "SequenceMetrics",
+);
+
+/** GET /metrics/sequences/{sequenceId}/events: the campaign event fields and the step of the send. */
+export const SequenceEventsView = view(
+  {
+    events: t.readonlyArray(view({ ...CampaignEventView.type.props, automationNodeId: NullableString }, "SequenceEvent")),
+    pagination: PagePaginationView,
+  },
+  "SequenceEvents",
 );

@@ -80,6 +80,15 @@ for (const dialect of dialects()) {
       { subscriberId: "sub_cat", email: "cat@example.com", failedAt: "2026-11-22T10:01:00.000Z", failedReason: "the email could not be rendered" },
     ]);
 
+    const opens = await s.call("GET", `/api/v1/metrics/sequences/${id}/events?eventTypes=open`);
+    t.is(opens.status, 200, JSON.stringify(opens.body));
+    t.is(opens.body.events.length, 1);
+    t.like(opens.body.events[0], { eventType: "open", recipientEmail: "ann@example.com", automationNodeId: welcome, machine: false });
+    t.deepEqual(opens.body.pagination, { page: 1, limit: 100, total: 1, totalPages: 1 });
+    t.is((await s.call("GET", `/api/v1/metrics/sequences/${id}/events?eventTypes=open&automationNodeId=${tips}`)).body.events.length, 0);
+    t.is((await s.call("GET", `/api/v1/metrics/sequences/${id}/events?eventTypes=nope`)).status, 422);
+    t.like(await s.call("GET", `/api/v1/metrics/sequences/${id}/events`, {}, s.b), { status: 404, body: { error: "Sequence not found" } });
+
     // A day later the Tips emails go out; the last hour holds only them.
     s.api.clock.advance(DAY);
     await s.runJobs();
