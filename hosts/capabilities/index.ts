@@ -9,6 +9,8 @@ import { listsModule } from "./lists.js";
 import { eventsModule } from "./events.js";
 import { segmentsModule } from "./segments.js";
 import { sequencesModule } from "./sequences.js";
+import { sequenceRunsModule } from "./sequence-runs.js";
+import { sequenceMetricsModule } from "./sequence-metrics.js";
 import { accountsModule } from "./accounts.js";
 import { metricsModule } from "./metrics.js";
 import { deliveryModule } from "./delivery.js";
@@ -44,6 +46,8 @@ export const capabilities: readonly ContainerModule[] = [
   eventsModule,
   segmentsModule,
   sequencesModule,
+  sequenceRunsModule,
+  sequenceMetricsModule,
   accountsModule,
   metricsModule,
   trackingModule,

@@ -23,6 +23,7 @@ import * as m0026 from "./0026-sequences.js";
 import * as m0027 from "./0027-campaigns.js";
 import * as m0028 from "./0028-sequence-enrollments.js";
 import * as m0029 from "./0029-sequence-trigger-state.js";
+import * as m0031 from "./0031-sequence-runs.js";
 import * as m0033 from "./0033-campaign-sharing-goals-and-metrics.js";
 import * as m0034 from "./0034-web-tracking.js";
 
@@ -58,6 +59,7 @@ const migrations: readonly Migration[] = [
   m0027,
   m0028,
   m0029,
+  m0031,
   m0033,
   m0034,
 ];

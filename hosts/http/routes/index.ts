@@ -9,6 +9,9 @@ import { tagsRoutes } from "./tags.js";
 import { listsRoutes } from "./lists.js";
 import { segmentsRoutes } from "./segments.js";
 import { sequencesRoutes } from "./sequences.js";
+import { sequenceRunsRoutes } from "./sequence-runs.js";
+import { sequenceMetricsRoutes } from "./sequence-metrics.js";
+import { sequenceNodeEmailsRoutes } from "./sequence-node-emails.js";
 import { accountsRoutes } from "./accounts.js";
 import { subscribersRoutes } from "./subscribers.js";
 import { emailSendsRoutes } from "./email-sends.js";
@@ -46,6 +49,9 @@ export const apiRouteModules: readonly RouteModule[] = [
   listsRoutes,
   segmentsRoutes,
   sequencesRoutes,
+  sequenceRunsRoutes,
+  sequenceMetricsRoutes,
+  sequenceNodeEmailsRoutes,
   accountsRoutes,
   metricsRoutes,
   suppressionsRoutes,
