@@ -24,6 +24,7 @@ import { dataExportsModule } from "./data-exports.js";
 import { warehouseSyncsModule } from "./warehouse-syncs.js";
 import { migrationsModule } from "./migrations.js";
 import { campaignsModule } from "./campaigns.js";
+import { campaignSendsModule } from "./campaign-sends.js";
 import { retentionModule } from "./retention.js";
 
 /**
@@ -56,5 +57,6 @@ export const capabilities: readonly ContainerModule[] = [
   warehouseSyncsModule,
   migrationsModule,
   campaignsModule,
+  campaignSendsModule,
   retentionModule,
 ];
