@@ -37,7 +37,7 @@ export const isTimeZone = (zone: string): boolean => formatOf(zone) !== null;
 /** What clocks in `zone` show at `instant`, written as a UTC time (so it can be compared and shifted). */
 function wallClock(instant: number, format: Intl.DateTimeFormat): number {
   const parts = Object.fromEntries(format.formatToParts(new Date(instant)).map((part) => [part.type, Number(part.value)]));
-  return Date.UTC(parts.year!, parts.month! - 1, parts.day!, parts.hour!, parts.minute!, parts.second!, new Date(instant).getUTCMilliseconds());
+  return Date.UTC(parts.year!, parts.month! - 1, parts.day, parts.hour, parts.minute, parts.second, new Date(instant).getUTCMilliseconds());
 }
 
 /** The instant clocks in a zone show `wall` (an hour skipped by a clock change: the hour after). */

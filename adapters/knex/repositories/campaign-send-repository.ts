@@ -120,7 +120,7 @@ export class KnexCampaignSendRepository implements CampaignSendRepository {
       if (input.definition && input.anyStatus) {
         for (const { reason, total } of await this.reasonCounts(trx, input.anyStatus)) {
           if (reason === "eligible") eligible = total;
-          else excluded = addExclusions(excluded, { [reason]: total } as Partial<ExclusionCounts>);
+          else excluded = addExclusions(excluded, { [reason]: total });
         }
         await this.freeze(trx, campaignId, input.definition, input.maxRecipients, input.dueAt);
       }
