@@ -69,8 +69,8 @@ export const CampaignView = view(
     /** Computed lists are not available here: always empty. */
     computedLists: t.readonlyArray(t.unknown),
     campaignData: t.record(t.string, t.unknown),
-    /** Public share links of campaigns are not built yet: always null. */
-    shareUrl: t.null,
+    /** The live public share link (POST /campaigns/{id}/share-link), on GET /campaigns/{id}; null otherwise. */
+    shareUrl: NullableString,
     senderProfileId: NullableString,
     fromEmail: NullableString,
     fromName: NullableString,
@@ -114,14 +114,14 @@ export const toCampaignSummaryView = (campaign: Campaign): CampaignSummaryView =
   updatedAt: campaign.updatedAt.toISOString(),
 });
 
-export const toCampaignView = (campaign: Campaign, stats: StatsView): CampaignView => ({
+export const toCampaignView = (campaign: Campaign, stats: StatsView, shareUrl: string | null = null): CampaignView => ({
   ...toCampaignSummaryView(campaign),
   html: campaign.body && !isBlocksBody(campaign.body) ? campaign.body.html : null,
   blocks: campaign.body && isBlocksBody(campaign.body) ? campaign.body.blocks : null,
   targetLists: campaign.targetLists,
   computedLists: [],
   campaignData: campaign.campaignData,
-  shareUrl: null,
+  shareUrl,
   ...campaign.identity,
   ccEmails: campaign.ccEmails,
   bccEmails: campaign.bccEmails,

@@ -33,7 +33,7 @@ const PeriodView = view({ name: t.string, start: NullableTimestamp, end: Nullabl
 const EngagementView = view({ opens: t.number, clicks: t.number });
 
 /** What every metrics report holds, whatever sends it covers. */
-const report = {
+export const report = {
   period: PeriodView,
   stats: StatsView,
   complaints: view({ count: t.number, rate: t.number }),

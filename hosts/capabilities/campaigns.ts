@@ -2,6 +2,7 @@ import { ContainerModule } from "inversify";
 import { KnexCampaignAudienceQueries } from "../../adapters/knex/repositories/campaign-audience-queries.js";
 import { KnexCampaignRepository } from "../../adapters/knex/repositories/campaign-repository.js";
 import type { EditDependencies } from "../../core/campaigns/campaign-edits.js";
+import { CampaignShareLinkRepository, CampaignShareTokens } from "../../core/campaigns/campaign-share-link.js";
 import { CancelCampaign } from "../../core/campaigns/cancel-campaign.js";
 import { CreateCampaign } from "../../core/campaigns/create-campaign.js";
 import { DeleteCampaign } from "../../core/campaigns/delete-campaign.js";
@@ -52,7 +53,7 @@ export const campaignsModule = new ContainerModule((container) => {
     [ProfileRepository, SegmentRepository, CampaignAudienceQueries, CampaignDocsUrl],
   );
   bindClass(container, ListCampaigns, [CampaignRepository]);
-  bindClass(container, GetCampaign, [CampaignRepository, MetricsQueries]);
+  bindClass(container, GetCampaign, [CampaignRepository, MetricsQueries, CampaignShareLinkRepository, CampaignShareTokens]);
   bindClass(container, CreateCampaign, [CampaignRepository, TemplateRepository, CampaignEdits, MetricsQueries, IdGenerator, Clock]);
   bindClass(container, UpdateCampaign, [CampaignRepository, CampaignEdits, MetricsQueries, Clock]);
   bindClass(container, DeleteCampaign, [CampaignRepository]);

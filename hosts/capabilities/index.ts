@@ -25,6 +25,7 @@ import { warehouseSyncsModule } from "./warehouse-syncs.js";
 import { migrationsModule } from "./migrations.js";
 import { campaignsModule } from "./campaigns.js";
 import { campaignSendsModule } from "./campaign-sends.js";
+import { campaignActionsModule } from "./campaign-actions.js";
 import { retentionModule } from "./retention.js";
 
 /**
@@ -58,5 +59,6 @@ export const capabilities: readonly ContainerModule[] = [
   migrationsModule,
   campaignsModule,
   campaignSendsModule,
+  campaignActionsModule,
   retentionModule,
 ];

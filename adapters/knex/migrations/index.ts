@@ -23,6 +23,7 @@ import * as m0026 from "./0026-sequences.js";
 import * as m0027 from "./0027-campaigns.js";
 import * as m0028 from "./0028-sequence-enrollments.js";
 import * as m0032 from "./0032-campaign-sends.js";
+import * as m0033 from "./0033-campaign-sharing-goals-and-metrics.js";
 
 interface Migration {
   readonly name: string;
@@ -56,6 +57,7 @@ const migrations: readonly Migration[] = [
   m0027,
   m0028,
   m0032,
+  m0033,
 ];
 
 /** Migrations compiled into the package, so no directory scanning at run time. */

@@ -26,6 +26,7 @@ import { dataExportsRoutes } from "./data-exports.js";
 import { warehouseSyncsRoutes } from "./warehouse-syncs.js";
 import { migrationsRoutes } from "./migrations.js";
 import { campaignsRoutes } from "./campaigns.js";
+import { campaignActionsRoutes } from "./campaign-actions.js";
 import { trackingSettingsRoutes } from "./tracking-settings.js";
 
 /**
@@ -60,6 +61,7 @@ export const apiRouteModules: readonly RouteModule[] = [
   warehouseSyncsRoutes,
   migrationsRoutes,
   campaignsRoutes,
+  campaignActionsRoutes,
   trackingSettingsRoutes,
   subscribersRoutes,
 ];
