@@ -26,6 +26,7 @@ import { dataExportsModule } from "./data-exports.js";
 import { warehouseSyncsModule } from "./warehouse-syncs.js";
 import { migrationsModule } from "./migrations.js";
 import { campaignsModule } from "./campaigns.js";
+import { campaignSendsModule } from "./campaign-sends.js";
 import { campaignActionsModule } from "./campaign-actions.js";
 import { retentionModule } from "./retention.js";
 import { webTrackingModule } from "./web-tracking.js";
@@ -62,6 +63,7 @@ export const capabilities: readonly ContainerModule[] = [
   warehouseSyncsModule,
   migrationsModule,
   campaignsModule,
+  campaignSendsModule,
   campaignActionsModule,
   retentionModule,
   webTrackingModule,
