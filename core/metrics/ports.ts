@@ -54,11 +54,16 @@ export interface CampaignEventRecord {
   readonly bounceType: string | null;
   readonly bounceSubType: string | null;
   readonly machine: boolean;
+  /** The sequence step the send came from (null for campaigns). */
+  readonly automationNodeId: string | null;
 }
 
 export interface CampaignEventSelection {
   readonly companyId: string;
-  readonly campaignId: string;
+  /** Whose sends: a campaign's, or a sequence's (`automationId`, optionally one of its steps). */
+  readonly campaignId?: string | undefined;
+  readonly automationId?: string | undefined;
+  readonly automationNodeId?: string | undefined;
   /** Of the events' own times. */
   readonly window: MetricsWindow;
   readonly eventTypes: readonly CampaignEventType[];

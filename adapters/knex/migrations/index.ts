@@ -24,6 +24,8 @@ import * as m0027 from "./0027-campaigns.js";
 import * as m0028 from "./0028-sequence-enrollments.js";
 import * as m0029 from "./0029-sequence-trigger-state.js";
 import * as m0030 from "./0030-sequence-goals.js";
+import * as m0031 from "./0031-sequence-runs.js";
+import * as m0032 from "./0032-campaign-sends.js";
 import * as m0033 from "./0033-campaign-sharing-goals-and-metrics.js";
 import * as m0034 from "./0034-web-tracking.js";
 
@@ -60,6 +62,8 @@ const migrations: readonly Migration[] = [
   m0028,
   m0029,
   m0030,
+  m0031,
+  m0032,
   m0033,
   m0034,
 ];

@@ -27,6 +27,7 @@ const EventRow = t.type({
   machine: DbBoolean,
   recipient_email: t.string,
   subscriber_id: nullable(t.string),
+  automation_node_id: nullable(t.string),
 });
 
 const EmailGroupRow = t.type({
@@ -53,8 +54,12 @@ export class KnexEmailMetricsQueries implements EmailMetricsQueries {
   private events(selection: CampaignEventSelection): Knex.QueryBuilder {
     const query = this.knex("email_sends as s")
       .join("email_events as e", "e.email_send_id", "s.id")
-      .where({ "s.company_id": selection.companyId, "s.campaign_id": selection.campaignId, "s.is_test": false, "e.company_id": selection.companyId })
+      .where({ "s.company_id": selection.companyId, "s.is_test": false, "e.company_id": selection.companyId })
       .whereIn("e.event_type", [...selection.eventTypes]);
+    if (selection.campaignId !== undefined) query.where("s.campaign_id", selection.campaignId);
+    if (selection.automationId !== undefined) query.where({ "s.email_type": "sequence", "s.automation_id": selection.automationId });
+    if (selection.automationNodeId !== undefined) query.where("s.automation_node_id", selection.automationNodeId);
+    if (selection.campaignId === undefined && selection.automationId === undefined) throw new Error("an events selection names a campaign or a sequence");
     if (!selection.includeMachineEngagement) query.where("e.machine", false);
     return within(query, "e.event_time", selection.window);
   }
@@ -73,6 +78,7 @@ export class KnexEmailMetricsQueries implements EmailMetricsQueries {
           "e.machine",
           "s.recipient_email",
           "s.subscriber_id",
+          "s.automation_node_id",
         )
         .orderBy([
           { column: "e.event_time", order: "desc" },
@@ -95,6 +101,7 @@ export class KnexEmailMetricsQueries implements EmailMetricsQueries {
         bounceType: r.bounce_type,
         bounceSubType: r.bounce_sub_type,
         machine: r.machine,
+        automationNodeId: r.automation_node_id,
       };
     });
     return { events, total: decodeRow(t.type({ n: DbInteger }), counted, "email_events").n };

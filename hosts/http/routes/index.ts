@@ -10,6 +10,9 @@ import { listsRoutes } from "./lists.js";
 import { segmentsRoutes } from "./segments.js";
 import { sequencesRoutes } from "./sequences.js";
 import { sequenceGoalsRoutes } from "./sequence-goals.js";
+import { sequenceRunsRoutes } from "./sequence-runs.js";
+import { sequenceMetricsRoutes } from "./sequence-metrics.js";
+import { sequenceNodeEmailsRoutes } from "./sequence-node-emails.js";
 import { accountsRoutes } from "./accounts.js";
 import { subscribersRoutes } from "./subscribers.js";
 import { emailSendsRoutes } from "./email-sends.js";
@@ -48,6 +51,9 @@ export const apiRouteModules: readonly RouteModule[] = [
   segmentsRoutes,
   sequencesRoutes,
   sequenceGoalsRoutes,
+  sequenceRunsRoutes,
+  sequenceMetricsRoutes,
+  sequenceNodeEmailsRoutes,
   accountsRoutes,
   metricsRoutes,
   suppressionsRoutes,
