@@ -21,12 +21,15 @@ export class CreateSubscriber {
     private readonly contactAdded: ContactAdded,
   ) {}
 
-  execute = async (actor: Actor, input: CreateSubscriberCommand): Promise<Result<CreatedSubscriberView>> => {
+  execute = (actor: Actor, input: CreateSubscriberCommand): Promise<Result<CreatedSubscriberView>> => this.forCompany(actor.companyId, input);
+
+  /** The same for a caller without a key (a public signup form): the company is the form's. */
+  forCompany = async (companyId: string, input: CreateSubscriberCommand): Promise<Result<CreatedSubscriberView>> => {
     const phone = input.phone === undefined ? undefined : normalizePhone(input.phone, input.phoneCountry);
     if (phone?._tag === "Left") return phone;
-    const askToConfirm = await this.requestOptIn.applies(actor.companyId, input.optInMode);
+    const askToConfirm = await this.requestOptIn.applies(companyId, input.optInMode);
     const saved = await this.saveContact.execute(
-      actor.companyId,
+      companyId,
       {
         email: input.email,
         externalId: input.externalId,

@@ -25,6 +25,8 @@ import { warehouseSyncsModule } from "./warehouse-syncs.js";
 import { migrationsModule } from "./migrations.js";
 import { campaignsModule } from "./campaigns.js";
 import { retentionModule } from "./retention.js";
+import { formsModule } from "./forms.js";
+import { landingPagesModule } from "./landing-pages.js";
 
 /**
  * Every capability's module (its adapters, use cases and job handlers), loaded in this order:
@@ -57,4 +59,6 @@ export const capabilities: readonly ContainerModule[] = [
   migrationsModule,
   campaignsModule,
   retentionModule,
+  formsModule,
+  landingPagesModule,
 ];

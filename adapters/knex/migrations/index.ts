@@ -22,6 +22,7 @@ import * as m0023 from "./0023-tracking-settings.js";
 import * as m0026 from "./0026-sequences.js";
 import * as m0027 from "./0027-campaigns.js";
 import * as m0028 from "./0028-sequence-enrollments.js";
+import * as m0035 from "./0035-forms-and-landing-pages.js";
 
 interface Migration {
   readonly name: string;
@@ -54,6 +55,7 @@ const migrations: readonly Migration[] = [
   m0026,
   m0027,
   m0028,
+  m0035,
 ];
 
 /** Migrations compiled into the package, so no directory scanning at run time. */

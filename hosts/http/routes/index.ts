@@ -27,6 +27,8 @@ import { warehouseSyncsRoutes } from "./warehouse-syncs.js";
 import { migrationsRoutes } from "./migrations.js";
 import { campaignsRoutes } from "./campaigns.js";
 import { trackingSettingsRoutes } from "./tracking-settings.js";
+import { formsRoutes } from "./forms.js";
+import { landingPagesRoutes } from "./landing-pages.js";
 
 /**
  * Every API route module, in mounting order: fixed paths such as /subscribers/me, /subscribers/events
@@ -61,5 +63,7 @@ export const apiRouteModules: readonly RouteModule[] = [
   migrationsRoutes,
   campaignsRoutes,
   trackingSettingsRoutes,
+  formsRoutes,
+  landingPagesRoutes,
   subscribersRoutes,
 ];
