@@ -8,8 +8,9 @@ import { CHUNK_SIZE } from "../core/subscriber-imports/model.js";
 import { emailProviderOf } from "../core/subscribers/model.js";
 import { contactFields, contactRow } from "../fixtures/contacts-csv.js";
 import { createCompanyFixture } from "../fixtures/companies.js";
-import { createLogger } from "../hosts/logger.js";
+import { infoLogTo } from "./log-file.js";
 import { startRuntime, type Runtime } from "../hosts/runtime.js";
+import { alternate, ratioLine } from "./rounds.js";
 import { count } from "./settings.js";
 
 /**
@@ -24,6 +25,7 @@ import { count } from "./settings.js";
  * the CSV itself is not measured.
  */
 
+const NAME = "import-100k";
 const GOAL = 0.5;
 
 const COLUMNS = [
@@ -81,11 +83,11 @@ async function bareInsert(knex: Knex, values: readonly unknown[][]): Promise<voi
 }
 
 const open = (dir: string, name: string): Promise<Runtime> =>
-  startRuntime({ databaseUrl: `sqlite:${join(dir, name)}`, logger: createLogger("silent"), baseUrl: "http://127.0.0.1" });
+  startRuntime({ databaseUrl: `sqlite:${join(dir, name)}`, logger: infoLogTo("/dev/null"), baseUrl: "http://127.0.0.1" });
 
 /** Milliseconds the pipeline takes to import `rows` contacts into an empty company. */
-async function timeImport(dir: string, rows: number): Promise<number> {
-  const runtime = await open(dir, "import.sqlite");
+async function timeImport(dir: string, file: string, rows: number): Promise<number> {
+  const runtime = await open(dir, file);
   try {
     const company = await createCompanyFixture(runtime.container, { name: "Bench Company" });
     const data = Array.from({ length: rows }, (_, i) => contactRow(i, {}));
@@ -110,8 +112,8 @@ async function timeImport(dir: string, rows: number): Promise<number> {
 }
 
 /** Milliseconds the bare batched INSERT of the same contacts takes. */
-async function timeBaseline(dir: string, rows: number): Promise<number> {
-  const runtime = await open(dir, "baseline.sqlite");
+async function timeBaseline(dir: string, file: string, rows: number): Promise<number> {
+  const runtime = await open(dir, file);
   try {
     const company = await createCompanyFixture(runtime.container, { name: "Bench Company" });
     const values = columnValues(rows, company.companyId);
@@ -125,14 +127,18 @@ async function timeBaseline(dir: string, rows: number): Promise<number> {
 
 export async function import100k(): Promise<string> {
   const rows = count("BENCH_IMPORT_ROWS", 100_000);
+  const rounds = count("BENCH_ROUNDS", 3);
   const dir = mkdtempSync(join(tmpdir(), "lifecycle-bench-"));
   try {
-    const baselineMs = await timeBaseline(dir, rows);
-    const importMs = await timeImport(dir, rows);
-    const figure = rows / (importMs / 1000);
-    const baseline = rows / (baselineMs / 1000);
-    process.stderr.write(`import-100k: ${rows} contacts imported in ${Math.round(importMs)} ms, bare insert ${Math.round(baselineMs)} ms\n`);
-    return `bench import-100k: ${Math.round(figure)} rows/s vs baseline ${Math.round(baseline)} rows/s = ratio ${(figure / baseline).toFixed(2)} (goal >= ${GOAL})`;
+    // Each round writes a fresh database file of its own, so no round inherits another's pages.
+    const comparison = await alternate(
+      NAME,
+      rounds,
+      "rows/s",
+      async (round) => rows / ((await timeBaseline(dir, `baseline-${round}.sqlite`, rows)) / 1000),
+      async (round) => rows / ((await timeImport(dir, `import-${round}.sqlite`, rows)) / 1000),
+    );
+    return ratioLine(NAME, "rows/s", comparison, GOAL, ["LOG_LEVEL=info to /dev/null", `${rows} contacts`]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

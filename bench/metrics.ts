@@ -4,7 +4,8 @@ import { GetAccountMetrics } from "../core/metrics/get-account-metrics.js";
 import type { Actor } from "../core/shared/actor.js";
 import { createCompanyFixture } from "../fixtures/companies.js";
 import { sendHistoryRows, type HistoryEvent, type SendHistory } from "../fixtures/email-sends.js";
-import { createLogger } from "../hosts/logger.js";
+import { infoLogTo } from "./log-file.js";
+import { durationLine } from "./rounds.js";
 import { startRuntime } from "../hosts/runtime.js";
 import { count } from "./settings.js";
 import { medianOfRuns, random } from "./statistics.js";
@@ -94,7 +95,7 @@ async function seed(knex: Knex, companyId: string): Promise<{ events: number; ex
 async function metricsBenchmark(label: string, goalMs: number, target: Target): Promise<string> {
   const runs = count("BENCH_ROUNDS", 15);
   try {
-    const runtime = await startRuntime({ databaseUrl: target.url, logger: createLogger("silent"), baseUrl: "http://127.0.0.1" });
+    const runtime = await startRuntime({ databaseUrl: target.url, logger: infoLogTo("/dev/null"), baseUrl: "http://127.0.0.1" });
     try {
       const company = await createCompanyFixture(runtime.container, { name: "Bench Company" });
       const seeding = performance.now();
@@ -117,7 +118,7 @@ async function metricsBenchmark(label: string, goalMs: number, target: Target): 
         if (result.right.clickedLinks.length !== 20) throw new Error(`bench ${label}: ${result.right.clickedLinks.length} clicked links`);
         return elapsed;
       };
-      return `bench ${label}: ${(await medianOfRuns(once, runs)).toFixed(1)} ms (goal < ${goalMs} ms)`;
+      return durationLine(label, await medianOfRuns(once, runs), runs, goalMs, ["LOG_LEVEL=info to /dev/null"]);
     } finally {
       await runtime.close();
     }

@@ -47,3 +47,10 @@ export function ratioLine(name: string, unit: string, comparison: Comparison, go
   const notes = settings.length > 0 ? ` [${settings.join("; ")}]` : "";
   return `bench ${name}: ${Math.round(product)} ${unit} vs baseline ${Math.round(baseline)} ${unit} = ratio ${ratio.toFixed(2)} (${spread}; goal >= ${goal}: ${verdict})${notes}`;
 }
+
+/** The summary line of a benchmark with an absolute goal: `bench NAME: T ms (median of N runs; goal < G ms: met)`. */
+export function durationLine(name: string, medianMs: number, runs: number, goalMs: number, settings: readonly string[] = []): string {
+  const verdict = medianMs < goalMs ? "met" : "missed";
+  const notes = settings.length > 0 ? ` [${settings.join("; ")}]` : "";
+  return `bench ${name}: ${medianMs.toFixed(1)} ms (median of ${runs} runs; goal < ${goalMs} ms: ${verdict})${notes}`;
+}

@@ -7,7 +7,8 @@ import { CountSegment } from "../core/segments/count-segment.js";
 import { CreateSegment } from "../core/segments/create-segment.js";
 import type { Actor } from "../core/shared/actor.js";
 import { createCompanyFixture } from "../fixtures/companies.js";
-import { createLogger } from "../hosts/logger.js";
+import { infoLogTo } from "./log-file.js";
+import { durationLine } from "./rounds.js";
 import { startRuntime } from "../hosts/runtime.js";
 import { count } from "./settings.js";
 import { medianOfRuns, random } from "./statistics.js";
@@ -81,7 +82,7 @@ async function seed(knex: Knex, companyId: string): Promise<number> {
 export async function segmentCount(): Promise<string> {
   const runs = count("BENCH_ROUNDS", 15);
   const dir = mkdtempSync(join(tmpdir(), "lifecycle-bench-"));
-  const runtime = await startRuntime({ databaseUrl: `sqlite:${join(dir, "bench.sqlite")}`, logger: createLogger("silent"), baseUrl: "http://127.0.0.1" });
+  const runtime = await startRuntime({ databaseUrl: `sqlite:${join(dir, "bench.sqlite")}`, logger: infoLogTo("/dev/null"), baseUrl: "http://127.0.0.1" });
   try {
     const company = await createCompanyFixture(runtime.container, { name: "Bench Company" });
     const seeding = performance.now();
@@ -111,7 +112,7 @@ export async function segmentCount(): Promise<string> {
       if (result.right.count !== expected) throw new Error(`bench segment-count: counted ${result.right.count}, expected ${expected}`);
       return elapsed;
     };
-    return `bench segment-count: ${(await medianOfRuns(once, runs)).toFixed(1)} ms (goal < ${GOAL_MS} ms)`;
+    return durationLine("segment-count", await medianOfRuns(once, runs), runs, GOAL_MS, ["LOG_LEVEL=info to /dev/null"]);
   } finally {
     await runtime.close();
     rmSync(dir, { recursive: true, force: true });

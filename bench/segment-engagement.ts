@@ -5,7 +5,8 @@ import { CountSegment } from "../core/segments/count-segment.js";
 import { CreateSegment } from "../core/segments/create-segment.js";
 import type { Actor } from "../core/shared/actor.js";
 import { createCompanyFixture } from "../fixtures/companies.js";
-import { createLogger } from "../hosts/logger.js";
+import { infoLogTo } from "./log-file.js";
+import { durationLine } from "./rounds.js";
 import { startRuntime } from "../hosts/runtime.js";
 import { count } from "./settings.js";
 import { medianOfRuns, random } from "./statistics.js";
@@ -130,7 +131,7 @@ async function seed(knex: Knex, companyId: string): Promise<Seeded> {
 async function segmentEngagement(label: string, target: Target): Promise<string> {
   const runs = count("BENCH_ROUNDS", 15);
   try {
-    const runtime = await startRuntime({ databaseUrl: target.url, logger: createLogger("silent"), baseUrl: "http://127.0.0.1" });
+    const runtime = await startRuntime({ databaseUrl: target.url, logger: infoLogTo("/dev/null"), baseUrl: "http://127.0.0.1" });
     try {
       const company = await createCompanyFixture(runtime.container, { name: "Bench Company" });
       const seeding = performance.now();
@@ -162,7 +163,7 @@ async function segmentEngagement(label: string, target: Target): Promise<string>
         if (result.right.count !== seeded.expected) throw new Error(`bench ${label}: counted ${result.right.count}, expected ${seeded.expected}`);
         return elapsed;
       };
-      return `bench ${label}: ${(await medianOfRuns(once, runs)).toFixed(1)} ms (goal < ${GOAL_MS} ms)`;
+      return durationLine(label, await medianOfRuns(once, runs), runs, GOAL_MS, ["LOG_LEVEL=info to /dev/null"]);
     } finally {
       await runtime.close();
     }

@@ -1,3 +1,4 @@
+import type { RequestOptIn } from "../opt-in/request-opt-in.js";
 import type { Clock } from "../ports/clock.js";
 import type { Actor } from "../shared/actor.js";
 import { badRequest, notFound } from "../shared/errors.js";
@@ -20,12 +21,15 @@ export type AddedMember = {
  * Adds a contact to an account, or changes its role. A contact named by email is created when
  * the company does not know it yet (through SaveContact, like every contact write); one named by
  * subscriberId must exist. Without a role a new member is a `member` and an existing one keeps its role.
+ * A contact created here is asked to confirm when the company has double opt-in on, like any other
+ * new contact: being added to an account is no consent to marketing email.
  */
 export class AddAccountMember {
   constructor(
     private readonly accounts: AccountRepository,
     private readonly subscribers: SubscriberRepository,
     private readonly saveContact: SaveContact,
+    private readonly requestOptIn: RequestOptIn,
     private readonly clock: Clock,
   ) {}
 
@@ -52,7 +56,10 @@ export class AddAccountMember {
       if (input.email && input.email !== subscriber.email) return fail(badRequest("email and subscriberId name different subscribers"));
       return ok(subscriber.id);
     }
-    const saved = await this.saveContact.execute(companyId, { email: input.email }, "skip");
-    return saved._tag === "Left" ? saved : ok(saved.right.subscriber.id);
+    const askToConfirm = await this.requestOptIn.applies(companyId, undefined);
+    const saved = await this.saveContact.execute(companyId, { email: input.email }, "skip", { askToConfirm });
+    if (saved._tag === "Left") return saved;
+    if (saved.right.created) await this.requestOptIn.execute(saved.right.subscriber, true, askToConfirm);
+    return ok(saved.right.subscriber.id);
   }
 }

@@ -9,6 +9,7 @@ import { RunOrganizationIdSuggestion } from "../../core/accounts/run-organizatio
 import { SuggestOrganizationIds, SuggestOrganizationIdsJob } from "../../core/accounts/suggest-organization-ids.js";
 import { UpsertAccount } from "../../core/accounts/upsert-account.js";
 import { RecordCustomEvent } from "../../core/events/record-custom-event.js";
+import { RequestOptIn } from "../../core/opt-in/request-opt-in.js";
 import { Clock } from "../../core/ports/clock.js";
 import { IdGenerator } from "../../core/ports/id-generator.js";
 import { JobQueue } from "../../core/ports/job-queue.js";
@@ -29,7 +30,7 @@ export const accountsModule = new ContainerModule((container) => {
 
   bindClass(container, UpsertAccount, [AccountRepository, IdGenerator, Clock]);
   bindClass(container, GetAccount, [AccountRepository]);
-  bindClass(container, AddAccountMember, [AccountRepository, SubscriberRepository, SaveContact, Clock]);
+  bindClass(container, AddAccountMember, [AccountRepository, SubscriberRepository, SaveContact, RequestOptIn, Clock]);
   bindClass(container, RecordAccountEvent, [AccountRepository, AccountEventRepository, SubscriberRepository, RecordCustomEvent, IdGenerator, Clock]);
   bindClass(container, SuggestOrganizationIds, [AccountSuggestionRepository, JobQueue, IdGenerator, Clock]);
   bindClass(container, GetSuggestionJob, [AccountSuggestionRepository]);

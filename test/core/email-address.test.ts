@@ -1,7 +1,9 @@
 import test from "ava";
+import fc from "fast-check";
 import { isLeft, isRight } from "fp-ts/lib/Either.js";
+import isEmail from "validator/lib/isEmail.js";
 import { Email } from "../../core/shared/codecs.js";
-import { isEmailAddress } from "../../core/shared/email-address.js";
+import { isEmailAddress, isPlainAddress, MAX_EMAIL_LENGTH } from "../../core/shared/email-address.js";
 import { parseMailbox } from "../../core/transactional/mailbox-text.js";
 
 const local64 = "a".repeat(64);
@@ -85,4 +87,27 @@ test("From and Reply-To text holds the same rule inside the angle brackets", (t)
   t.deepEqual(parseMailbox('"Lovelace, Ada" <ada@example.com>'), { email: "ada@example.com", name: "Lovelace, Ada" });
   t.is(parseMailbox("Ada <x..y@a.test>"), null);
   t.is(parseMailbox("Ada <ada@localhost>"), null);
+});
+
+/** The rule as written before the plain-address path: validator's isEmail, bounded and unquoted. */
+const byValidatorAlone = (address: string): boolean =>
+  address.length <= MAX_EMAIL_LENGTH &&
+  !address.includes('"') &&
+  isEmail.default(address, { allow_utf8_local_part: true, allow_ip_domain: false, require_tld: true });
+
+test("the plain-address path accepts only what validator's isEmail accepts", (t) => {
+  const atext = fc.constantFrom(..."abcXYZ019!#$%&'*+-/=?^_`{|}~");
+  const local = fc.array(fc.string({ unit: atext, minLength: 1, maxLength: 24 }), { minLength: 1, maxLength: 4 }).map((parts) => parts.join("."));
+  const label = fc.string({ unit: fc.constantFrom(..."abz09-"), minLength: 1, maxLength: 70 });
+  const tld = fc.string({ unit: fc.constantFrom(..."abz09-"), minLength: 1, maxLength: 8 });
+  const near = fc.tuple(local, fc.array(label, { minLength: 1, maxLength: 4 }), tld).map(([l, labels, end]) => `${l}@${[...labels, end].join(".")}`);
+  let plain = 0;
+  fc.assert(
+    fc.property(fc.oneof(near, fc.string({ maxLength: 80 }), fc.emailAddress()), (address) => {
+      if (isPlainAddress(address)) plain += 1;
+      return isEmailAddress(address) === byValidatorAlone(address);
+    }),
+    { numRuns: 20_000 },
+  );
+  t.true(plain > 1_000, `the generated addresses exercised the plain path (${plain} times)`);
 });

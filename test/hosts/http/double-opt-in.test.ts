@@ -289,6 +289,27 @@ for (const dialect of dialects()) {
     t.deepEqual(await s.deliver(), [["tagged@example.com", "suppressed"]], "marketing waits for the confirmation");
   });
 
+  test(name("a contact an account membership creates is asked too; a known contact made a member is not"), async (t) => {
+    const s = await session(t, dialect);
+    t.is((await s.call("POST", "/api/v1/subscribers", { body: { email: "known@example.com" } })).status, 200);
+    t.is((await s.call("POST", "/api/v1/accounts", { body: { externalId: "org-1", name: "Org" } })).status, 200);
+    t.is((await s.call("PATCH", "/api/v1/tracking-settings", { body: { doubleOptInEnabled: true } })).status, 200);
+    for (const email of ["member@example.com", "known@example.com"]) {
+      const added = await s.call("POST", "/api/v1/accounts/org-1/members", { body: { email } });
+      t.is(added.status, 200, JSON.stringify(added.body));
+    }
+
+    const delivered = await s.deliver();
+    t.deepEqual(
+      delivered.map(([recipient]) => recipient),
+      ["member@example.com"],
+      "only the contact the membership created",
+    );
+    t.is(s.transport.messages[0]?.message.subject, "Confirm your subscription to Acme & Co");
+    t.is((await marketing(s, "member@example.com")).status, 200);
+    t.deepEqual(await s.deliver(), [["member@example.com", "suppressed"]], "marketing waits for the confirmation");
+  });
+
   test(name("emailQueued is false, with the reason, for an address whose mail delivery would suppress"), async (t) => {
     const s = await session(t, dialect);
     t.is((await s.call("PATCH", "/api/v1/tracking-settings", { body: { doubleOptInEnabled: true } })).status, 200);
