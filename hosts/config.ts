@@ -1,3 +1,4 @@
+import { DEFAULT_CAMPAIGN_SENDS, type CampaignSendSettings } from "../core/campaigns/send-ports.js";
 import * as t from "io-ts";
 import { isLeft } from "fp-ts/lib/Either.js";
 import ipaddr from "ipaddr.js";
@@ -21,6 +22,8 @@ export interface AppConfig {
   readonly allowPrivateDestinations: boolean;
   /** TRANSLATION_URL and TRANSLATION_API_KEY: a LibreTranslate-compatible service for template localization syncs; unset: none. */
   readonly translation: { readonly url: string; readonly apiKey: string | undefined } | undefined;
+  /** CAMPAIGN_BATCH_SIZE, CAMPAIGN_SEND_RATE_PER_MINUTE (each company) and CAMPAIGN_SERVER_SEND_RATE_PER_MINUTE (all together); unset rates: none. */
+  readonly campaignSends: CampaignSendSettings;
   readonly logLevel: string;
   readonly trustProxy: TrustProxy;
   readonly retention: RetentionPolicy;
@@ -110,6 +113,9 @@ const Environment = t.partial({
   SHED_EVENT_LOOP_DELAY_MS: integerBetween(0, 60_000),
   SHED_DB_QUEUE: integerBetween(0, 1_000_000),
   DB_STATEMENT_TIMEOUT_MS: integerBetween(0, 86_400_000),
+  CAMPAIGN_BATCH_SIZE: integerBetween(1, 10_000),
+  CAMPAIGN_SEND_RATE_PER_MINUTE: integerBetween(1, 60_000_000),
+  CAMPAIGN_SERVER_SEND_RATE_PER_MINUTE: integerBetween(1, 60_000_000),
 });
 
 export interface ConfigOverrides {
@@ -140,6 +146,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Conf
     redisUrl: e.REDIS_URL,
     allowPrivateDestinations: e.ALLOW_PRIVATE_DESTINATIONS ?? false,
     translation: e.TRANSLATION_URL ? { url: e.TRANSLATION_URL, apiKey: e.TRANSLATION_API_KEY } : undefined,
+    campaignSends: {
+      batchSize: e.CAMPAIGN_BATCH_SIZE ?? DEFAULT_CAMPAIGN_SENDS.batchSize,
+      perCompany: e.CAMPAIGN_SEND_RATE_PER_MINUTE ?? null,
+      perServer: e.CAMPAIGN_SERVER_SEND_RATE_PER_MINUTE ?? null,
+    },
     logLevel: e.LOG_LEVEL ?? "info",
     trustProxy: e.TRUST_PROXY ?? false,
     retention: {

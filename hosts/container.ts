@@ -8,6 +8,7 @@ import { capabilities } from "./capabilities/index.js";
 import { DEFAULT_CAPACITY, type Capacity } from "./capacity.js";
 import type { Logger } from "./logger.js";
 import { AllowPrivateDestinations, AppLogger, BaseUrl, CapacitySettings, Database, MailUrl, RedisUrl, SecretKey, TranslationSettings } from "./tokens.js";
+import { CampaignSendSettings, DEFAULT_CAMPAIGN_SENDS } from "../core/campaigns/send-ports.js";
 
 export interface ContainerParts {
   readonly knex: Knex;
@@ -28,6 +29,8 @@ export interface ContainerParts {
   readonly retention?: RetentionPolicy;
   /** Fair share, load shedding, statement time limit; DEFAULT_CAPACITY when omitted. */
   readonly capacity?: Capacity;
+  /** Campaign batch size and throttles; DEFAULT_CAMPAIGN_SENDS when omitted. */
+  readonly campaignSends?: CampaignSendSettings;
 }
 
 /**
@@ -48,6 +51,7 @@ export function buildContainer(parts: ContainerParts): Container {
   container.bind<TranslationService | undefined>(TranslationSettings).toConstantValue(parts.translation);
   container.bind<RetentionPolicy>(RetentionPolicy).toConstantValue(parts.retention ?? DEFAULT_RETENTION);
   container.bind<Capacity>(CapacitySettings).toConstantValue(parts.capacity ?? DEFAULT_CAPACITY);
+  container.bind<CampaignSendSettings>(CampaignSendSettings).toConstantValue(parts.campaignSends ?? DEFAULT_CAMPAIGN_SENDS);
 
   container.load(...capabilities);
   return container;

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { Container } from "inversify";
 import type { Knex } from "knex";
 import { ApiKeyUsage } from "../core/api-keys/ports.js";
+import type { CampaignSendSettings } from "../core/campaigns/send-ports.js";
 import type { Clock } from "../core/ports/clock.js";
 import type { RetentionPolicy } from "../core/retention/policy.js";
 import { createKnex } from "../adapters/knex/connection.js";
@@ -29,6 +30,8 @@ export interface RuntimeOptions {
   readonly allowPrivateDestinations?: boolean;
   /** TRANSLATION_URL and TRANSLATION_API_KEY; none when omitted. */
   readonly translation?: TranslationService | undefined;
+  /** Campaign batch size and throttles; DEFAULT_CAMPAIGN_SENDS when omitted. */
+  readonly campaignSends?: CampaignSendSettings;
   /** The RETENTION_* settings; the defaults when omitted. */
   readonly retention?: RetentionPolicy;
   /** Fair share, load shedding and statement time limit; DEFAULT_CAPACITY where omitted. */
@@ -75,6 +78,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     allowPrivateDestinations: options.allowPrivateDestinations ?? false,
     translation: options.translation,
     capacity,
+    ...(options.campaignSends ? { campaignSends: options.campaignSends } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.retention ? { retention: options.retention } : {}),
   });

@@ -88,6 +88,18 @@ const unsubscribeLine = (context: DocumentContext): string => {
 const UNSUBSCRIBE_SLOT = "lifecycle-unsubscribe-url-7f3a9c";
 const VIEW_IN_BROWSER_SLOT = "lifecycle-view-in-browser-url-7f3a9c";
 const MAX_CACHED_FOOTERS = 200;
+const MAX_CACHED_DOCUMENTS = 50;
+
+/** The document context with the recipient's links as stand-ins. */
+const withLinkSlots = (context: DocumentContext): DocumentContext => ({
+  ...context,
+  unsubscribeUrl: UNSUBSCRIBE_SLOT,
+  viewInBrowserUrl: context.viewInBrowserUrl ? VIEW_IN_BROWSER_SLOT : undefined,
+});
+
+/** The stand-ins replaced by the recipient's links, escaped as the document writes them. */
+const fillLinkSlots = (text: string, context: DocumentContext, escape: (value: string) => string): string =>
+  text.replaceAll(UNSUBSCRIBE_SLOT, escape(context.unsubscribeUrl)).replaceAll(VIEW_IN_BROWSER_SLOT, escape(context.viewInBrowserUrl ?? ""));
 const TRACKABLE = /^https?:\/\//i;
 
 /** A compiled footer with its links' stand-ins, parsed and turned into text once. */
@@ -124,6 +136,8 @@ export class MjmlEmailRenderer implements EmailRenderer {
   private readonly engines: MergeTagEngines;
   /** Compiled footers by MJML source (one per company footer and theme, in practice). */
   private readonly footers = new Map<string, CompiledFooter>();
+  /** Compiled emails by MJML source, the recipient's links as stand-ins. */
+  private readonly documents = new Map<string, string>();
 
   constructor(private readonly limits: RenderLimits = DEFAULT_RENDER_LIMITS) {
     this.engines = mergeTagEngines(limits);
@@ -173,7 +187,9 @@ export class MjmlEmailRenderer implements EmailRenderer {
       // A body with a footer block of its own keeps it instead of the default one.
       const ownFooter = request.body.blocks.some((block) => block.type === "footer");
       const defaultFooter = ownFooter ? [] : await fillBlocks(footerBlocks, tags, "footer");
-      document = HtmlDocument.parse(await this.compile(emailDocument({ subject, previewText, body, footer: defaultFooter }, context)));
+      // The recipient's links go in after MJML, so recipients with the same merge values (a campaign without personal tags) share one compile.
+      const source = emailDocument({ subject, previewText, body, footer: defaultFooter }, withLinkSlots(context));
+      document = HtmlDocument.parse(fillLinkSlots(await this.compileOnce(source), context, escapeHtml));
       hasUnsubscribeLink = document.hasLinkTo(links.unsubscribeUrl);
     } else {
       document = HtmlDocument.parse(await tags.html(request.body.html, { surface: "body" }));
@@ -221,8 +237,7 @@ export class MjmlEmailRenderer implements EmailRenderer {
 
   /** A recipient's footer: the placeholders replaced by their links, tracked where `track` says. */
   private footerFor(compiled: CompiledFooter, context: DocumentContext, track: (url: string) => string | null): RecipientFooter {
-    const fill = (text: string, escape: (value: string) => string): string =>
-      text.replaceAll(UNSUBSCRIBE_SLOT, escape(context.unsubscribeUrl)).replaceAll(VIEW_IN_BROWSER_SLOT, escape(context.viewInBrowserUrl ?? ""));
+    const fill = (text: string, escape: (value: string) => string): string => fillLinkSlots(text, context, escape);
     const urls: string[] = [];
     const { html } = compiled.document.edit({
       rewriteLink: (url) => {
@@ -238,6 +253,17 @@ export class MjmlEmailRenderer implements EmailRenderer {
       (value) => value,
     );
     return { html: fill(html, escapeHtml), text };
+  }
+
+  /** MJML of a whole email, compiled once per source (bounded: personal merge values make every source new). */
+  private async compileOnce(source: string): Promise<string> {
+    let html = this.documents.get(source);
+    if (html === undefined) {
+      html = await this.compile(source);
+      if (this.documents.size >= MAX_CACHED_DOCUMENTS) this.documents.clear();
+      this.documents.set(source, html);
+    }
+    return html;
   }
 
   private async compile(source: string): Promise<string> {

@@ -1,3 +1,4 @@
+import { WEB_TRACKING_ADDRESS_WINDOWS, WEB_TRACKING_KEY_WINDOWS } from "../web-tracking/abuse-limits.js";
 import type { OperatorBudget, RateWindow } from "./rate-budgets.js";
 
 /**
@@ -33,4 +34,6 @@ export const DEFAULT_FAIR_SHARE: FairShare = {
 export const operatorBudgets = (share: FairShare): Record<OperatorBudget, readonly RateWindow[]> => ({
   company: [{ points: share.companyPerMinute, seconds: 60 }],
   authFailures: [{ points: share.authFailuresPerMinute, seconds: 60 }],
+  webTrackingAddress: WEB_TRACKING_ADDRESS_WINDOWS,
+  webTrackingKey: WEB_TRACKING_KEY_WINDOWS,
 });

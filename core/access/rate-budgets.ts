@@ -27,9 +27,11 @@ export type KeyBudget = keyof typeof RATE_BUDGETS;
 
 /**
  * Budgets of the operator's choosing (not the spec's): `company` is spent once per request by
- * every key of a company together; `authFailures` once per failed authentication, per client address.
+ * every key of a company together; `authFailures` once per failed authentication, per client address;
+ * `webTrackingAddress` and `webTrackingKey` once per request of the tracking script, per client
+ * address and per web tracking key.
  */
-export type OperatorBudget = "company" | "authFailures";
+export type OperatorBudget = "company" | "authFailures" | "webTrackingAddress" | "webTrackingKey";
 
 /**
  * Budgets of the public surfaces, reached without a key (spec: public form submissions have

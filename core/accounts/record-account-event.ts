@@ -126,6 +126,7 @@ export class RecordAccountEvent {
       return { ...report, success: false, skipped: CONTACT_DELETED };
     }
     let customEventId: string;
+    let automationsTriggered: string[];
     try {
       const recorded = await this.recordCustomEvent.execute(
         { companyId: account.companyId, id: contact.id, email: contact.email },
@@ -138,6 +139,7 @@ export class RecordAccountEvent {
         },
       );
       customEventId = recorded.id;
+      automationsTriggered = recorded.automationsTriggered;
     } catch (error) {
       const cause = error instanceof Error ? error.message : String(error);
       await this.events.settleDelivery(
@@ -150,6 +152,6 @@ export class RecordAccountEvent {
       return { ...report, success: false, error: DELIVERY_FAILED };
     }
     await this.events.settleDelivery(account.companyId, event.id, delivery.subscriberId, { status: "completed", customEventId, error: null }, this.clock.now());
-    return { ...report, success: true };
+    return { ...report, success: true, automationsTriggered };
   }
 }

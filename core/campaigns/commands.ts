@@ -16,6 +16,38 @@ import { CAMPAIGN_STATUSES, RECURRING_INTERVALS, TARGET_TYPES, type AudienceRule
 
 export const CampaignPath = t.type({ campaignId: TrimmedNonEmpty }, "CampaignPath");
 
+/** POST /campaigns/{id}/test: the one address the test goes to. */
+export const SendCampaignTestCommand = t.exact(t.type({ to: required(Email) }), "SendCampaignTestCommand");
+export type SendCampaignTestCommand = t.TypeOf<typeof SendCampaignTestCommand>;
+
+export const GoalPath = t.type({ campaignId: TrimmedNonEmpty, goalId: TrimmedNonEmpty }, "GoalPath");
+
+const goalProps = {
+  description: optional(nullableText(2000)),
+  /** Only `event` goals exist here; `attribute_change` is answered with a clear 400. */
+  triggerType: optional(oneOf(["event", "attribute_change"] as const, "GoalTriggerType")),
+  triggerEventName: optional(boundedText(200)),
+  attributePath: t.unknown,
+  attributeCondition: t.unknown,
+  attributeValue: t.unknown,
+  attributePreviousValue: t.unknown,
+  eventPropertyName: optional(nullableText(200)),
+  eventPropertyLabel: optional(nullableText(255)),
+  attributionWindowHours: optional(integerBetween(1, 720)),
+  isActive: optional(t.boolean),
+};
+
+/** POST /campaigns/{id}/goals. */
+export const CreateCampaignGoalCommand = t.exact(
+  t.intersection([t.type({ name: required(boundedText(255)) }), t.partial(goalProps)]),
+  "CreateCampaignGoalCommand",
+);
+export type CreateCampaignGoalCommand = t.TypeOf<typeof CreateCampaignGoalCommand>;
+
+/** PATCH /campaigns/{id}/goals/{goalId}: any field; null or "" clears description and the event property. */
+export const UpdateCampaignGoalCommand = t.exact(t.partial({ name: optional(boundedText(255)), ...goalProps }), "UpdateCampaignGoalCommand");
+export type UpdateCampaignGoalCommand = t.TypeOf<typeof UpdateCampaignGoalCommand>;
+
 /** GET /campaigns. */
 export const ListCampaignsQuery = t.exact(
   t.partial({ status: optional(oneOf(CAMPAIGN_STATUSES, "CampaignStatus")), label: optional(TrimmedNonEmpty), ...offsetPageFields }),

@@ -1,6 +1,7 @@
 import type { EmailBody } from "../emails/model.js";
 import type { FilterLeafInput, JoinOperator } from "../segments/model.js";
 import { notFound } from "../shared/errors.js";
+import type { CampaignSendState } from "./send-model.js";
 
 /**
  * Campaigns (compat-reference §11): one email to an audience, sent at a scheduled time. Drafts
@@ -95,6 +96,11 @@ export interface Campaign {
   readonly externalId: string | null;
   readonly createdAt: Date;
   readonly updatedAt: Date;
+  /**
+   * The send's progress, kept by the send engine alone (saving a campaign never writes it):
+   * null or absent until a send started.
+   */
+  readonly send?: CampaignSendState | null;
 }
 
 export const CAMPAIGN_NOT_FOUND = notFound("Campaign not found");

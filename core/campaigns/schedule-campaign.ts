@@ -1,5 +1,6 @@
 import type { MetricsQueries } from "../metrics/ports.js";
 import type { Clock } from "../ports/clock.js";
+import type { JobQueue } from "../ports/job-queue.js";
 import type { Actor } from "../shared/actor.js";
 import { badRequest } from "../shared/errors.js";
 import { fail, ok, type Result } from "../shared/result.js";
@@ -10,18 +11,14 @@ import type { ScheduleCampaignCommand } from "./commands.js";
 import { CAMPAIGN_NOT_FOUND, type Campaign, type CampaignSchedule } from "./model.js";
 import type { CampaignRepository } from "./ports.js";
 import { refuseMissingReferences, resolveAudience } from "./resolve-audience.js";
+import { earliestDue, isTimeZone } from "./recipient-time.js";
 import { saveMove } from "./save-move.js";
+import { startCampaignSendJob } from "./send-jobs.js";
 import { transition } from "./transitions.js";
 import type { CampaignView } from "./view.js";
 
-const isTimeZone = (zone: string): boolean => {
-  try {
-    new Intl.DateTimeFormat("en-US", { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
-};
+/** A scheduledAt this little in the past means "now": the send starts at once (a client's clock and the request take a moment). */
+const NOW_GRACE_MS = 60_000;
 
 /** What the campaign lacks to be sent: a subject and content (no targeting means every active contact). */
 function missingRequirements(campaign: Campaign): string[] {
@@ -34,7 +31,7 @@ function missingRequirements(campaign: Campaign): string[] {
 
 /**
  * POST /campaigns/{id}/schedule: a draft (or a scheduled campaign, whose schedule is replaced)
- * is scheduled for a future `scheduledAt`, optionally spread over 1-72 hours, in each
+ * is scheduled for a future `scheduledAt` (or now: it starts at once), optionally spread over 1-72 hours, in each
  * recipient's timezone, or recurring weekly or monthly. It needs a subject, content and an
  * audience whose lists and segments still exist; `targetLists` or `listIds` here replace it.
  */
@@ -43,6 +40,7 @@ export class ScheduleCampaign {
     private readonly campaigns: CampaignRepository,
     private readonly edits: EditDependencies,
     private readonly metrics: MetricsQueries,
+    private readonly jobs: JobQueue,
     private readonly clock: Clock,
   ) {}
 
@@ -52,7 +50,7 @@ export class ScheduleCampaign {
     const status = transition(campaign.status, "schedule");
     if (status._tag === "Left") return status;
     const now = this.clock.now();
-    if (input.scheduledAt.getTime() <= now.getTime()) return fail(badRequest("scheduledAt must be in the future"));
+    if (input.scheduledAt.getTime() < now.getTime() - NOW_GRACE_MS) return fail(badRequest("scheduledAt must be in the future"));
     if (input.scheduledTimezone !== undefined && !isTimeZone(input.scheduledTimezone)) {
       return fail(badRequest("scheduledTimezone must be an IANA timezone such as Europe/Paris"));
     }
@@ -101,6 +99,11 @@ export class ScheduleCampaign {
     };
     const saved = await saveMove(this.campaigns, campaign, scheduled, "schedule");
     if (saved._tag === "Left") return saved;
+    // The send starts at scheduledAt, or where it is first due in recipients' timezones (a start
+    // job that finds the campaign unscheduled or moved does nothing; the sweep catches a lost one).
+    const startsAt =
+      schedule.sendInRecipientTimezone && schedule.scheduledTimezone ? earliestDue(input.scheduledAt, schedule.scheduledTimezone) : input.scheduledAt;
+    await this.jobs.enqueue(startCampaignSendJob(actor.companyId, campaignId, startsAt));
     return ok({ campaign: await campaignWithStats(this.metrics, saved.right), scheduledAt: input.scheduledAt.toISOString() });
   };
 }

@@ -6,6 +6,7 @@ import { oneOf } from "../shared/codecs.js";
 import { Id, NullableString, NullableTimestamp, Timestamp, view } from "../shared/view-fields.js";
 import { TargetListsCodec } from "./commands.js";
 import { CAMPAIGN_STATUSES, RECURRING_INTERVALS, type Campaign } from "./model.js";
+import { EXCLUSION_REASONS, type ExclusionReason } from "./send-model.js";
 
 const summary = {
   id: Id,
@@ -37,6 +38,23 @@ const summary = {
   updatedAt: Timestamp,
 };
 
+/** Where a send stands: the frozen audience, what went out, what is left, and who was left out and why. */
+const CampaignProgressView = view(
+  {
+    startedAt: Timestamp,
+    /** Contacts frozen into the send when it started (after the exclusions then). */
+    recipients: t.number,
+    /** Handed to the email pipeline so far. */
+    queued: t.number,
+    /** Handed to the relay (as `stats.sent`). */
+    sent: t.number,
+    /** Messages still to go: recipients not reached by a batch yet, and queued ones not yet sent. */
+    remaining: t.number,
+    excluded: view(Object.fromEntries(EXCLUSION_REASONS.map((reason) => [reason, t.number])) as Record<ExclusionReason, t.NumberC>),
+  },
+  "CampaignProgress",
+);
+
 /** A campaign in a list (compat-reference §11 summary fields). */
 export const CampaignSummaryView = view(summary, "CampaignSummary");
 export type CampaignSummaryView = t.TypeOf<typeof CampaignSummaryView>;
@@ -51,8 +69,8 @@ export const CampaignView = view(
     /** Computed lists are not available here: always empty. */
     computedLists: t.readonlyArray(t.unknown),
     campaignData: t.record(t.string, t.unknown),
-    /** Public share links of campaigns are not built yet: always null. */
-    shareUrl: t.null,
+    /** The live public share link (POST /campaigns/{id}/share-link), on GET /campaigns/{id}; null otherwise. */
+    shareUrl: NullableString,
     senderProfileId: NullableString,
     fromEmail: NullableString,
     fromName: NullableString,
@@ -64,6 +82,8 @@ export const CampaignView = view(
     maxRecipients: t.union([t.number, t.null]),
     /** From the campaign's sends, test sends left out: zeros until it is sent. */
     stats: StatsView,
+    /** Null until the send starts. */
+    progress: t.union([CampaignProgressView, t.null]),
   },
   "Campaign",
 );
@@ -94,17 +114,27 @@ export const toCampaignSummaryView = (campaign: Campaign): CampaignSummaryView =
   updatedAt: campaign.updatedAt.toISOString(),
 });
 
-export const toCampaignView = (campaign: Campaign, stats: StatsView): CampaignView => ({
+export const toCampaignView = (campaign: Campaign, stats: StatsView, shareUrl: string | null = null): CampaignView => ({
   ...toCampaignSummaryView(campaign),
   html: campaign.body && !isBlocksBody(campaign.body) ? campaign.body.html : null,
   blocks: campaign.body && isBlocksBody(campaign.body) ? campaign.body.blocks : null,
   targetLists: campaign.targetLists,
   computedLists: [],
   campaignData: campaign.campaignData,
-  shareUrl: null,
+  shareUrl,
   ...campaign.identity,
   ccEmails: campaign.ccEmails,
   bccEmails: campaign.bccEmails,
   maxRecipients: campaign.maxRecipients,
   stats,
+  progress: progressOf(campaign, stats.sent),
 });
+
+/** A copy of a campaign (a draft) has no send of its own, whatever it was copied from. */
+function progressOf(campaign: Campaign, sent: number): t.TypeOf<typeof CampaignProgressView> | null {
+  const send = campaign.send;
+  if (!send || campaign.status === "draft" || campaign.status === "scheduled") return null;
+  const unbatched = campaign.status === "sending" || campaign.status === "paused" ? send.recipients - send.processed : 0;
+  const remaining = campaign.status === "sent" ? 0 : Math.max(0, unbatched) + Math.max(0, send.queued - sent);
+  return { startedAt: send.startedAt.toISOString(), recipients: send.recipients, queued: send.queued, sent, remaining, excluded: { ...send.excluded } };
+}

@@ -1,3 +1,4 @@
+import type { Automations } from "../ports/automations.js";
 import type { IdGenerator } from "../ports/id-generator.js";
 import type { Clock } from "../ports/clock.js";
 import type { EvaluateSendingHealth } from "../sending-health/evaluate-sending-health.js";
@@ -26,8 +27,9 @@ export interface RecordedDeliveryEvent {
 /**
  * A delivery event from a provider webhook: stored once per provider event ID, reflected on the
  * send, and, for permanent bounces and complaints, the recipient is suppressed (a permanent
- * bounce also marks the recipient's active contact `bounced`), and the company's rates are
- * measured against the thresholds that pause sending.
+ * bounce also marks the recipient's active contact `bounced`, and both make the contact leave
+ * every sequence at once), and the company's rates are measured against the thresholds that
+ * pause sending.
  */
 export class RecordDeliveryEvent {
   constructor(
@@ -36,6 +38,7 @@ export class RecordDeliveryEvent {
     private readonly subscribers: SubscriberRepository,
     private readonly tenancy: TenancyRepository,
     private readonly health: EvaluateSendingHealth,
+    private readonly automations: Automations,
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
   ) {}
@@ -60,6 +63,8 @@ export class RecordDeliveryEvent {
     if (reason) await this.suppressions.add({ companyId, email: send.recipientEmail, reason, emailSendId: send.id, at: this.clock.now() });
     // The contact of the address shows the bounce too (an unsubscribed one stays unsubscribed); lifting the block makes it active again.
     if (reason === "hard_bounce") await this.subscribers.changeStatus(companyId, send.recipientEmail, "active", "bounced", this.clock.now());
+    if (reason === "hard_bounce" || reason === "complaint")
+      await this.automations.exit(companyId, { email: send.recipientEmail }, reason === "hard_bounce" ? "bounced" : "complained");
     // Also for a redelivered event: only ever pausing, it is safe to repeat, and it finishes what a crash interrupted.
     if (reason === "hard_bounce" || reason === "complaint") await this.health.execute(companyId, reason);
     return ok({ emailSendId: send.id, stored });

@@ -1,3 +1,4 @@
+import { pageFields } from "../shared/page-pagination.js";
 import * as t from "io-ts";
 import { EMAIL_TYPES, type EmailType } from "../delivery/model.js";
 import { BooleanFromString, integerBetween, oneOf, optional } from "../shared/codecs.js";
@@ -23,8 +24,7 @@ export const ListEmailSendsQuery = t.exact(
     automationNodeId: optional(t.string),
     held: optional(BooleanFromString),
     days: optional(integerBetween(1, EMAIL_SEND_RETENTION_DAYS)),
-    page: optional(integerBetween(1, 1_000_000)),
-    limit: optional(integerBetween(1, 100)),
+    ...pageFields(100),
     sortField: optional(oneOf<EmailSendSortField>(EMAIL_SEND_SORT_FIELDS, "EmailSendSortField")),
     sortOrder: optional(oneOf(["asc", "desc"], "SortOrder")),
   }),

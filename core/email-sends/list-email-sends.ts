@@ -1,5 +1,6 @@
 import type { Clock } from "../ports/clock.js";
 import type { Actor } from "../shared/actor.js";
+import { pagePagination, readPage, type PagePagination } from "../shared/page-pagination.js";
 import { ok, type Result } from "../shared/result.js";
 import { DEFAULT_EMAIL_SEND_PAGE_SIZE, EMAIL_SEND_RETENTION_DAYS, type ListEmailSendsQuery } from "./commands.js";
 import type { EmailSendQueries } from "./email-send-queries.js";
@@ -9,7 +10,7 @@ import { emailSendSummaryView, type EmailSendSummaryView } from "./view.js";
 export interface EmailSendPage {
   readonly retentionDays: number;
   readonly emailSends: EmailSendSummaryView[];
-  readonly pagination: { readonly page: number; readonly limit: number; readonly total: number; readonly totalPages: number };
+  readonly pagination: PagePagination;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -25,8 +26,7 @@ export class ListEmailSends {
   ) {}
 
   execute = async (actor: Actor, query: ListEmailSendsQuery): Promise<Result<EmailSendPage>> => {
-    const page = query.page ?? 1;
-    const limit = query.limit ?? DEFAULT_EMAIL_SEND_PAGE_SIZE;
+    const { page, limit } = readPage(query, DEFAULT_EMAIL_SEND_PAGE_SIZE);
     const days = query.days ?? EMAIL_SEND_RETENTION_DAYS;
     const { emailSends, total } = await this.queries.search(actor.companyId, {
       search: text(query.search),
@@ -49,7 +49,7 @@ export class ListEmailSends {
     return ok({
       retentionDays: EMAIL_SEND_RETENTION_DAYS,
       emailSends: emailSends.map(emailSendSummaryView),
-      pagination: { page, limit, total, totalPages: Math.ceil(total / limit) },
+      pagination: pagePagination(page, limit, total),
     });
   };
 }

@@ -16,7 +16,16 @@ export interface ContactEvent {
   readonly source: CustomEventSource;
 }
 
-export type ContactEventListener = (event: ContactEvent) => Promise<void> | void;
+/** A listener may answer the IDs of the automations (sequences) the event started. */
+export type ContactEventListener = (event: ContactEvent) => Promise<readonly string[] | void> | readonly string[] | void;
+
+/** What the listeners did with one event. */
+export interface PublishOutcome {
+  /** Messages of the listeners that failed. */
+  readonly failures: string[];
+  /** IDs of the automations the event started. */
+  readonly automationsTriggered: string[];
+}
 
 /**
  * In-process domain events: every accepted custom event is published here after it is stored.
@@ -24,8 +33,8 @@ export type ContactEventListener = (event: ContactEvent) => Promise<void> | void
  * request twice (the publisher decides what a listener failure means, see `sideEffectFailures`).
  */
 export interface ContactEvents {
-  /** Runs every listener; returns the messages of those that failed. */
-  publish(event: ContactEvent): Promise<string[]>;
+  /** Runs every listener; returns the messages of those that failed and the automations started. */
+  publish(event: ContactEvent): Promise<PublishOutcome>;
   /** Returns a function that removes the listener. */
   subscribe(listener: ContactEventListener): () => void;
 }

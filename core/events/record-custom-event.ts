@@ -1,6 +1,6 @@
 import type { Clock } from "../ports/clock.js";
 import type { IdGenerator } from "../ports/id-generator.js";
-import type { ContactEvents } from "./contact-events.js";
+import type { ContactEvents, PublishOutcome } from "./contact-events.js";
 import { isHistorical, type CustomEvent, type CustomEventSource } from "./model.js";
 import type { CustomEventRepository } from "./ports.js";
 
@@ -31,6 +31,8 @@ export interface RecordedEvent {
   readonly historical: boolean;
   /** Messages of the ContactEvents listeners that failed. */
   readonly sideEffectFailures: string[];
+  /** IDs of the automations (sequences) the event started. */
+  readonly automationsTriggered: string[];
 }
 
 const eventKey = (name: string, eventId: string | null): string => JSON.stringify([name, eventId]);
@@ -43,6 +45,7 @@ const fromOriginal = (original: CustomEvent): RecordedEvent => ({
   duplicate: true,
   historical: original.historical,
   sideEffectFailures: [],
+  automationsTriggered: [],
 });
 
 /**
@@ -87,7 +90,9 @@ export class RecordCustomEvent {
         recorded.push(fromOriginal(original));
         continue;
       }
-      const sideEffectFailures = event.historical ? [] : await this.publish(contact, event);
+      const { failures: sideEffectFailures, automationsTriggered } = event.historical
+        ? { failures: [], automationsTriggered: [] }
+        : await this.publish(contact, event);
       recorded.push({
         id: event.id,
         name: event.name,
@@ -96,6 +101,7 @@ export class RecordCustomEvent {
         duplicate: false,
         historical: event.historical,
         sideEffectFailures,
+        automationsTriggered,
       });
     }
     return recorded;
@@ -124,7 +130,7 @@ export class RecordCustomEvent {
     return new Map(stored.map((event) => [eventKey(event.name, event.eventId), event]));
   }
 
-  private publish(contact: EventContact, event: CustomEvent): Promise<string[]> {
+  private publish(contact: EventContact, event: CustomEvent): Promise<PublishOutcome> {
     return this.contactEvents.publish({
       companyId: contact.companyId,
       subscriberId: contact.id,

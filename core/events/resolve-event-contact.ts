@@ -1,3 +1,4 @@
+import { newContactOccurrences, triggerAllAfterWrite, type Automations } from "../ports/automations.js";
 import type { OptInOutcome, RequestOptIn } from "../opt-in/request-opt-in.js";
 import type { Attributes } from "../subscribers/model.js";
 import type { SaveContact } from "../subscribers/save-contact.js";
@@ -30,13 +31,15 @@ export const subscriberNotFound = () => notFound("Subscriber not found");
  * Finds the contact events are sent for, creating it when new (an email is needed for that).
  * An event that names a known contact and nothing else about it costs one indexed lookup;
  * anything that changes or creates the contact goes through SaveContact. A contact it creates is
- * asked to confirm when the company has double opt-in on, as one from POST /subscribers is.
+ * asked to confirm when the company has double opt-in on, as one from POST /subscribers is, and
+ * starts the sequences of new contacts.
  */
 export class ResolveEventContact {
   constructor(
     private readonly events: CustomEventRepository,
     private readonly saveContact: SaveContact,
     private readonly requestOptIn: RequestOptIn,
+    private readonly automations: Automations,
   ) {}
 
   execute = async (companyId: string, identity: EventIdentity): Promise<Result<EventSubscriber>> => {
@@ -67,6 +70,7 @@ export class ResolveEventContact {
     if (saved._tag === "Left") return saved;
     const { subscriber, created } = saved.right;
     const optIn = created ? await this.requestOptIn.execute(subscriber, true, askToConfirm) : null;
+    if (created) await triggerAllAfterWrite(this.automations, companyId, [subscriber.id], newContactOccurrences([], []));
     return ok({ companyId, id: subscriber.id, email: subscriber.email, created, ...(optIn ? { optIn } : {}) });
   };
 }

@@ -66,7 +66,7 @@ const emailBatch = <A>(item: t.Type<A, string, unknown>) =>
  * POST /lists/{listId}/subscribers. Unknown emails become contacts. `duplicateStrategy` is
  * accepted for the official client but changes nothing: the request carries only emails, so an
  * existing contact is matched and never rewritten (merge would add nothing, overwrite would only
- * erase its fields). `enrollInSequences` waits for sequences.
+ * erase its fields). `enrollInSequences` (default false) starts the joining contacts' sequences.
  */
 export const AddListMembersCommand = t.exact(
   t.intersection([

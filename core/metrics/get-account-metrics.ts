@@ -2,6 +2,8 @@ import type { Clock } from "../ports/clock.js";
 import type { Actor } from "../shared/actor.js";
 import { ok, type Result } from "../shared/result.js";
 import type { AccountMetricsQuery } from "./commands.js";
+import type { CommerceForecastView } from "./commerce-forecast-view.js";
+import type { CommerceForecasts } from "./forecast-ports.js";
 import { metricsReport, type MetricsReport } from "./metrics-report.js";
 import type { MailboxProvider } from "./mailbox-provider.js";
 import type { MetricsEmailType } from "./model.js";
@@ -14,6 +16,7 @@ export interface AccountMetrics extends MetricsReport {
   readonly mailboxProvider?: MailboxProvider;
   readonly subscriberCount: number;
   readonly activeSubscriberCount: number;
+  readonly commerceForecast?: CommerceForecastView;
 }
 
 /** The account's default period (the official client's default too). */
@@ -21,24 +24,29 @@ export const ACCOUNT_DEFAULT_PERIOD = "7d";
 
 /**
  * GET /metrics: the funnel of the company's sends made in the period (test sends excluded),
- * optionally of one email type or mailbox provider, with the contact counts of the account.
+ * optionally of one email type or mailbox provider, with the contact counts of the account, and
+ * the latest commerce forecast snapshot when neither filter is given (spec: omitted when no
+ * snapshot exists or the store holding it does not answer).
  */
 export class GetAccountMetrics {
   constructor(
     private readonly queries: MetricsQueries,
     private readonly clock: Clock,
+    private readonly forecasts: CommerceForecasts,
   ) {}
 
   execute = async (actor: Actor, query: AccountMetricsQuery): Promise<Result<AccountMetrics>> => {
     const window = resolveWindow(query, this.clock.now(), ACCOUNT_DEFAULT_PERIOD);
     if (window._tag === "Left") return window;
     const selection = { companyId: actor.companyId, window: window.right, emailType: query.emailType, mailboxProvider: query.mailboxProvider };
-    const [report, contacts] = await Promise.all([
+    const withForecast = query.emailType === undefined && query.mailboxProvider === undefined;
+    const [report, contacts, commerceForecast] = await Promise.all([
       metricsReport(this.queries, selection, {
         includeMachineEngagement: query.includeMachineEngagement ?? false,
         withoutReplies: query.mailboxProvider !== undefined,
       }),
       this.queries.subscriberCounts(actor.companyId),
+      withForecast ? this.forecasts.latest(actor.companyId).catch(() => null) : Promise.resolve(null),
     ]);
     return ok({
       period: windowView(window.right),
@@ -47,6 +55,7 @@ export class GetAccountMetrics {
       ...report,
       subscriberCount: contacts.total,
       activeSubscriberCount: contacts.active,
+      ...(commerceForecast ? { commerceForecast } : {}),
     });
   };
 }

@@ -3,6 +3,7 @@ import { oneOf } from "../shared/codecs.js";
 import { Id, NullableTimestamp, view, viewWithOptional } from "../shared/view-fields.js";
 import { MAILBOX_PROVIDERS } from "./mailbox-provider.js";
 import { EMAIL_TYPES } from "./model.js";
+import { CommerceForecastView } from "./commerce-forecast-view.js";
 
 /** The funnel numbers of a set of sends (compat-reference §16); also each saved transactional email's `stats`. */
 export const StatsView = view(
@@ -33,7 +34,7 @@ const PeriodView = view({ name: t.string, start: NullableTimestamp, end: Nullabl
 const EngagementView = view({ opens: t.number, clicks: t.number });
 
 /** What every metrics report holds, whatever sends it covers. */
-const report = {
+export const report = {
   period: PeriodView,
   stats: StatsView,
   complaints: view({ count: t.number, rate: t.number }),
@@ -47,10 +48,10 @@ const report = {
   clickedLinks: t.readonlyArray(view({ url: t.string, clicks: t.number, percentage: t.number })),
 };
 
-/** GET /metrics: the account's report; emailType and mailboxProvider only when the query narrowed by them. */
+/** GET /metrics: the account's report; emailType and mailboxProvider only when the query narrowed by them; commerceForecast only when it did not. */
 export const AccountMetricsView = viewWithOptional(
   { ...report, subscriberCount: t.number, activeSubscriberCount: t.number },
-  { emailType: oneOf(EMAIL_TYPES, "EmailType"), mailboxProvider: oneOf(MAILBOX_PROVIDERS, "MailboxProvider") },
+  { emailType: oneOf(EMAIL_TYPES, "EmailType"), mailboxProvider: oneOf(MAILBOX_PROVIDERS, "MailboxProvider"), commerceForecast: CommerceForecastView },
   "AccountMetrics",
 );
 export type AccountMetricsView = t.TypeOf<typeof AccountMetricsView>;

@@ -5,16 +5,19 @@ import type { Subscriber } from "../subscribers/model.js";
 import type { Enrollment, EnrollmentContext, EnrollmentSource } from "./enrollment.js";
 import type { EnrollmentRepository } from "./enrollment-ports.js";
 import { advanceEnrollmentsJob } from "./engine-jobs.js";
+import { entryKeyFor } from "./entry-key.js";
 import { TRIGGER_NODE, type Sequence } from "./model.js";
 
 /** Why a contact is not enrolled. */
-export type EnrollmentRefusal = "not_active" | "unconfirmed" | "already_enrolled";
+export type EnrollmentRefusal = "not_active" | "unconfirmed" | "already_enrolled" | "missing_field";
 
 /**
  * Puts one contact into one sequence, at `targetNodeId` or the first step after the trigger.
  * Only active contacts that are not waiting for a double opt-in confirmation enter; a contact
- * already on its way through the sequence (or, for one_time sequences, ever enrolled) does not
- * enter again: the unique entry key decides, even for concurrent triggers.
+ * already on its way through the sequence (or, for one_time sequences, ever enrolled; for
+ * matching_field ones, ever enrolled with the same value) does not enter again: the unique entry
+ * key decides, even for concurrent triggers. A matching_field sequence takes no contact whose
+ * field has no value.
  */
 export class EnrollContact {
   constructor(
@@ -44,6 +47,8 @@ export class EnrollContact {
   ): Promise<Enrollment | EnrollmentRefusal> => {
     const refusal = await this.refusal(contact);
     if (refusal) return refusal;
+    const key = entryKeyFor(sequence, contact, options.context);
+    if (!key) return "missing_field";
     const enrollment: Enrollment = {
       id: this.ids.next("enr"),
       companyId: sequence.companyId,
@@ -51,11 +56,11 @@ export class EnrollContact {
       subscriberId: contact.id,
       status: "active",
       currentNodeId: options.targetNodeId ?? EnrollContact.firstNodeId(sequence),
-      entryKey: contact.id,
+      entryKey: key.entryKey,
       stepCount: 0,
       dueAt: options.at,
       waitUntil: null,
-      context: options.context,
+      context: key.enrollmentKey === null ? options.context : { ...options.context, enrollmentKey: key.enrollmentKey },
       failedReason: null,
       source: options.source,
       startedAt: options.at,

@@ -9,6 +9,8 @@ export interface EnrollmentFilter {
   readonly subscriberIds?: readonly string[] | undefined;
   readonly email?: string | undefined;
   readonly currentNodeId?: string | undefined;
+  /** matching_field values (the enrollments' `enrollmentKey`). */
+  readonly enrollmentKeys?: readonly string[] | undefined;
   readonly sort: EnrollmentSort;
   readonly limit: number;
   readonly offset: number;
@@ -41,15 +43,15 @@ export interface EnrollmentRepository {
   steps(companyId: string, enrollmentId: string): Promise<Array<StepRecord & { readonly stepNumber: number }>>;
   isListMember(companyId: string, listId: string, subscriberId: string): Promise<boolean>;
   /**
-   * Cancels the sequence's running enrollments (of these contacts, or all) in one statement;
-   * each one's step count goes up, so a run that read it before cannot move it on afterwards.
-   * Returns how many were cancelled.
+   * Cancels the sequence's running enrollments (of these contacts, or all; with `enrollmentKeys`,
+   * only those entered for these matching_field values) in one statement; each one's step count
+   * goes up, so a run that read it before cannot move it on afterwards. Returns how many were cancelled.
    */
   cancelRunning(
     companyId: string,
     sequenceId: string,
     subscriberIds: readonly string[] | null,
-    change: { readonly reason: string; readonly keepEntryKey: boolean; readonly at: Date },
+    change: { readonly reason: string; readonly keepEntryKey: boolean; readonly at: Date; readonly enrollmentKeys?: readonly string[] },
   ): Promise<number>;
 }
 export const EnrollmentRepository = token<EnrollmentRepository>("lifecycle.EnrollmentRepository");

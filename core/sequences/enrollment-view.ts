@@ -52,8 +52,8 @@ export function toEnrollmentView(sequence: Sequence, enrollment: EnrollmentWithC
     currentNodeType: node?.nodeType ?? null,
     currentNodeLabel: node ? labelOf(node.config) : null,
     currentNodeMissing: node === undefined,
-    // Enrollments are told apart by contact here (matching_field keys do not run yet).
-    enrollmentKey: null,
+    // The matching_field value the contact entered for; other modes tell enrollments apart by contact.
+    enrollmentKey: enrollment.context.enrollmentKey ?? null,
     enrollmentStartedAt: enrollment.startedAt.toISOString(),
     waitUntil: enrollment.waitUntil?.toISOString() ?? null,
     lastUpdatedAt: enrollment.updatedAt.toISOString(),

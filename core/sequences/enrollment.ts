@@ -13,6 +13,8 @@ export type EnrollmentSource = "trigger" | "api";
 /** What the run knows of what started it: the trigger event, for `{{event.x}}`. */
 export interface EnrollmentContext {
   readonly event?: { readonly name: string; readonly properties: Readonly<Record<string, unknown>> };
+  /** The value a matching_field sequence entered the contact for (its `enrollmentKey`). */
+  readonly enrollmentKey?: string;
 }
 
 /** Where an enrollment is and when the engine should look at it next. */

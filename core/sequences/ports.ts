@@ -27,8 +27,8 @@ export interface SequenceRepository {
   find(companyId: string, sequenceId: string): Promise<Sequence | null>;
   /** Newest first, and how many match the filter in all. */
   list(companyId: string, filter: SequenceFilter): Promise<{ sequences: Sequence[]; total: number }>;
-  /** Live sequences taking new entries whose trigger is `trigger`: one indexed query, asked on every event and new contact. */
-  takingEntries(companyId: string, trigger: string): Promise<Sequence[]>;
+  /** Live sequences taking new entries whose trigger is one of `triggers`: one indexed query, asked on every event and new contact. */
+  takingEntries(companyId: string, triggers: readonly string[]): Promise<Sequence[]>;
   /**
    * Saves the sequence (settings and graph) if its stored graph is still at `expectedRevision`:
    * false when another write got there first or the sequence is gone, and nothing is changed.

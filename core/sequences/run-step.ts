@@ -3,6 +3,7 @@ import type { Attributes, TaggedSubscriber } from "../subscribers/model.js";
 import type { SubscriberRepository } from "../subscribers/ports.js";
 import type { TagRepository } from "../tags/ports.js";
 import { normalizeTagName } from "../tags/model.js";
+import { keepsEntryKey } from "./entry-key.js";
 import { meetsCondition, type ConditionLookups } from "./contact-conditions.js";
 import type { Enrollment, EnrollmentState, StepRecord } from "./enrollment.js";
 import type { EnrollmentRepository } from "./enrollment-ports.js";
@@ -217,7 +218,7 @@ export class RunStep {
     return { entryKey: enrollment.entryKey, failedReason: null, finishedAt: null };
   }
 
-  /** A finished run: an unlimited sequence lets the contact in again from now on, a one_time one never. */
+  /** A finished run: an unlimited sequence lets the contact in again from now on, a one_time one never (matching_field: never for the same value). */
   private finished(
     sequence: Sequence,
     enrollment: Enrollment,
@@ -231,7 +232,7 @@ export class RunStep {
       currentNodeId: nodeId,
       dueAt: null,
       waitUntil: null,
-      entryKey: sequence.enrollmentMode === "one_time" ? enrollment.entryKey : null,
+      entryKey: keepsEntryKey(sequence) ? enrollment.entryKey : null,
       failedReason: status === "completed" ? null : reason,
       finishedAt: now,
     };

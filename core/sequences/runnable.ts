@@ -7,7 +7,7 @@ import type { Sequence, SequenceNode } from "./model.js";
  */
 
 /** Triggers that start enrollments by themselves (any sequence also takes POST .../enroll). */
-export const STARTING_TRIGGERS = ["contact_added", "event_received"] as const;
+export const STARTING_TRIGGERS = ["contact_added", "tag_added", "segment_entered", "event_received", "frequency", "inactivity"] as const;
 
 /** Node types the engine executes. */
 export const ENGINE_NODE_TYPES = [
@@ -66,10 +66,7 @@ function nodeProblem(node: SequenceNode): string | null {
 export function runProblems(sequence: Sequence): string[] {
   const problems: string[] = [];
   if (!(STARTING_TRIGGERS as readonly string[]).includes(sequence.trigger))
-    problems.push(`trigger '${sequence.trigger}' does not start enrollments on this server yet (${STARTING_TRIGGERS.join(" and ")} do)`);
-  if (sequence.trigger === "contact_added" && sequence.triggerConfig.listScope !== "any_contact")
-    problems.push("trigger contact_added runs for any new contact only on this server yet (listScope any_contact, not a list)");
-  if (sequence.enrollmentMode === "matching_field") problems.push("enrollmentMode matching_field is not run by this server yet (unlimited and one_time are)");
+    problems.push(`trigger '${sequence.trigger}' does not start enrollments on this server yet (${STARTING_TRIGGERS.join(", ")} do)`);
   if (sequence.sendingWindow && sequence.sendingWindow.enabled !== false)
     problems.push("sendingWindow is not applied by this server yet: remove it (null) to enable");
   if (sequence.stopCondition && sequence.stopCondition.type !== "none")

@@ -1,81 +1,92 @@
 import type { ContactEvent } from "../events/contact-events.js";
 import { isHistorical } from "../events/model.js";
+import type { AutomationOccurrence } from "../ports/automations.js";
 import type { Clock } from "../ports/clock.js";
-import type { Subscriber } from "../subscribers/model.js";
 import type { SubscriberRepository } from "../subscribers/ports.js";
 import type { EnrollContact } from "./enroll-contact.js";
 import type { EnrollmentContext } from "./enrollment.js";
 import type { Sequence } from "./model.js";
 import type { SequenceRepository } from "./ports.js";
-import { passesFilters, type PropertyFilter } from "./property-filters.js";
-
-/** Something that happened to a contact that may start sequences. */
-export type TriggerOccurrence =
-  | { readonly trigger: "contact_added" }
-  | {
-      readonly trigger: "event_received";
-      readonly eventName: string;
-      readonly properties: Readonly<Record<string, unknown>>;
-      readonly occurredAt: Date;
-    };
+import type { TriggerStore } from "./trigger-ports.js";
+import { matches, triggersOf } from "./trigger-matching.js";
 
 /** The event a contact's confirmation records (core/opt-in): a confirmed contact is a new contact to sequences. */
 export const CONFIRMED_EVENT = "subscriber.confirmed";
 
-function matches(sequence: Sequence, occurrence: TriggerOccurrence): boolean {
-  if (sequence.trigger !== occurrence.trigger) return false;
-  if (occurrence.trigger === "contact_added") return sequence.triggerConfig.listScope === "any_contact";
-  const filters = (sequence.triggerConfig.propertyFilters as PropertyFilter[] | undefined) ?? [];
-  return sequence.triggerConfig.eventName === occurrence.eventName && passesFilters(occurrence.properties, filters);
-}
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
- * The one entry point of triggers: whatever creates contacts or records events (the API
- * today; imports, forms and integrations later) tells it what happened, and every live sequence
- * taking new entries whose trigger matches enrolls the contact. Events over an hour old are
+ * The one entry point of triggers (the Automations port): whatever creates contacts, tags them,
+ * puts them on lists or records their events tells it what happened, and every live sequence
+ * taking new entries whose trigger matches enrolls the contacts. Events over an hour old are
  * history and start nothing; contacts not active, or unconfirmed under double opt-in, are not
- * enrolled (their confirmation starts the contact_added sequences then).
+ * enrolled (their confirmation starts the contact_added sequences then). A `frequency` trigger
+ * enrolls a contact whose count of the event within `timeWindowDays` has reached `minCount`, at
+ * most once per window.
  */
 export class StartSequences {
   constructor(
     private readonly sequences: SequenceRepository,
     private readonly subscribers: SubscriberRepository,
     private readonly enroll: EnrollContact,
+    private readonly store: TriggerStore,
     private readonly clock: Clock,
   ) {}
 
-  /** Resolves to the number of enrollments started. */
-  execute = (contact: Subscriber, occurrence: TriggerOccurrence): Promise<number> => this.start(contact.companyId, async () => contact, occurrence);
+  /** Resolves to the IDs of the sequences each contact entered, by contact ID. */
+  trigger = (companyId: string, subscriberIds: readonly string[], occurrence: AutomationOccurrence): Promise<Map<string, string[]>> =>
+    this.start(companyId, [...new Set(subscriberIds)], occurrence);
 
-  /** The listener of recorded custom events (ContactEvents). */
-  onEvent = async (event: ContactEvent): Promise<void> => {
-    if (event.historical) return;
-    // The contact is read only when a live sequence listens for this event (most events start nothing).
-    const contact = () => this.subscribers.findById(event.companyId, event.subscriberId);
-    await this.start(event.companyId, contact, {
+  /** The listener of recorded custom events (ContactEvents): resolves to the IDs of the sequences the contact entered. */
+  onEvent = async (event: ContactEvent): Promise<string[]> => {
+    if (event.historical) return [];
+    const started = await this.start(event.companyId, [event.subscriberId], {
       trigger: "event_received",
       eventName: event.name,
       properties: event.properties,
       occurredAt: event.occurredAt,
     });
-    if (event.name === CONFIRMED_EVENT) await this.start(event.companyId, contact, { trigger: "contact_added" });
+    // A confirmed contact is new to sequences then, with the lists it joined.
+    const confirmed =
+      event.name === CONFIRMED_EVENT
+        ? await this.start(event.companyId, [event.subscriberId], {
+            trigger: "contact_added",
+            created: true,
+            listIds: await this.store.listIdsOf(event.companyId, event.subscriberId),
+          })
+        : null;
+    return [...(started.get(event.subscriberId) ?? []), ...(confirmed?.get(event.subscriberId) ?? [])];
   };
 
-  private async start(companyId: string, loadContact: () => Promise<Subscriber | null>, occurrence: TriggerOccurrence): Promise<number> {
+  private async start(companyId: string, subscriberIds: readonly string[], occurrence: AutomationOccurrence): Promise<Map<string, string[]>> {
+    const started = new Map<string, string[]>();
     const now = this.clock.now();
-    if (occurrence.trigger === "event_received" && isHistorical(occurrence.occurredAt, now)) return 0;
-    const live = await this.sequences.takingEntries(companyId, occurrence.trigger);
+    if (occurrence.trigger === "event_received" && isHistorical(occurrence.occurredAt, now)) return started;
+    const live = await this.sequences.takingEntries(companyId, triggersOf(occurrence));
     const matching = live.filter((sequence) => matches(sequence, occurrence));
-    if (matching.length === 0) return 0;
-    const contact = await loadContact();
-    if (!contact || (await this.enroll.refusal(contact))) return 0;
+    // Most occurrences start nothing: the contacts are read only when a live sequence listens.
+    if (matching.length === 0) return started;
     const context: EnrollmentContext =
       occurrence.trigger === "event_received" ? { event: { name: occurrence.eventName, properties: occurrence.properties } } : {};
-    let started = 0;
-    for (const sequence of matching) {
-      const enrolled = await this.enroll.execute(sequence, contact, { context, source: "trigger", at: now });
-      if (typeof enrolled !== "string") started += 1;
+    for (const subscriberId of subscriberIds) {
+      const contact = await this.subscribers.findById(companyId, subscriberId);
+      if (!contact || (await this.enroll.refusal(contact))) continue;
+      const entered: string[] = [];
+      for (const sequence of matching) {
+        if (sequence.trigger === "frequency" && !(await this.frequencyReached(sequence, subscriberId, now))) continue;
+        const enrolled = await this.enroll.execute(sequence, contact, { context, source: "trigger", at: now });
+        if (typeof enrolled !== "string") entered.push(sequence.id);
+      }
+      if (entered.length > 0) started.set(subscriberId, entered);
     }
     return started;
+  }
+
+  /** The contact did the event `minCount` times within the window, and has not entered within it. */
+  private async frequencyReached(sequence: Sequence, subscriberId: string, now: Date): Promise<boolean> {
+    const { eventName, minCount, timeWindowDays } = sequence.triggerConfig as { eventName: string; minCount: number; timeWindowDays: number };
+    const since = new Date(now.getTime() - timeWindowDays * DAY_MS);
+    if (await this.store.enteredSince(sequence.companyId, sequence.id, subscriberId, since)) return false;
+    return (await this.store.countEvents(sequence.companyId, subscriberId, eventName, since)) >= minCount;
   }
 }

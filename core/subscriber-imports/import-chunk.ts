@@ -1,6 +1,7 @@
 import { askImportedContactsJob } from "../opt-in/ask-imported-contacts.js";
+import { startSequencesJob } from "../sequences/trigger-jobs.js";
 import type { ChunkOutcome, SubscriberImport } from "./model.js";
-import { planChunk } from "./plan-chunk.js";
+import { planChunk, type ContactWrite } from "./plan-chunk.js";
 import type { ImportChunkWork } from "./ports.js";
 import { readChunk, type ChunkRow } from "./rows.js";
 
@@ -17,7 +18,8 @@ export interface ChunkResult {
  * written in a few multi-row statements, all inside the caller's transaction.
  * With `askToConfirm` (double opt-in applies to the import), the active contacts it created start
  * unconfirmed and the job that emails them is queued in that same transaction: the contacts, their
- * opt-ins and the job commit together or not at all.
+ * opt-ins and the job commit together or not at all. Likewise the job that starts the created
+ * contacts' sequences, with `enrollInSequences`.
  */
 export async function importChunk(
   subscriberImport: SubscriberImport,
@@ -44,5 +46,28 @@ export async function importChunk(
   const created = plan.inserts.map((insert) => insert.subscriber);
   const asked = askToConfirm ? created.filter((contact) => contact.status === "active").map((contact) => contact.id) : [];
   if (asked.length > 0) await work.startOptIns(asked, askImportedContactsJob(subscriberImport.companyId, asked), now);
+  if (options.enrollInSequences) await queueSequenceStarts(subscriberImport, plan.inserts, new Set(asked), work, now);
   return { outcome: plan.outcome, askedToConfirm: asked.length };
+}
+
+/**
+ * With enrollInSequences (an import's, or a warehouse sync's triggerAutomations), the active
+ * contacts the chunk created start their contact_added sequences, then the tag_added ones of
+ * their tags (one job per tag); those asked to confirm start theirs once they confirm.
+ */
+async function queueSequenceStarts(
+  subscriberImport: SubscriberImport,
+  inserts: readonly ContactWrite[],
+  asked: ReadonlySet<string>,
+  work: ImportChunkWork,
+  now: Date,
+): Promise<void> {
+  const entering = inserts.filter((write) => write.subscriber.status === "active" && !asked.has(write.subscriber.id));
+  if (entering.length === 0) return;
+  const { companyId, options } = subscriberImport;
+  const ids = entering.map((write) => write.subscriber.id);
+  await work.enqueue(startSequencesJob(companyId, ids, { trigger: "contact_added", created: true, listIds: options.listIds }), now);
+  const byTag = new Map<string, string[]>();
+  for (const write of entering) for (const tag of write.tags) byTag.set(tag, [...(byTag.get(tag) ?? []), write.subscriber.id]);
+  for (const [tag, tagged] of byTag) await work.enqueue(startSequencesJob(companyId, tagged, { trigger: "tag_added", tagNames: [tag] }), now);
 }

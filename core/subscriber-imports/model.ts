@@ -46,7 +46,7 @@ export interface ImportOptions {
   readonly duplicateStrategy: DuplicateStrategy;
   /** Lists (resolved IDs) every added or updated contact joins. */
   readonly listIds: readonly string[];
-  /** Recorded; imports enroll no one until sequences exist (compat default: false). */
+  /** The created contacts start their contact_added sequences (compat default: false). */
   readonly enrollInSequences: boolean;
   readonly optInMode: OptInMode;
 }

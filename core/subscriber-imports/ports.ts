@@ -29,6 +29,8 @@ export interface ImportChunkWork {
    * chunk's transaction: neither is ever written without the contacts, nor the contacts without them.
    */
   startOptIns(subscriberIds: readonly string[], job: JobRequest, now: Date): Promise<void>;
+  /** Queues a job in the chunk's transaction: it exists exactly when the chunk's contacts do. */
+  enqueue(job: JobRequest, now: Date): Promise<void>;
 }
 
 /** One job step's work: the next stored chunk, and marking it done with the import's progress. */

@@ -4,6 +4,7 @@ import { onLastAttempt } from "../jobs/last-attempt.js";
 import type { Clock } from "../ports/clock.js";
 import type { Job, JobQueue, JobRequest } from "../ports/job-queue.js";
 import { must } from "../shared/result.js";
+import { startSequencesJob } from "../sequences/trigger-jobs.js";
 import { isTerminal, transition, type OperationEvent, type SubscriberOperation } from "./model.js";
 import type { OperationStepWork, SubscriberOperationRepository } from "./ports.js";
 
@@ -68,7 +69,10 @@ export class AdvanceOperation {
     const batch = await tx.pending(PROCESS_BATCH_SIZE);
     if (batch.length > 0) {
       // Contacts deleted since they were selected cannot be tagged: they are the failures.
-      const { missing } = await tx.addTags(batch, current.params.tags, now);
+      const { changed, missing } = await tx.addTags(batch, current.params.tags, now);
+      // triggerAutomations: the contacts given a tag they lacked start its tag_added sequences.
+      if (current.params.triggerAutomations && changed.length > 0)
+        await tx.enqueue(startSequencesJob(operation.companyId, changed, { trigger: "tag_added", tagNames: current.params.tags }), now);
       const gone = new Set(missing);
       const done = batch.filter((id) => !gone.has(id));
       await tx.settle(done, missing);

@@ -1,3 +1,4 @@
+import { startedCount, triggerAfterWrite, type Automations } from "../ports/automations.js";
 import type { Clock } from "../ports/clock.js";
 import type { Actor } from "../shared/actor.js";
 import { decode, Email } from "../shared/codecs.js";
@@ -19,11 +20,14 @@ const distinct = (values: readonly string[]): string[] => [...new Set(values)];
 
 /**
  * Adds or removes tags on up to 500 contacts named by email, externalId or subscriber ID, in a
- * few queries whatever the count. Unknown contacts are reported, never created.
+ * few queries whatever the count. Unknown contacts are reported, never created. With
+ * `triggerAutomations`, the contacts given a tag they lacked start its tag_added sequences
+ * (`triggeredAutomations`: at least one did).
  */
 export class BulkTag {
   constructor(
     private readonly store: BulkTagStore,
+    private readonly automations: Automations,
     private readonly clock: Clock,
   ) {}
 
@@ -76,6 +80,10 @@ export class BulkTag {
           : await this.store.removeTags(actor.companyId, contacts, tags.right, now);
     // A contact deleted between the look-up and the change cannot be tagged.
     for (const subscriberId of change.missing) failures.push({ subscriberId, error: "Subscriber not found" });
+    const triggered =
+      mode === "add" && "triggerAutomations" in command && command.triggerAutomations === true
+        ? await triggerAfterWrite(this.automations, actor.companyId, change.changed, { trigger: "tag_added", tagNames: tags.right })
+        : null;
 
     return ok({
       tags: tags.right,
@@ -86,8 +94,7 @@ export class BulkTag {
       failed: failures.length,
       notFound,
       failures: failures.slice(0, MAX_BULK_FAILURES),
-      // Automations do not exist yet: nothing is ever triggered.
-      triggeredAutomations: false,
+      triggeredAutomations: triggered !== null && startedCount(triggered.started) > 0,
     });
   }
 }

@@ -1,3 +1,4 @@
+import type { JobRequest } from "../ports/job-queue.js";
 import type { OperationAudience, SubscriberOperation } from "./model.js";
 import { token } from "../shared/token.js";
 
@@ -51,6 +52,8 @@ export interface OperationStepWork {
   addTags(subscriberIds: readonly string[], tags: readonly string[], now: Date): Promise<TagChange>;
   /** Marks queued contacts processed. */
   settle(done: readonly string[], failed: readonly string[]): Promise<void>;
+  /** Queues a job in the step's transaction: it exists exactly when the step's changes do. */
+  enqueue(job: JobRequest, now: Date): Promise<void>;
 }
 
 export interface SubscriberOperationRepository {

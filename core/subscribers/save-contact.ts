@@ -29,6 +29,8 @@ export interface SavedContact {
   readonly created: boolean;
   readonly updated: boolean;
   readonly skipped: boolean;
+  /** The lists (IDs) the write put the contact on (it may have been on some already). */
+  readonly listIds: readonly string[];
 }
 
 export const reservedAttributeError = () => badRequest(`The custom attribute name '${RESERVED_ATTRIBUTE}' is reserved for accounts`);
@@ -68,7 +70,7 @@ export class SaveContact {
     if (existing._tag === "Left") return existing;
     const contact = existing.right;
     const resolution = contact ? resolveDuplicate(strategy, contact, input, input.tags === undefined ? undefined : tags.right, now) : null;
-    if (contact && !resolution) return ok({ subscriber: contact, created: false, updated: false, skipped: true });
+    if (contact && !resolution) return ok({ subscriber: contact, created: false, updated: false, skipped: true, listIds: [] });
 
     const lists = input.lists?.length ? await this.subscribers.resolveLists(companyId, input.lists, now) : { ids: [], unknownIds: [] };
     if (lists.unknownIds.length > 0) return fail(notFound(`List not found: ${lists.unknownIds.join(", ")}`));
@@ -80,7 +82,7 @@ export class SaveContact {
         addLists: lists.ids,
         startOptIn: options.askToConfirm ?? false,
       });
-      if (created) return ok({ subscriber: created, created: true, updated: false, skipped: false });
+      if (created) return ok({ subscriber: created, created: true, updated: false, skipped: false, listIds: lists.ids });
       // Someone created it meanwhile: it is an existing contact after all.
       return this.execute(companyId, input, strategy, options);
     }
@@ -89,7 +91,7 @@ export class SaveContact {
       ? { replaceTags: resolution.tags, addLists: lists.ids }
       : { addTags: resolution.tags, addLists: lists.ids };
     const updated = await this.subscribers.update(resolution.subscriber, changes);
-    return ok({ subscriber: updated, created: false, updated: true, skipped: false });
+    return ok({ subscriber: updated, created: false, updated: true, skipped: false, listIds: lists.ids });
   };
 
   private async findExisting(companyId: string, input: ContactInput): Promise<Result<TaggedSubscriber | null>> {

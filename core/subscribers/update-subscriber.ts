@@ -1,3 +1,4 @@
+import { triggerAfterWrite, type Automations } from "../ports/automations.js";
 import type { Clock } from "../ports/clock.js";
 import type { Actor } from "../shared/actor.js";
 import { badRequest, conflict } from "../shared/errors.js";
@@ -15,13 +16,15 @@ const blankToNull = (value: string | null): string | null => (value === null || 
 
 /**
  * PATCH /subscribers/{email} (or by externalId): only the given fields change. `""` or null clear
- * names, phone, timezone and externalId; `tags` replaces the set; `status: unsubscribed` is a
- * global unsubscribe (every list membership is left too).
+ * names, phone, timezone and externalId; `tags` replaces the set (the tags it adds start their
+ * tag_added sequences); `status: unsubscribed` is a global unsubscribe (every list membership is
+ * left too, and every sequence at once).
  */
 export class UpdateSubscriber {
   constructor(
     private readonly subscribers: SubscriberRepository,
     private readonly queries: SubscriberQueries,
+    private readonly automations: Automations,
     private readonly clock: Clock,
   ) {}
 
@@ -58,6 +61,9 @@ export class UpdateSubscriber {
     const changes: ContactChanges = tags ? { replaceTags: tags.right } : {};
     const saved = await this.subscribers.update(next, changes);
     if (unsubscribes) await this.queries.leaveAllLists(actor.companyId, contact.id, now);
+    if (status !== "active" && contact.status === "active") await this.automations.exit(actor.companyId, { subscriberId: contact.id }, status);
+    const addedTags = saved.tags.filter((tag) => !contact.tags.includes(tag));
+    if (addedTags.length > 0) await triggerAfterWrite(this.automations, actor.companyId, [contact.id], { trigger: "tag_added", tagNames: addedTags });
     return ok(toSubscriberView(saved));
   };
 

@@ -1,5 +1,6 @@
+import { pageFields } from "../shared/page-pagination.js";
 import * as t from "io-ts";
-import { Email, integerBetween, oneOf, optional } from "../shared/codecs.js";
+import { Email, oneOf, optional } from "../shared/codecs.js";
 import { SUPPRESSION_SORTS, type SuppressionSort } from "./suppression-queries.js";
 
 export const DEFAULT_SUPPRESSION_PAGE_SIZE = 25;
@@ -8,8 +9,7 @@ export const DEFAULT_SUPPRESSION_PAGE_SIZE = 25;
 export const ListSuppressionsQuery = t.exact(
   t.partial({
     search: optional(t.string),
-    page: optional(integerBetween(1, 1_000_000)),
-    limit: optional(integerBetween(1, 100)),
+    ...pageFields(100),
     sort: optional(oneOf<SuppressionSort>(SUPPRESSION_SORTS, "SuppressionSort")),
     order: optional(oneOf(["asc", "desc"], "SortOrder")),
   }),

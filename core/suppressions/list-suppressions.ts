@@ -1,4 +1,5 @@
 import type { Actor } from "../shared/actor.js";
+import { pagePagination, readPage, type PagePagination } from "../shared/page-pagination.js";
 import { ok, type Result } from "../shared/result.js";
 import { DEFAULT_SUPPRESSION_PAGE_SIZE, type ListSuppressionsQuery } from "./commands.js";
 import type { SuppressionQueries } from "./suppression-queries.js";
@@ -6,7 +7,7 @@ import { suppressionView, type SuppressionView } from "./view.js";
 
 export interface SuppressionPage {
   readonly suppressions: SuppressionView[];
-  readonly pagination: { readonly page: number; readonly limit: number; readonly total: number; readonly totalPages: number };
+  readonly pagination: PagePagination;
   readonly sortBy: string;
   readonly sortOrder: "asc" | "desc";
 }
@@ -16,15 +17,14 @@ export class ListSuppressions {
   constructor(private readonly queries: SuppressionQueries) {}
 
   execute = async (actor: Actor, query: ListSuppressionsQuery): Promise<Result<SuppressionPage>> => {
-    const page = query.page ?? 1;
-    const limit = query.limit ?? DEFAULT_SUPPRESSION_PAGE_SIZE;
+    const { page, limit } = readPage(query, DEFAULT_SUPPRESSION_PAGE_SIZE);
     const sort = query.sort ?? "suppressedAt";
     const order = query.order ?? (sort === "suppressedAt" ? "desc" : "asc");
     const search = query.search?.trim() || undefined;
     const { suppressions, total } = await this.queries.search(actor.companyId, { search, page, limit, sort, order });
     return ok({
       suppressions: suppressions.map(suppressionView),
-      pagination: { page, limit, total, totalPages: Math.ceil(total / limit) },
+      pagination: pagePagination(page, limit, total),
       sortBy: sort,
       sortOrder: order,
     });

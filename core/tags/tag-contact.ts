@@ -9,6 +9,7 @@ import type { TagRepository } from "./ports.js";
 import { toContactTagsView, type ContactTagsView } from "./view.js";
 import { MAX_TAGS_PER_CONTACT_CALL } from "./model.js";
 import type { RequestOptIn } from "../opt-in/request-opt-in.js";
+import { newContactOccurrences, triggerAllAfterWrite, type Automations, type AutomationOccurrence } from "../ports/automations.js";
 
 export { MAX_TAGS_PER_CONTACT_CALL };
 
@@ -40,7 +41,8 @@ export interface TaggedContact {
  * contact (an email is needed) and the tags when missing. The contact goes through SaveContact
  * with `merge`, so given custom attributes are merged into an existing contact. A contact this
  * call creates is asked to confirm when the company has double opt-in on, like one from
- * POST /subscribers: stored unconfirmed with the contact, then emailed.
+ * POST /subscribers: stored unconfirmed with the contact, then emailed. The tags the contact did
+ * not carry start their tag_added sequences (and a new contact its contact_added ones).
  */
 export class TagContact {
   constructor(
@@ -48,6 +50,7 @@ export class TagContact {
     private readonly tags: TagRepository,
     private readonly saveContact: SaveContact,
     private readonly requestOptIn: RequestOptIn,
+    private readonly automations: Automations,
   ) {}
 
   execute = async (actor: Actor, input: TagContactInput): Promise<Result<TaggedContact>> => {
@@ -80,6 +83,13 @@ export class TagContact {
 
     const ids = new Map((await this.tags.findByNames(companyId, names.right)).map((tag) => [tag.name, tag.id]));
     const tags = names.right.map((name) => ({ id: ids.get(name) ?? "", name, created: !existingTags.has(name), added: !carried.has(name) }));
+    const added = tags.filter((tag) => tag.added).map((tag) => tag.name);
+    const occurrences: AutomationOccurrence[] = created
+      ? newContactOccurrences([], added)
+      : added.length > 0
+        ? [{ trigger: "tag_added", tagNames: added }]
+        : [];
+    await triggerAllAfterWrite(this.automations, companyId, [subscriber.id], occurrences);
     return ok({ subscriber: toContactTagsView(subscriber, created), tags });
   };
 }

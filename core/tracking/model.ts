@@ -12,6 +12,8 @@ export interface TrackedSend {
   readonly sentAt: Date | null;
   readonly deliveredAt: Date | null;
   readonly unsubscribedAt: Date | null;
+  /** The sequence that sent it (sequence emails only). */
+  readonly automationId: string | null;
 }
 
 /** Which of the send's "first ..." timestamps an engagement may set (each is set once). */

@@ -278,7 +278,7 @@ export class RunWarehouseSync {
     return after;
   }
 
-  /** The run's import: merges into existing contacts, joins the sync's lists, records optInMode and triggerAutomations. */
+  /** The run's import: merges into existing contacts, joins the sync's lists, asks by optInMode, and with triggerAutomations starts the new contacts' sequences. */
   private async startImport(sync: WarehouseSync, run: WarehouseSyncRun): Promise<SubscriberImport> {
     const now = this.clock.now();
     const options = { duplicateStrategy: "merge" as const, listIds: sync.listIds, enrollInSequences: sync.triggerAutomations, optInMode: sync.optInMode };

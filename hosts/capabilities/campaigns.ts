@@ -2,6 +2,7 @@ import { ContainerModule } from "inversify";
 import { KnexCampaignAudienceQueries } from "../../adapters/knex/repositories/campaign-audience-queries.js";
 import { KnexCampaignRepository } from "../../adapters/knex/repositories/campaign-repository.js";
 import type { EditDependencies } from "../../core/campaigns/campaign-edits.js";
+import { CampaignShareLinkRepository, CampaignShareTokens } from "../../core/campaigns/campaign-share-link.js";
 import { CancelCampaign } from "../../core/campaigns/cancel-campaign.js";
 import { CreateCampaign } from "../../core/campaigns/create-campaign.js";
 import { DeleteCampaign } from "../../core/campaigns/delete-campaign.js";
@@ -21,6 +22,7 @@ import { RenderEmail } from "../../core/emails/render-email.js";
 import { MetricsQueries } from "../../core/metrics/ports.js";
 import { Clock } from "../../core/ports/clock.js";
 import { IdGenerator } from "../../core/ports/id-generator.js";
+import { JobQueue } from "../../core/ports/job-queue.js";
 import { SegmentRepository } from "../../core/segments/ports.js";
 import { token } from "../../core/shared/token.js";
 import { SubscriberRepository } from "../../core/subscribers/ports.js";
@@ -31,7 +33,7 @@ import { segmentDocsUrl } from "./segments.js";
 const CampaignEdits = token<EditDependencies>("lifecycle.CampaignEdits");
 const CampaignDocsUrl = token<string>("lifecycle.CampaignDocsUrl");
 
-/** Campaigns: their content, audience and states (the send engine is not built yet). */
+/** Campaigns: their content, audience and states (the send engine is campaign-sends.ts). */
 export const campaignsModule = new ContainerModule((container) => {
   bindClass(container, KnexCampaignRepository, [Database]);
   container.bind<CampaignRepository>(CampaignRepository).toService(KnexCampaignRepository);
@@ -51,7 +53,7 @@ export const campaignsModule = new ContainerModule((container) => {
     [ProfileRepository, SegmentRepository, CampaignAudienceQueries, CampaignDocsUrl],
   );
   bindClass(container, ListCampaigns, [CampaignRepository]);
-  bindClass(container, GetCampaign, [CampaignRepository, MetricsQueries]);
+  bindClass(container, GetCampaign, [CampaignRepository, MetricsQueries, CampaignShareLinkRepository, CampaignShareTokens]);
   bindClass(container, CreateCampaign, [CampaignRepository, TemplateRepository, CampaignEdits, MetricsQueries, IdGenerator, Clock]);
   bindClass(container, UpdateCampaign, [CampaignRepository, CampaignEdits, MetricsQueries, Clock]);
   bindClass(container, DeleteCampaign, [CampaignRepository]);
@@ -59,7 +61,7 @@ export const campaignsModule = new ContainerModule((container) => {
   bindClass(container, GetCampaignAudience, [CampaignRepository, SegmentRepository, CampaignAudienceQueries, Clock, CampaignDocsUrl]);
   bindClass(container, PreviewCampaign, [CampaignRepository, SubscriberRepository, RenderEmail, BaseUrl]);
   bindClass(container, PreviewComputedData, [CampaignRepository, SubscriberRepository]);
-  bindClass(container, ScheduleCampaign, [CampaignRepository, CampaignEdits, MetricsQueries, Clock]);
+  bindClass(container, ScheduleCampaign, [CampaignRepository, CampaignEdits, MetricsQueries, JobQueue, Clock]);
   bindClass(container, UnscheduleCampaign, [CampaignRepository, MetricsQueries, Clock]);
   bindClass(container, CancelCampaign, [CampaignRepository, MetricsQueries, Clock]);
 });

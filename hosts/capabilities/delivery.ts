@@ -31,6 +31,7 @@ import { SuppressionRepository } from "../../core/suppressions/ports.js";
 import { RemoveSuppression } from "../../core/suppressions/remove-suppression.js";
 import { SuppressionQueries } from "../../core/suppressions/suppression-queries.js";
 import { TenancyRepository } from "../../core/tenancy/ports.js";
+import { Automations } from "../../core/ports/automations.js";
 import { bindClass, bindFactory } from "../bind-class.js";
 import { BaseUrl, Database, Disposables, MailUrl } from "../tokens.js";
 import { JobHandlers } from "../worker/job-handlers.js";
@@ -74,6 +75,7 @@ export const deliveryModule = new ContainerModule((container) => {
     SubscriberRepository,
     TenancyRepository,
     EvaluateSendingHealth,
+    Automations,
     IdGenerator,
     Clock,
   ]);

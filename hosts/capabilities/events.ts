@@ -12,6 +12,7 @@ import { RequestOptIn } from "../../core/opt-in/request-opt-in.js";
 import { Clock } from "../../core/ports/clock.js";
 import { IdGenerator } from "../../core/ports/id-generator.js";
 import { SaveContact } from "../../core/subscribers/save-contact.js";
+import { Automations } from "../../core/ports/automations.js";
 import { bindClass } from "../bind-class.js";
 import { Database } from "../tokens.js";
 
@@ -20,7 +21,7 @@ export const eventsModule = new ContainerModule((container) => {
   bindClass(container, KnexCustomEventRepository, [Database, IdGenerator]);
   container.bind<CustomEventRepository>(CustomEventRepository).toService(KnexCustomEventRepository);
   bindClass(container, RecordCustomEvent, [CustomEventRepository, ContactEvents, IdGenerator, Clock]);
-  bindClass(container, ResolveEventContact, [CustomEventRepository, SaveContact, RequestOptIn]);
+  bindClass(container, ResolveEventContact, [CustomEventRepository, SaveContact, RequestOptIn, Automations]);
   bindClass(container, TrackEvents, [ResolveEventContact, RecordCustomEvent, Clock]);
   bindClass(container, ImportEvents, [ResolveEventContact, RecordCustomEvent, Clock]);
   bindClass(container, DescribeEventSchemas, [CustomEventRepository]);

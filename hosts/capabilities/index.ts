@@ -9,6 +9,8 @@ import { listsModule } from "./lists.js";
 import { eventsModule } from "./events.js";
 import { segmentsModule } from "./segments.js";
 import { sequencesModule } from "./sequences.js";
+import { sequenceRunsModule } from "./sequence-runs.js";
+import { sequenceMetricsModule } from "./sequence-metrics.js";
 import { accountsModule } from "./accounts.js";
 import { metricsModule } from "./metrics.js";
 import { deliveryModule } from "./delivery.js";
@@ -24,9 +26,12 @@ import { dataExportsModule } from "./data-exports.js";
 import { warehouseSyncsModule } from "./warehouse-syncs.js";
 import { migrationsModule } from "./migrations.js";
 import { campaignsModule } from "./campaigns.js";
+import { campaignSendsModule } from "./campaign-sends.js";
+import { campaignActionsModule } from "./campaign-actions.js";
 import { retentionModule } from "./retention.js";
 import { formsModule } from "./forms.js";
 import { landingPagesModule } from "./landing-pages.js";
+import { webTrackingModule } from "./web-tracking.js";
 
 /**
  * Every capability's module (its adapters, use cases and job handlers), loaded in this order:
@@ -44,6 +49,8 @@ export const capabilities: readonly ContainerModule[] = [
   eventsModule,
   segmentsModule,
   sequencesModule,
+  sequenceRunsModule,
+  sequenceMetricsModule,
   accountsModule,
   metricsModule,
   trackingModule,
@@ -58,7 +65,10 @@ export const capabilities: readonly ContainerModule[] = [
   warehouseSyncsModule,
   migrationsModule,
   campaignsModule,
+  campaignSendsModule,
+  campaignActionsModule,
   retentionModule,
   formsModule,
   landingPagesModule,
+  webTrackingModule,
 ];

@@ -11,6 +11,7 @@ import { UpdateList } from "../../core/lists/update-list.js";
 import { Clock } from "../../core/ports/clock.js";
 import { IdGenerator } from "../../core/ports/id-generator.js";
 import { SaveContact } from "../../core/subscribers/save-contact.js";
+import { Automations } from "../../core/ports/automations.js";
 import { bindClass } from "../bind-class.js";
 import { Database } from "../tokens.js";
 
@@ -22,6 +23,6 @@ export const listsModule = new ContainerModule((container) => {
   bindClass(container, CreateList, [ListRepository, IdGenerator, Clock]);
   bindClass(container, UpdateList, [ListRepository, Clock]);
   bindClass(container, DeleteList, [ListRepository]);
-  bindClass(container, AddListMembers, [ListRepository, SaveContact, RequestOptIn, Clock]);
+  bindClass(container, AddListMembers, [ListRepository, SaveContact, RequestOptIn, Automations, Clock]);
   bindClass(container, RemoveListMembers, [ListRepository]);
 });

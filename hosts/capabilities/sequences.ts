@@ -1,6 +1,8 @@
 import { ContainerModule, type ResolutionContext } from "inversify";
 import { KnexEnrollmentRepository } from "../../adapters/knex/repositories/enrollment-repository.js";
+import { KnexSegmentWatches } from "../../adapters/knex/repositories/segment-watch-store.js";
 import { KnexSequenceRepository } from "../../adapters/knex/repositories/sequence-repository.js";
+import { KnexTriggerStore } from "../../adapters/knex/repositories/trigger-store.js";
 import { ProfileRepository } from "../../core/company/ports.js";
 import { ResolveSender } from "../../core/company/resolve-sender.js";
 import { EmailSendRepository } from "../../core/delivery/ports.js";
@@ -9,6 +11,7 @@ import { RenderEmail } from "../../core/emails/render-email.js";
 import { ContactEvents } from "../../core/events/contact-events.js";
 import { ListRepository } from "../../core/lists/ports.js";
 import { OptInRepository } from "../../core/opt-in/ports.js";
+import { Automations } from "../../core/ports/automations.js";
 import { Clock } from "../../core/ports/clock.js";
 import { IdGenerator } from "../../core/ports/id-generator.js";
 import { JobQueue } from "../../core/ports/job-queue.js";
@@ -20,9 +23,14 @@ import { DeleteSequence } from "../../core/sequences/delete-sequence.js";
 import { DuplicateSequence } from "../../core/sequences/duplicate-sequence.js";
 import { AdvanceEnrollmentsJob, SWEEP_DUE_ENROLLMENTS_JOB } from "../../core/sequences/engine-jobs.js";
 import { EnrollContact } from "../../core/sequences/enroll-contact.js";
+import { EnrollInactiveContacts, EnrollInactiveJob, INACTIVITY_SWEEP_MS, SWEEP_INACTIVITY_JOB } from "../../core/sequences/enroll-inactive-contacts.js";
 import { EnrollInSequence } from "../../core/sequences/enroll-in-sequence.js";
 import { EnrollmentRepository } from "../../core/sequences/enrollment-ports.js";
+import { SegmentRepository } from "../../core/segments/ports.js";
+import { EvaluateSegmentEntries, EvaluateSegmentJob, SEGMENT_SWEEP_MS, SWEEP_SEGMENT_ENTRIES_JOB } from "../../core/sequences/evaluate-segment-entries.js";
+import { ExitSequences } from "../../core/sequences/exit-sequences.js";
 import { GetSequence } from "../../core/sequences/get-sequence.js";
+import { LeaveSequenceFromEmail } from "../../core/sequences/leave-sequence-from-email.js";
 import { ListEnrollments } from "../../core/sequences/list-enrollments.js";
 import { ListSequences } from "../../core/sequences/list-sequences.js";
 import { SequenceRepository } from "../../core/sequences/ports.js";
@@ -30,11 +38,15 @@ import { RunStep } from "../../core/sequences/run-step.js";
 import { SendSequenceEmail } from "../../core/sequences/send-sequence-email.js";
 import { SetSequenceStatus } from "../../core/sequences/set-sequence-status.js";
 import { StartSequences } from "../../core/sequences/start-sequences.js";
+import { StartSequencesJob } from "../../core/sequences/trigger-jobs.js";
+import { SegmentWatches, TriggerStore } from "../../core/sequences/trigger-ports.js";
 import { UpdateSequence } from "../../core/sequences/update-sequence.js";
-import { ContactAdded } from "../../core/subscribers/contact-added.js";
 import { SubscriberRepository } from "../../core/subscribers/ports.js";
 import { TagRepository } from "../../core/tags/ports.js";
 import { TrackingLinks } from "../../core/tracking/tracking-links.js";
+import { EngagementRepository } from "../../core/tracking/ports.js";
+import { TrackingTokens } from "../../core/tracking/tracking-tokens.js";
+import { TenancyRepository } from "../../core/tenancy/ports.js";
 import { TrackingSettingsRepository } from "../../core/tracking-settings/ports.js";
 import { bindClass } from "../bind-class.js";
 import { BaseUrl, Database } from "../tokens.js";
@@ -46,6 +58,10 @@ export const sequencesModule = new ContainerModule((container) => {
   container.bind<SequenceRepository>(SequenceRepository).toService(KnexSequenceRepository);
   bindClass(container, KnexEnrollmentRepository, [Database]);
   container.bind<EnrollmentRepository>(EnrollmentRepository).toService(KnexEnrollmentRepository);
+  bindClass(container, KnexTriggerStore, [Database]);
+  container.bind<TriggerStore>(TriggerStore).toService(KnexTriggerStore);
+  bindClass(container, KnexSegmentWatches, [Database]);
+  container.bind<SegmentWatches>(SegmentWatches).toService(KnexSegmentWatches);
   bindClass(container, ListSequences, [SequenceRepository]);
   bindClass(container, GetSequence, [SequenceRepository]);
   bindClass(container, CreateSequence, [SequenceRepository, IdGenerator, Clock, BaseUrl]);
@@ -67,19 +83,28 @@ export const sequencesModule = new ContainerModule((container) => {
   bindClass(container, RunStep, [SendSequenceEmail, SubscriberRepository, TagRepository, ListRepository, EnrollmentRepository]);
   bindClass(container, AdvanceEnrollments, [EnrollmentRepository, SequenceRepository, SubscriberRepository, RunStep, JobQueue, Clock]);
   bindClass(container, EnrollContact, [EnrollmentRepository, OptInRepository, JobQueue, IdGenerator]);
-  bindClass(container, StartSequences, [SequenceRepository, SubscriberRepository, EnrollContact, Clock]);
+  bindClass(container, StartSequences, [SequenceRepository, SubscriberRepository, EnrollContact, TriggerStore, Clock]);
+  bindClass(container, ExitSequences, [TriggerStore, SubscriberRepository, Clock]);
+  bindClass(container, EnrollInactiveContacts, [SequenceRepository, TriggerStore, SubscriberRepository, EnrollContact, JobQueue, Clock]);
+  bindClass(container, EvaluateSegmentEntries, [
+    SequenceRepository,
+    SegmentRepository,
+    SegmentWatches,
+    TriggerStore,
+    SubscriberRepository,
+    EnrollmentRepository,
+    EnrollContact,
+    JobQueue,
+    Clock,
+  ]);
   bindClass(container, EnrollInSequence, [SequenceRepository, SubscriberRepository, EnrollContact, Clock]);
   bindClass(container, ListEnrollments, [SequenceRepository, EnrollmentRepository]);
   bindClass(container, CancelEnrollments, [SequenceRepository, EnrollmentRepository, SubscriberRepository, Clock]);
-  container.bind<ContactAdded>(ContactAdded).toDynamicValue((context) => ({
-    notify: async (contact) => {
-      try {
-        await context.get(StartSequences).execute(contact, { trigger: "contact_added" });
-        return [];
-      } catch (error) {
-        return [`The contact was saved, but its sequences could not be started: ${error instanceof Error ? error.message : String(error)}`];
-      }
-    },
+  bindClass(container, LeaveSequenceFromEmail, [TrackingTokens, EngagementRepository, TenancyRepository, SequenceRepository, EnrollmentRepository, Clock]);
+  // The one entry point other contexts call; resolved lazily, so their use cases need not build the engine.
+  container.bind<Automations>(Automations).toDynamicValue((context) => ({
+    trigger: (companyId, subscriberIds, occurrence) => context.get(StartSequences).trigger(companyId, subscriberIds, occurrence),
+    exit: (companyId, contact, reason) => context.get(ExitSequences).execute(companyId, contact, reason),
   }));
   container.onActivation(JobHandlers, registerJobs);
   // Recorded custom events (and a contact's confirmation) start the sequences they trigger.
@@ -96,5 +121,16 @@ function registerJobs(container: ResolutionContext, handlers: JobHandlers): JobH
     await container.get(AdvanceEnrollments).sweep();
   });
   handlers.schedule({ name: SWEEP_DUE_ENROLLMENTS_JOB, everyMs: 60_000, job: { type: SWEEP_DUE_ENROLLMENTS_JOB } });
+  handlers.register(StartSequencesJob, async ({ companyId, payload }) => {
+    await container.get(StartSequences).trigger(companyId, payload.subscriberIds, payload.occurrence);
+  });
+  handlers.register(EnrollInactiveJob, async (work) => {
+    await container.get(EnrollInactiveContacts).runJob(work);
+  });
+  handlers.register(SWEEP_INACTIVITY_JOB, () => container.get(EnrollInactiveContacts).sweep());
+  handlers.schedule({ name: SWEEP_INACTIVITY_JOB, everyMs: INACTIVITY_SWEEP_MS, job: { type: SWEEP_INACTIVITY_JOB } });
+  handlers.register(EvaluateSegmentJob, (work) => container.get(EvaluateSegmentEntries).runJob(work));
+  handlers.register(SWEEP_SEGMENT_ENTRIES_JOB, () => container.get(EvaluateSegmentEntries).sweep());
+  handlers.schedule({ name: SWEEP_SEGMENT_ENTRIES_JOB, everyMs: SEGMENT_SWEEP_MS, job: { type: SWEEP_SEGMENT_ENTRIES_JOB } });
   return handlers;
 }

@@ -11,6 +11,7 @@ import { GetOperation } from "../../core/subscriber-operations/get-operation.js"
 import { ListOperations } from "../../core/subscriber-operations/list-operations.js";
 import { BulkTagStore, SubscriberOperationRepository } from "../../core/subscriber-operations/ports.js";
 import { StartOperation } from "../../core/subscriber-operations/start-operation.js";
+import { Automations } from "../../core/ports/automations.js";
 import { bindClass, bindFactory } from "../bind-class.js";
 import { BaseUrl, Database } from "../tokens.js";
 import { JobHandlers } from "../worker/job-handlers.js";
@@ -25,7 +26,7 @@ export const subscriberOperationsModule = new ContainerModule((container) => {
   bindClass(container, KnexBulkTagStore, [Database, IdGenerator]);
   container.bind<BulkTagStore>(BulkTagStore).toService(KnexBulkTagStore);
 
-  bindClass(container, BulkTag, [BulkTagStore, Clock]);
+  bindClass(container, BulkTag, [BulkTagStore, Automations, Clock]);
   bindFactory(
     container,
     StartOperation,

@@ -15,7 +15,7 @@ import { DeleteNote } from "../../core/notes/delete-note.js";
 import { ListNotes } from "../../core/notes/list-notes.js";
 import { NoteRepository } from "../../core/notes/ports.js";
 import { SegmentRepository } from "../../core/segments/ports.js";
-import { ContactAdded } from "../../core/subscribers/contact-added.js";
+import { Automations } from "../../core/ports/automations.js";
 import { CreateSubscriber } from "../../core/subscribers/create-subscriber.js";
 import { RequestOptIn } from "../../core/opt-in/request-opt-in.js";
 import { DeleteSubscriber } from "../../core/subscribers/delete-subscriber.js";
@@ -44,11 +44,11 @@ function bindSubscriberRoutes(container: ContainerModuleLoadOptions): void {
   bindClass(container, KnexNoteRepository, [Database]);
   container.bind<NoteRepository>(NoteRepository).toService(KnexNoteRepository);
 
-  bindClass(container, CreateSubscriber, [SaveContact, RequestOptIn, ContactAdded]);
+  bindClass(container, CreateSubscriber, [SaveContact, RequestOptIn, Automations]);
   bindClass(container, KnexContactEngagementQueries, [Database]);
   container.bind<ContactEngagementQueries>(ContactEngagementQueries).toService(KnexContactEngagementQueries);
   bindClass(container, GetSubscriber, [SubscriberRepository, SubscriberQueries, ContactEngagementQueries, NoteRepository]);
-  bindClass(container, UpdateSubscriber, [SubscriberRepository, SubscriberQueries, Clock]);
+  bindClass(container, UpdateSubscriber, [SubscriberRepository, SubscriberQueries, Automations, Clock]);
   bindClass(container, DeleteSubscriber, [SubscriberRepository]);
   bindFactory(
     container,

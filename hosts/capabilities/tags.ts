@@ -12,6 +12,7 @@ import { TagContact } from "../../core/tags/tag-contact.js";
 import { RequestOptIn } from "../../core/opt-in/request-opt-in.js";
 import { UntagContact } from "../../core/tags/untag-contact.js";
 import { UpdateTag } from "../../core/tags/update-tag.js";
+import { Automations } from "../../core/ports/automations.js";
 import { bindClass } from "../bind-class.js";
 import { Database } from "../tokens.js";
 
@@ -23,6 +24,6 @@ export const tagsModule = new ContainerModule((container) => {
   bindClass(container, CreateTag, [TagRepository, IdGenerator, Clock]);
   bindClass(container, UpdateTag, [TagRepository, Clock]);
   bindClass(container, DeleteTag, [TagRepository]);
-  bindClass(container, TagContact, [SubscriberRepository, TagRepository, SaveContact, RequestOptIn]);
+  bindClass(container, TagContact, [SubscriberRepository, TagRepository, SaveContact, RequestOptIn, Automations]);
   bindClass(container, UntagContact, [SubscriberRepository, Clock]);
 });

@@ -13,6 +13,7 @@ export const runtimeOptions = (config: AppConfig, logger: Logger): RuntimeOption
   mailUrl: config.mailUrl,
   allowPrivateDestinations: config.allowPrivateDestinations,
   translation: config.translation,
+  campaignSends: config.campaignSends,
   retention: config.retention,
   capacity: config.capacity,
 });

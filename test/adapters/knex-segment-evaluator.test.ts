@@ -84,7 +84,8 @@ const contactArb: fc.Arbitrary<Contact> = fc.record({
     selector: (m) => m.list,
   }),
   events: fc.array(fc.record({ name: fc.constantFrom(...EVENTS), ageDays: fc.integer({ min: 0, max: 200 }) }), { maxLength: 5 }),
-  sends: fc.array(
+  // A contact has at most one real (non-test) send of a campaign, as the database ensures.
+  sends: fc.uniqueArray(
     fc.record({
       campaign: fc.constantFrom("camp_a", "camp_b", null),
       test: fc.oneof({ weight: 5, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
@@ -97,7 +98,7 @@ const contactArb: fc.Arbitrary<Contact> = fc.record({
       bounced: fc.option(fc.integer({ min: 0, max: 200 }), { freq: 1 }),
       bounceType: fc.constantFrom("Permanent", "Transient", "Undetermined"),
     }),
-    { maxLength: 4 },
+    { maxLength: 4, selector: (send) => (send.campaign !== null && !send.test ? send.campaign : JSON.stringify(send)) },
   ),
 });
 

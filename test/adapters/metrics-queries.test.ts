@@ -1,6 +1,7 @@
 import test from "ava";
 import fc from "fast-check";
 import { migrateToLatest } from "../../adapters/knex/migrate.js";
+import { KnexCommerceForecasts } from "../../adapters/knex/repositories/commerce-forecast-repository.js";
 import { KnexMetricsQueries } from "../../adapters/knex/repositories/metrics-queries.js";
 import { ManualClock } from "../../adapters/memory/manual-clock.js";
 
@@ -143,7 +144,7 @@ for (const dialect of dialects()) {
   test.serial(`${dialect.name}: metrics of random send histories equal a brute-force reading of their events`, async (t) => {
     const knex = await openTestKnex(t, dialect);
     await migrateToLatest(knex);
-    const metrics = new GetAccountMetrics(new KnexMetricsQueries(knex), new ManualClock(NOW));
+    const metrics = new GetAccountMetrics(new KnexMetricsQueries(knex), new ManualClock(NOW), new KnexCommerceForecasts(knex));
     let run = 0;
     let nonEmpty = 0;
     await fc.assert(

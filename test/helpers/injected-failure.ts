@@ -21,3 +21,19 @@ export async function failInsertsInto(knex: Knex, table: "opt_ins" | "jobs" | "s
     await knex.raw("drop trigger injected_failure");
   };
 }
+
+/** Makes every update of `table` fail, as a crash would after the work it records; the returned function undoes it. */
+export async function failUpdatesOf(knex: Knex, table: "sequence_test_runs"): Promise<() => Promise<void>> {
+  if (isPostgres(knex)) {
+    await knex.raw(`create function injected_update_failure() returns trigger language plpgsql as $$ begin raise exception 'injected failure'; end $$`);
+    await knex.raw(`create trigger injected_update_failure before update on ${table} for each row execute function injected_update_failure()`);
+    return async () => {
+      await knex.raw(`drop trigger injected_update_failure on ${table}`);
+      await knex.raw("drop function injected_update_failure()");
+    };
+  }
+  await knex.raw(`create trigger injected_update_failure before update on ${table} begin select raise(abort, 'injected failure'); end`);
+  return async () => {
+    await knex.raw("drop trigger injected_update_failure");
+  };
+}

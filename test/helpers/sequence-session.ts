@@ -8,6 +8,7 @@ import { createWorker } from "../../hosts/worker/create-worker.js";
 import { apiFixture, type ApiFixture } from "./api-fixture.js";
 import type { Dialect } from "./databases.js";
 import type { RequestOptions } from "./http-client.js";
+import type { TestRuntimeOptions } from "./runtime.js";
 
 export const MINUTE = 60_000;
 export const DAY = 24 * 60 * MINUTE;
@@ -25,8 +26,8 @@ export interface SequenceSession {
   received(): Record<string, string[]>;
 }
 
-export async function sequenceSession(t: ExecutionContext, dialect: Dialect): Promise<SequenceSession> {
-  const api = await apiFixture(t, dialect);
+export async function sequenceSession(t: ExecutionContext, dialect: Dialect, options: TestRuntimeOptions = {}): Promise<SequenceSession> {
+  const api = await apiFixture(t, dialect, options);
   const container = api.runtime.container;
   const a = await createCompanyFixture(container, { name: "Acme" });
   const b = await createCompanyFixture(container, { name: "Beta" });

@@ -16,6 +16,7 @@ test("defaults follow the contract, flags override variables", (t) => {
     redisUrl: undefined,
     allowPrivateDestinations: false,
     translation: undefined,
+    campaignSends: { batchSize: 500, perCompany: null, perServer: null },
     logLevel: "info",
     trustProxy: false,
     retention: { completedJobsDays: 7, deadJobsDays: 30, emailBodiesDays: 30, deliveryEventsDays: 400 },
@@ -84,6 +85,15 @@ test("capacity settings come from their variables, 0 turning a shedding rule or 
   });
   t.throws(() => loadConfig({ COMPANY_MAX_IN_FLIGHT: "0" }), { instanceOf: ConfigError, message: /COMPANY_MAX_IN_FLIGHT must be between 1 and/ });
   t.throws(() => loadConfig({ SERVER_CONCURRENCY: "0" }), { instanceOf: ConfigError, message: /SERVER_CONCURRENCY must be between 1 and/ });
+});
+
+test("CAMPAIGN_BATCH_SIZE sizes campaign batches; CAMPAIGN_SEND_RATE_PER_MINUTE and CAMPAIGN_SERVER_SEND_RATE_PER_MINUTE throttle campaign sends", (t) => {
+  t.deepEqual(loadConfig({ CAMPAIGN_BATCH_SIZE: "50", CAMPAIGN_SEND_RATE_PER_MINUTE: "600", CAMPAIGN_SERVER_SEND_RATE_PER_MINUTE: "6000" }).campaignSends, {
+    batchSize: 50,
+    perCompany: 600,
+    perServer: 6000,
+  });
+  t.throws(() => loadConfig({ CAMPAIGN_SEND_RATE_PER_MINUTE: "0" }), { instanceOf: ConfigError, message: /CAMPAIGN_SEND_RATE_PER_MINUTE/ });
 });
 
 test("TRANSLATION_URL names the translation service of localization syncs, with TRANSLATION_API_KEY", (t) => {

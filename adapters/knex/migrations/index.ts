@@ -22,6 +22,11 @@ import * as m0023 from "./0023-tracking-settings.js";
 import * as m0026 from "./0026-sequences.js";
 import * as m0027 from "./0027-campaigns.js";
 import * as m0028 from "./0028-sequence-enrollments.js";
+import * as m0029 from "./0029-sequence-trigger-state.js";
+import * as m0031 from "./0031-sequence-runs.js";
+import * as m0032 from "./0032-campaign-sends.js";
+import * as m0033 from "./0033-campaign-sharing-goals-and-metrics.js";
+import * as m0034 from "./0034-web-tracking.js";
 import * as m0035 from "./0035-forms-and-landing-pages.js";
 
 interface Migration {
@@ -55,6 +60,11 @@ const migrations: readonly Migration[] = [
   m0026,
   m0027,
   m0028,
+  m0029,
+  m0031,
+  m0032,
+  m0033,
+  m0034,
   m0035,
 ];
 

@@ -8,6 +8,7 @@ import type { EmailBody } from "../../../core/emails/model.js";
 import { oneOf } from "../../../core/shared/codecs.js";
 import { isPostgres } from "../connection.js";
 import { DbBoolean, DbDate, DbInteger, DbNullableDate, dbJson, decodeRow, toDbDate } from "../row-codecs.js";
+import { sendStateOf } from "./campaign-send-repository.js";
 
 const nullable = <C extends t.Mixed>(codec: C) => t.union([codec, t.null]);
 const Strings = dbJson(t.array(t.string));
@@ -88,10 +89,11 @@ function toCampaign(row: unknown): Campaign {
     externalId: r.external_id,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
+    send: sendStateOf(row),
   };
 }
 
-/** Every column a save writes (the identity and origin columns never change). */
+/** Every column a save writes (the identity and origin columns never change; the send columns are the send engine's). */
 const savedColumns = (campaign: Campaign) => ({
   name: campaign.name,
   subject: campaign.subject,

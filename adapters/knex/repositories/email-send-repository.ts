@@ -139,6 +139,38 @@ function toEmailSend(row: unknown): EmailSend {
   };
 }
 
+/** The row of a new pending send (also written in bulk by the campaign send engine). */
+export function newSendRow(send: NewEmailSend) {
+  const at = toDbDate(send.createdAt);
+  return {
+    id: send.id,
+    company_id: send.companyId,
+    subscriber_id: send.subscriberId ?? null,
+    recipient_email: send.recipientEmail,
+    email_type: send.emailType,
+    send_kind: send.sendKind ?? null,
+    transactional_email_id: send.transactionalEmailId ?? null,
+    template_id: send.templateId ?? null,
+    campaign_id: send.campaignId ?? null,
+    automation_id: send.automationId ?? null,
+    automation_node_id: send.automationNodeId ?? null,
+    subject: send.subject,
+    sender_email: send.sender.email,
+    sender_name: send.sender.name ?? null,
+    reply_to: send.replyTo ?? null,
+    html: send.html,
+    text: send.text,
+    status: "pending",
+    mailbox_provider: send.mailboxProvider,
+    is_test: send.isTest,
+    open_tracking: send.openTracking,
+    click_tracking: send.clickTracking,
+    payload: JSON.stringify(send.payload),
+    created_at: at,
+    updated_at: at,
+  };
+}
+
 /** `email_sends` and the events delivery writes into `email_events`. */
 export class KnexEmailSendRepository implements EmailSendRepository {
   /** Sends queued together (concurrent requests) are written, with their jobs, in one transaction. */
@@ -159,34 +191,7 @@ export class KnexEmailSendRepository implements EmailSendRepository {
   }
 
   async create(send: NewEmailSend, delivery: DeliveryJob): Promise<EmailSend> {
-    const at = toDbDate(send.createdAt);
-    const row = {
-      id: send.id,
-      company_id: send.companyId,
-      subscriber_id: send.subscriberId ?? null,
-      recipient_email: send.recipientEmail,
-      email_type: send.emailType,
-      send_kind: send.sendKind ?? null,
-      transactional_email_id: send.transactionalEmailId ?? null,
-      template_id: send.templateId ?? null,
-      campaign_id: send.campaignId ?? null,
-      automation_id: send.automationId ?? null,
-      automation_node_id: send.automationNodeId ?? null,
-      subject: send.subject,
-      sender_email: send.sender.email,
-      sender_name: send.sender.name ?? null,
-      reply_to: send.replyTo ?? null,
-      html: send.html,
-      text: send.text,
-      status: "pending",
-      mailbox_provider: send.mailboxProvider,
-      is_test: send.isTest,
-      open_tracking: send.openTracking,
-      click_tracking: send.clickTracking,
-      payload: JSON.stringify(send.payload),
-      created_at: at,
-      updated_at: at,
-    };
+    const row = newSendRow(send);
     await this.outbox.submit([{ send: row, delivery, at: send.createdAt }]);
     // The new row as a read would return it (outcome columns not yet set), without reading it back.
     return toEmailSend({ ...row, ...UNSET_OUTCOME });

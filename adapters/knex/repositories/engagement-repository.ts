@@ -16,6 +16,7 @@ const TrackedSendRow = t.type({
   sent_at: DbNullableDate,
   delivered_at: DbNullableDate,
   unsubscribed_at: DbNullableDate,
+  automation_id: t.union([t.string, t.null]),
 });
 const ClickRow = t.type({ url: t.string, event_time: DbDate });
 const FirstRow = t.type({ first: DbNullableDate });
@@ -41,7 +42,18 @@ export class KnexEngagementRepository implements EngagementRepository {
   async findSend(sendId: string): Promise<TrackedSend | null> {
     const row = await this.knex("email_sends")
       .where({ id: sendId })
-      .first("id", "company_id", "subscriber_id", "recipient_email", "open_tracking", "click_tracking", "sent_at", "delivered_at", "unsubscribed_at");
+      .first(
+        "id",
+        "company_id",
+        "subscriber_id",
+        "recipient_email",
+        "open_tracking",
+        "click_tracking",
+        "sent_at",
+        "delivered_at",
+        "unsubscribed_at",
+        "automation_id",
+      );
     if (!row) return null;
     const r = decodeRow(TrackedSendRow, row, "email_sends");
     return {
@@ -54,6 +66,7 @@ export class KnexEngagementRepository implements EngagementRepository {
       sentAt: r.sent_at,
       deliveredAt: r.delivered_at,
       unsubscribedAt: r.unsubscribed_at,
+      automationId: r.automation_id,
     };
   }
 

@@ -4,6 +4,7 @@ import { ENROLLMENT_STATUSES, RUNNING_STATUSES, type Enrollment, type Enrollment
 import type { EnrollmentFilter, EnrollmentRepository, EnrollmentWithContact } from "../../../core/sequences/enrollment-ports.js";
 import { oneOf } from "../../../core/shared/codecs.js";
 import { SUBSCRIBER_STATUSES } from "../../../core/subscribers/model.js";
+import { isPostgres } from "../connection.js";
 import { DbDate, DbInteger, DbNullableDate, dbJson, decodeRow, toDbDate } from "../row-codecs.js";
 
 const NullableText = t.union([t.string, t.null]);
@@ -97,6 +98,12 @@ const ORDER: Record<EnrollmentFilter["sort"], [string, "asc" | "desc"]> = {
 export class KnexEnrollmentRepository implements EnrollmentRepository {
   constructor(private readonly knex: Knex) {}
 
+  /** `<context> in (keys)` for the matching_field value an enrollment entered for, kept in its context document. */
+  private enrollmentKeyIn(context: "e.context" | "context", keys: readonly string[]): [string, string[]] {
+    const value = isPostgres(this.knex) ? `${context} ->> 'enrollmentKey'` : `json_extract(${context}, '$.enrollmentKey')`;
+    return [`${value} in (${keys.map(() => "?").join(", ")})`, [...keys]];
+  }
+
   async insert(enrollment: Enrollment): Promise<boolean> {
     const inserted = await this.knex("sequence_enrollments")
       .insert({
@@ -134,6 +141,7 @@ export class KnexEnrollmentRepository implements EnrollmentRepository {
     if (filter.subscriberIds) base.whereIn("e.subscriber_id", filter.subscriberIds);
     if (filter.email) base.andWhere("s.email", filter.email.trim().toLowerCase());
     if (filter.currentNodeId) base.andWhere("e.current_node_id", filter.currentNodeId);
+    if (filter.enrollmentKeys) base.whereRaw(...this.enrollmentKeyIn("e.context", filter.enrollmentKeys));
     const [column, direction] = ORDER[filter.sort];
     const [rows, count] = await Promise.all([
       base
@@ -215,10 +223,11 @@ export class KnexEnrollmentRepository implements EnrollmentRepository {
     companyId: string,
     sequenceId: string,
     subscriberIds: readonly string[] | null,
-    change: { readonly reason: string; readonly keepEntryKey: boolean; readonly at: Date },
+    change: { readonly reason: string; readonly keepEntryKey: boolean; readonly at: Date; readonly enrollmentKeys?: readonly string[] },
   ): Promise<number> {
     const query = this.knex("sequence_enrollments").where({ company_id: companyId, sequence_id: sequenceId }).whereIn("status", RUNNING_STATUSES);
     if (subscriberIds) query.whereIn("subscriber_id", subscriberIds);
+    if (change.enrollmentKeys) query.whereRaw(...this.enrollmentKeyIn("context", change.enrollmentKeys));
     return query.update({
       status: "cancelled",
       due_at: null,

@@ -112,15 +112,15 @@ export class KnexListRepository implements ListRepository {
     return new Map(rows.map((row) => [row.email, row.id]));
   }
 
-  async addMembers(companyId: string, listId: string, subscriberIds: readonly string[], at: Date): Promise<number> {
-    if (subscriberIds.length === 0) return 0;
+  async addMembers(companyId: string, listId: string, subscriberIds: readonly string[], at: Date): Promise<string[]> {
+    if (subscriberIds.length === 0) return [];
     const subscribedAt = toDbDate(at);
     const inserted = await this.knex("list_memberships")
       .insert(subscriberIds.map((subscriberId) => ({ company_id: companyId, list_id: listId, subscriber_id: subscriberId, subscribed_at: subscribedAt })))
       .onConflict(["list_id", "subscriber_id"])
       .ignore()
       .returning("subscriber_id");
-    return inserted.length;
+    return inserted.map((row: { subscriber_id: string }) => row.subscriber_id);
   }
 
   async removeMembers(companyId: string, listId: string, subscriberIds: readonly string[]): Promise<number> {

@@ -46,7 +46,7 @@ const CLOCK_SLACK_MS = 24 * 3_600_000;
 const sumWhen = (condition: string) => `coalesce(sum(case when ${condition} then 1 else 0 end), 0)`;
 
 /** The funnel's aggregates over the selected sends `s` (one row, or one per group). */
-const FUNNEL_COLUMNS = [
+export const FUNNEL_COLUMNS = [
   "count(*) as sent",
   "count(s.delivered_at) as delivery_events",
   `${sumWhen(PROVEN_DELIVERED)} as delivered`,
@@ -64,7 +64,7 @@ const FUNNEL_COLUMNS = [
   "count(s.unsubscribed_at) as unsubscribed",
 ].join(", ");
 
-function toFunnelCounts(row: unknown): FunnelCounts {
+export function toFunnelCounts(row: unknown): FunnelCounts {
   const r = decodeRow(FunnelRow, row, "email_sends");
   return {
     sent: count(r.sent),

@@ -45,7 +45,7 @@ const SequenceRow = t.type({
   updated_at: DbDate,
 });
 
-function toSequence(row: unknown): Sequence {
+export function toSequence(row: unknown): Sequence {
   const r = decodeRow(SequenceRow, row, "sequences");
   return {
     id: r.id,
@@ -146,8 +146,10 @@ export class KnexSequenceRepository implements SequenceRepository {
     return { sequences: rows.map(toSequence), total: Number(counted?.total ?? 0) };
   }
 
-  async takingEntries(companyId: string, trigger: string): Promise<Sequence[]> {
-    const rows = await this.knex("sequences").where({ company_id: companyId, status: "active", enrollment_paused: false, trigger });
+  async takingEntries(companyId: string, triggers: readonly string[]): Promise<Sequence[]> {
+    const rows = await this.knex("sequences")
+      .where({ company_id: companyId, status: "active", enrollment_paused: false })
+      .whereIn("trigger", [...triggers]);
     return rows.map(toSequence);
   }
 

@@ -275,6 +275,10 @@ class KnexImportStepWork implements ImportStepWork {
       subscriberIds.map((id) => [companyId, id, at]),
       "subscriber_id",
     );
+    await this.enqueue(job, now);
+  }
+
+  async enqueue(job: JobRequest, now: Date): Promise<void> {
     await this.trx("jobs").insert(newJobRow(job, this.ids.next("job"), now));
     this.queuedJobTypes.push(job.type);
   }

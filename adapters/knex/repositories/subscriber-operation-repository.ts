@@ -12,7 +12,9 @@ import type {
   SubscriberOperationRepository,
   TagChange,
 } from "../../../core/subscriber-operations/ports.js";
+import type { JobRequest } from "../../../core/ports/job-queue.js";
 import { isPostgres } from "../connection.js";
+import { announceJobs, newJobRow } from "../knex-job-queue.js";
 import { DbBoolean, DbDate, DbInteger, DbNullableDate, dbJson, decodeRow, toDbDate } from "../row-codecs.js";
 import { segmentQuery } from "../knex-segment-evaluator.js";
 import { ensureTags } from "./subscriber-repository.js";
@@ -202,6 +204,9 @@ function whereSearch(db: Db, query: Knex.QueryBuilder, companyId: string, search
 
 /** One job step's reads and writes, all inside the transaction that locked the operation. */
 class KnexStepWork implements OperationStepWork {
+  /** The types of the jobs this step queued: workers are woken once it commits. */
+  readonly queuedJobTypes: string[] = [];
+
   constructor(
     private readonly trx: Knex.Transaction,
     private readonly ids: IdGenerator,
@@ -260,6 +265,11 @@ class KnexStepWork implements OperationStepWork {
     if (done.length > 0) await this.items.whereIn("subscriber_id", done).update({ state: "done" });
     if (failed.length > 0) await this.items.whereIn("subscriber_id", failed).update({ state: "failed" });
   }
+
+  async enqueue(job: JobRequest, now: Date): Promise<void> {
+    await this.trx("jobs").insert(newJobRow(job, this.ids.next("job"), now));
+    this.queuedJobTypes.push(job.type);
+  }
 }
 
 export class KnexSubscriberOperationRepository implements SubscriberOperationRepository {
@@ -315,22 +325,27 @@ export class KnexSubscriberOperationRepository implements SubscriberOperationRep
     return changed > 0;
   }
 
-  step(
+  async step(
     companyId: string,
     id: string,
     work: (operation: SubscriberOperation, tx: OperationStepWork) => Promise<SubscriberOperation | null>,
   ): Promise<SubscriberOperation | null> {
-    return this.knex.transaction(async (trx) => {
+    let queuedJobTypes: readonly string[] = [];
+    const after = await this.knex.transaction(async (trx) => {
       const select = trx("subscriber_operations").where({ company_id: companyId, id });
       // Postgres: concurrent steps of one operation wait here. SQLite: its single writer serialises them.
       const row = await (this.postgres ? select.forUpdate() : select).first();
       if (!row) return null;
       const operation = toOperation(row);
-      const next = await work(operation, new KnexStepWork(trx, this.ids, operation));
+      const stepWork = new KnexStepWork(trx, this.ids, operation);
+      const next = await work(operation, stepWork);
       if (!next) return operation;
       await trx("subscriber_operations").where({ company_id: companyId, id }).update(progressColumns(next));
+      queuedJobTypes = stepWork.queuedJobTypes;
       return next;
     });
+    if (queuedJobTypes.length > 0) await announceJobs(this.knex, queuedJobTypes);
+    return after;
   }
 
   async listExists(companyId: string, listId: string): Promise<boolean> {

@@ -5,10 +5,11 @@ import { landingPagesSurface } from "./landing-pages.js";
 import { optInSurface } from "./opt-in.js";
 import { sharedEmailsSurface } from "./shared-emails.js";
 import { trackingSurface } from "./tracking.js";
+import { webTrackingSurface } from "./web-tracking.js";
 
 /**
  * Routes reached without an API key (tracking pixels and links, unsubscribe and confirmation
- * pages, provider webhooks, shared emails), each surface its own router. They are mounted at the
+ * pages, provider webhooks, shared emails, web tracking), each surface its own router. They are mounted at the
  * root, before the API, and parse their own bodies and check their own signatures or tokens.
  */
 export const publicSurfaces: readonly PublicSurface[] = [
@@ -16,6 +17,7 @@ export const publicSurfaces: readonly PublicSurface[] = [
   trackingSurface,
   optInSurface,
   sharedEmailsSurface,
+  webTrackingSurface,
   formsSurface,
   landingPagesSurface,
 ];

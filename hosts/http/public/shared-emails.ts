@@ -1,5 +1,6 @@
 import express, { type Response } from "express";
 import { Locale } from "../../../core/emails/commands.js";
+import { ShowSharedCampaign } from "../../../core/campaigns/show-shared-campaign.js";
 import { ShowSharedEmail } from "../../../core/emails/show-shared-email.js";
 import { AppLogger } from "../../tokens.js";
 import { publicSurface } from "../public-surface.js";
@@ -24,20 +25,34 @@ const html = (res: Response, status: number, body: string) =>
 /**
  * `GET /share/emails/{token}`: a template's share link (POST /api/v1/templates/{id}/share-link),
  * the email as HTML for a sample contact; `?locale=es` shows a localized variant. A revoked link
- * or a deleted template gets the not-found page.
+ * or a deleted template gets the not-found page. `GET /share/campaigns/{token}`: a campaign's
+ * (POST /api/v1/campaigns/{id}/share-link), the same way.
  */
-export const sharedEmailsSurface = publicSurface({ showSharedEmail: ShowSharedEmail, logger: AppLogger }, ({ showSharedEmail, logger }) => {
-  const router = express.Router();
-  router.get("/share/emails/:token", async (req, res) => {
-    const locale = Locale.decode(req.query.locale);
-    try {
-      const shown = await showSharedEmail.execute(String(req.params.token), locale._tag === "Right" ? locale.right : undefined);
-      if (shown._tag === "Left") return void html(res, 404, linkNotFoundPage());
-      html(res, 200, shown.right.html);
-    } catch (error) {
-      logger.error({ err: error }, "could not show a shared email");
-      html(res, 500, errorPage());
-    }
-  });
-  return router;
-});
+export const sharedEmailsSurface = publicSurface(
+  { showSharedEmail: ShowSharedEmail, showSharedCampaign: ShowSharedCampaign, logger: AppLogger },
+  ({ showSharedEmail, showSharedCampaign, logger }) => {
+    const router = express.Router();
+    router.get("/share/campaigns/:token", async (req, res) => {
+      try {
+        const shown = await showSharedCampaign.execute(String(req.params.token));
+        if (shown._tag === "Left") return void html(res, 404, linkNotFoundPage());
+        html(res, 200, shown.right.html);
+      } catch (error) {
+        logger.error({ err: error }, "could not show a shared campaign");
+        html(res, 500, errorPage());
+      }
+    });
+    router.get("/share/emails/:token", async (req, res) => {
+      const locale = Locale.decode(req.query.locale);
+      try {
+        const shown = await showSharedEmail.execute(String(req.params.token), locale._tag === "Right" ? locale.right : undefined);
+        if (shown._tag === "Left") return void html(res, 404, linkNotFoundPage());
+        html(res, 200, shown.right.html);
+      } catch (error) {
+        logger.error({ err: error }, "could not show a shared email");
+        html(res, 500, errorPage());
+      }
+    });
+    return router;
+  },
+);

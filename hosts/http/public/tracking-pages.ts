@@ -32,7 +32,14 @@ const confirm = parse(`<h1>Unsubscribe from {{ companyName }}</h1>
 <form method="post">
 <input type="hidden" name="List-Unsubscribe" value="One-Click">
 <button type="submit">Unsubscribe</button>
-</form>`);
+</form>
+{% if sequenceName %}<p>Or stop only the emails of <strong>{{ sequenceName }}</strong>, and keep getting the others.</p>
+<form method="post" action="{{ leaveAction }}">
+<button type="submit">Stop only these emails</button>
+</form>{% endif %}`);
+
+const leftSequence = parse(`<h1>You will get no more of these emails</h1>
+<p><strong>{{ email }}</strong> will no longer receive the emails of {{ sequenceName }} from {{ companyName }}.</p>`);
 
 const done = parse(`<h1>You are unsubscribed</h1>
 <p><strong>{{ email }}</strong> will no longer receive email from {{ companyName }}.</p>`);
@@ -48,9 +55,20 @@ export interface RecipientPage {
   readonly email: string;
 }
 
-/** The form posts back to the page's own URL, as a mail client's one-click request does. */
-export const unsubscribeConfirmPage = (page: RecipientPage): string =>
-  engine.renderSync(confirm, { title: `Unsubscribe from ${page.companyName}`, ...page }) as string;
+/**
+ * The form posts back to the page's own URL, as a mail client's one-click request does. With a
+ * sequence its contact may stop alone (`userCancellable`), a second form posts to `{token}/sequence`.
+ */
+export const unsubscribeConfirmPage = (page: RecipientPage, leave: { readonly token: string; readonly sequenceName: string } | null = null): string =>
+  engine.renderSync(confirm, {
+    title: `Unsubscribe from ${page.companyName}`,
+    ...page,
+    sequenceName: leave?.sequenceName ?? null,
+    leaveAction: leave ? `${leave.token}/sequence` : null,
+  }) as string;
+
+export const leftSequencePage = (page: RecipientPage & { readonly sequenceName: string }): string =>
+  engine.renderSync(leftSequence, { title: "You will get no more of these emails", ...page }) as string;
 
 export const unsubscribedPage = (page: RecipientPage): string => engine.renderSync(done, { title: "You are unsubscribed", ...page }) as string;
 

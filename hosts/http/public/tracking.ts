@@ -6,10 +6,11 @@ import { RecordOpen } from "../../../core/tracking/record-open.js";
 import { TrackingTokens } from "../../../core/tracking/tracking-tokens.js";
 import { ShowUnsubscribePage } from "../../../core/tracking/unsubscribe-page.js";
 import { UnsubscribeRecipient } from "../../../core/tracking/unsubscribe-recipient.js";
+import { LeaveSequenceFromEmail } from "../../../core/sequences/leave-sequence-from-email.js";
 import { AppLogger } from "../../tokens.js";
 import { isScannerAddress } from "../../../adapters/net/scanner-networks.js";
 import { publicSurface } from "../public-surface.js";
-import { errorPage, linkNotFoundPage, unsubscribeConfirmPage, unsubscribedPage } from "./tracking-pages.js";
+import { errorPage, leftSequencePage, linkNotFoundPage, unsubscribeConfirmPage, unsubscribedPage } from "./tracking-pages.js";
 
 /** A transparent 1x1 GIF (43 bytes). */
 export const TRANSPARENT_GIF = Buffer.from("R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7", "base64");
@@ -32,7 +33,8 @@ const html = (res: Response, status: number, body: string) => uncached(res).stat
  * - `GET|HEAD /t/c/{token}`: records a click and redirects (302) to the URL signed into the token;
  *   a token this server did not sign gets a 404 page and no redirect, so there is no open redirect;
  * - `GET /u/{token}`: the unsubscribe page (changes nothing); `POST /u/{token}`: unsubscribes
- *   (the page's button, or a mail client's RFC 8058 `List-Unsubscribe=One-Click`, whose body needs no reading).
+ *   (the page's button, or a mail client's RFC 8058 `List-Unsubscribe=One-Click`, whose body needs no reading);
+ * - `POST /u/{token}/sequence`: stops only the email's sequence, when it is `userCancellable`.
  * Recording never stands between the reader and the pixel or the destination: a failure is logged.
  */
 export const trackingSurface = publicSurface(
@@ -42,10 +44,11 @@ export const trackingSurface = publicSurface(
     trackingTokens: TrackingTokens,
     showUnsubscribePage: ShowUnsubscribePage,
     unsubscribeRecipient: UnsubscribeRecipient,
+    leaveSequenceFromEmail: LeaveSequenceFromEmail,
     clock: Clock,
     logger: AppLogger,
   },
-  ({ recordOpen, recordClick, trackingTokens, showUnsubscribePage, unsubscribeRecipient, clock, logger }) => {
+  ({ recordOpen, recordClick, trackingTokens, showUnsubscribePage, unsubscribeRecipient, leaveSequenceFromEmail, clock, logger }) => {
     const router = express.Router();
 
     router.get("/t/o/:file", async (req, res) => {
@@ -74,9 +77,12 @@ export const trackingSurface = publicSurface(
 
     router.get("/u/:token", async (req, res) => {
       try {
-        const page = await showUnsubscribePage.execute(String(req.params.token));
+        const token = String(req.params.token);
+        const page = await showUnsubscribePage.execute(token);
         if (page._tag === "Left") return void html(res, 404, linkNotFoundPage());
-        html(res, 200, page.right.unsubscribed ? unsubscribedPage(page.right) : unsubscribeConfirmPage(page.right));
+        if (page.right.unsubscribed) return void html(res, 200, unsubscribedPage(page.right));
+        const sequenceName = await leaveSequenceFromEmail.offer(token);
+        html(res, 200, unsubscribeConfirmPage(page.right, sequenceName === null ? null : { token, sequenceName }));
       } catch (error) {
         logger.error({ err: error }, "could not show an unsubscribe page");
         html(res, 500, errorPage());
@@ -90,6 +96,17 @@ export const trackingSurface = publicSurface(
         html(res, 200, unsubscribedPage(done.right));
       } catch (error) {
         logger.error({ err: error }, "could not unsubscribe");
+        html(res, 500, errorPage());
+      }
+    });
+
+    router.post("/u/:token/sequence", async (req, res) => {
+      try {
+        const left = await leaveSequenceFromEmail.execute(String(req.params.token));
+        if (left._tag === "Left") return void html(res, 404, linkNotFoundPage());
+        html(res, 200, leftSequencePage(left.right));
+      } catch (error) {
+        logger.error({ err: error }, "could not stop a sequence");
         html(res, 500, errorPage());
       }
     });

@@ -1,5 +1,8 @@
 import * as t from "io-ts";
 import { CancelCampaign } from "../../../core/campaigns/cancel-campaign.js";
+import { PauseCampaign } from "../../../core/campaigns/pause-campaign.js";
+import { ResumeCampaign } from "../../../core/campaigns/resume-campaign.js";
+import { ResumeCampaignCommand } from "../../../core/campaigns/send-commands.js";
 import {
   AudienceRuleCodec,
   CampaignPath,
@@ -42,7 +45,10 @@ const AUDIENCE =
   "Audience: at most one of segmentId, listIds and targetLists {type: all|lists|segment|filtered|rules, listIds, segmentId, filters, filterJoinOperator, include[], exclude[]}; " +
   'rules are {type:"all"} (include only), {type:"lists", listIds}, {type:"segments", segmentIds}, {type:"filtered", filters, filterJoinOperator}. Lists and segments must be the company\'s (400 otherwise). No targeting means all active subscribers.';
 const IDENTITY = "Identity: senderProfileId or fromEmail (+fromName); replyProfileId or replyTo (+replyToName).";
-const NOT_SENT_YET = "This server does not send campaigns yet: a scheduled campaign stays scheduled until it is unscheduled or cancelled.";
+const SENDING =
+  "At scheduledAt (a time up to a minute past counts as now: it starts at once) the campaign becomes sending: its audience is frozen, the contacts left out are counted by reason in progress.excluded, " +
+  "and the recipients go out in batches (evenly over spreadOverHours when given; with sendInRecipientTimezone, each at scheduledAt's wall-clock time in scheduledTimezone where the contact lives: its timezone, else the campaign's); " +
+  "it is sent once every message was handed to the relay. progress shows recipients, queued, sent and remaining.";
 
 const campaign = view({ campaign: CampaignView });
 const AudienceReferenceView = view({ id: t.string, name: NullableString, missing: t.boolean });
@@ -62,6 +68,8 @@ export const campaignsRoutes = routeModule(
     scheduleCampaign: ScheduleCampaign,
     unscheduleCampaign: UnscheduleCampaign,
     cancelCampaign: CancelCampaign,
+    pauseCampaign: PauseCampaign,
+    resumeCampaign: ResumeCampaign,
   },
   (uses) => [
     defineRoute({
@@ -201,7 +209,7 @@ export const campaignsRoutes = routeModule(
       summary:
         "Schedule a draft (or re-schedule a scheduled campaign): scheduledAt (required, in the future), targetLists or listIds (replace the audience), spreadOverHours (1-72; overrides sendTimeOptimization), " +
         "sendInRecipientTimezone (needs scheduledTimezone, an IANA zone; not with recurringInterval or spreadOverHours), recurringInterval (weekly, monthly), sendTimeWindowHours (1-24), maxRecipients. " +
-        `Needs a subject, content, and an audience whose lists and segments still exist (400 otherwise). ${STATE_RULE} ${NOT_SENT_YET} ${NOT_FOUND}`,
+        `Needs a subject, content, and an audience whose lists and segments still exist (400 otherwise). ${STATE_RULE} ${SENDING} ${NOT_FOUND}`,
       params: CampaignPath,
       body: ScheduleCampaignCommand,
       response: view({ campaign: CampaignView, scheduledAt: Timestamp }),
@@ -229,6 +237,29 @@ export const campaignsRoutes = routeModule(
       response: campaign,
       errors: [400, 404],
       handle: async ({ input, actor }) => under("campaign")(await uses.cancelCampaign.execute(actor, input.params.campaignId)),
+    }),
+    defineRoute({
+      method: "post",
+      path: "/campaigns/:campaignId/pause",
+      tag: TAG,
+      scopes: ["campaigns:send"],
+      summary: `Pause a sending campaign: no batch goes out after the one being queued (messages already queued are still delivered). ${STATE_RULE} ${NOT_FOUND}`,
+      params: CampaignPath,
+      response: campaign,
+      errors: [400, 404],
+      handle: async ({ input, actor }) => under("campaign")(await uses.pauseCampaign.execute(actor, input.params.campaignId)),
+    }),
+    defineRoute({
+      method: "post",
+      path: "/campaigns/:campaignId/resume",
+      tag: TAG,
+      scopes: ["campaigns:send"],
+      summary: `Resume a paused campaign from its next batch: at once, or evenly over spreadOverHours (1-72) from now. ${STATE_RULE} ${NOT_FOUND}`,
+      params: CampaignPath,
+      body: ResumeCampaignCommand,
+      response: campaign,
+      errors: [400, 404, 422],
+      handle: async ({ input, actor }) => under("campaign")(await uses.resumeCampaign.execute(actor, input.params.campaignId, input.body)),
     }),
   ],
 );

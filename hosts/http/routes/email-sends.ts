@@ -1,3 +1,4 @@
+import { PagePaginationView } from "../../../core/shared/page-pagination.js";
 import * as t from "io-ts";
 import { EmailSendIdPath, ListEmailSendsQuery } from "../../../core/email-sends/commands.js";
 import { GetEmailSend } from "../../../core/email-sends/get-email-send.js";
@@ -24,7 +25,7 @@ export const emailSendsRoutes = routeModule({ listEmailSends: ListEmailSends, ge
     response: view({
       retentionDays: t.number,
       emailSends: t.readonlyArray(EmailSendSummaryView),
-      pagination: view({ page: t.number, limit: t.number, total: t.number, totalPages: t.number }),
+      pagination: PagePaginationView,
     }),
     errors: [422],
     handle: async ({ input, actor }) => uses.listEmailSends.execute(actor, input.query),

@@ -9,6 +9,9 @@ import { tagsRoutes } from "./tags.js";
 import { listsRoutes } from "./lists.js";
 import { segmentsRoutes } from "./segments.js";
 import { sequencesRoutes } from "./sequences.js";
+import { sequenceRunsRoutes } from "./sequence-runs.js";
+import { sequenceMetricsRoutes } from "./sequence-metrics.js";
+import { sequenceNodeEmailsRoutes } from "./sequence-node-emails.js";
 import { accountsRoutes } from "./accounts.js";
 import { subscribersRoutes } from "./subscribers.js";
 import { emailSendsRoutes } from "./email-sends.js";
@@ -26,9 +29,11 @@ import { dataExportsRoutes } from "./data-exports.js";
 import { warehouseSyncsRoutes } from "./warehouse-syncs.js";
 import { migrationsRoutes } from "./migrations.js";
 import { campaignsRoutes } from "./campaigns.js";
+import { campaignActionsRoutes } from "./campaign-actions.js";
 import { trackingSettingsRoutes } from "./tracking-settings.js";
 import { formsRoutes } from "./forms.js";
 import { landingPagesRoutes } from "./landing-pages.js";
+import { webTrackingRoutes } from "./web-tracking.js";
 
 /**
  * Every API route module, in mounting order: fixed paths such as /subscribers/me, /subscribers/events
@@ -46,6 +51,9 @@ export const apiRouteModules: readonly RouteModule[] = [
   listsRoutes,
   segmentsRoutes,
   sequencesRoutes,
+  sequenceRunsRoutes,
+  sequenceMetricsRoutes,
+  sequenceNodeEmailsRoutes,
   accountsRoutes,
   metricsRoutes,
   suppressionsRoutes,
@@ -62,8 +70,10 @@ export const apiRouteModules: readonly RouteModule[] = [
   warehouseSyncsRoutes,
   migrationsRoutes,
   campaignsRoutes,
+  campaignActionsRoutes,
   trackingSettingsRoutes,
   formsRoutes,
   landingPagesRoutes,
+  webTrackingRoutes,
   subscribersRoutes,
 ];

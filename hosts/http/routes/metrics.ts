@@ -1,4 +1,19 @@
-import { AccountMetricsQuery, TransactionalMetricsPath, TransactionalMetricsQuery } from "../../../core/metrics/commands.js";
+import {
+  AccountMetricsQuery,
+  CampaignEventsQuery,
+  CampaignMetricsPath,
+  CampaignMetricsQuery,
+  EMAIL_METRICS_SORTS,
+  EmailMetricsQuery,
+  MAX_METRICS_PAGE_LIMIT,
+  TransactionalMetricsPath,
+  TransactionalMetricsQuery,
+} from "../../../core/metrics/commands.js";
+import { CampaignEventsView, CampaignMetricsView, EmailMetricsView } from "../../../core/metrics/email-metrics-views.js";
+import { GetCampaignMetrics } from "../../../core/metrics/get-campaign-metrics.js";
+import { DEFAULT_EVENTS_LIMIT, ListCampaignEvents } from "../../../core/metrics/list-campaign-events.js";
+import { DEFAULT_EMAILS_LIMIT, ListEmailMetrics } from "../../../core/metrics/list-email-metrics.js";
+import { CAMPAIGN_EVENT_TYPES } from "../../../core/metrics/ports.js";
 import { GetAccountMetrics } from "../../../core/metrics/get-account-metrics.js";
 import { GetTransactionalMetrics } from "../../../core/metrics/get-transactional-metrics.js";
 import { MAILBOX_PROVIDERS } from "../../../core/metrics/mailbox-provider.js";
@@ -50,6 +65,9 @@ export const metricsRoutes = routeModule(
   {
     getAccountMetrics: GetAccountMetrics,
     getTransactionalMetrics: GetTransactionalMetrics,
+    getCampaignMetrics: GetCampaignMetrics,
+    listCampaignEvents: ListCampaignEvents,
+    listEmailMetrics: ListEmailMetrics,
   },
   (uses) => [
     account(uses.getAccountMetrics, "/metrics", "Email metrics of the account"),
@@ -60,5 +78,49 @@ export const metricsRoutes = routeModule(
       "/transactional/:idOrSlug/stats",
       "Email metrics of one saved transactional email (alias of GET /metrics/transactional/{idOrSlug})",
     ),
+    defineRoute({
+      method: "get",
+      path: "/metrics/campaigns/:campaignId",
+      tag: "Metrics",
+      scopes: ["analytics:read"],
+      summary:
+        `Email metrics of one campaign's sends (the same figures as the campaign's stats); all time unless period or start and end are given; mailboxProvider (${MAILBOX_PROVIDERS.join(", ")}) narrows the sends (replies then 0). ` +
+        `polls, goals and recommendations are always empty here (no poll blocks, goals or recommendations on this server). 404 'Campaign not found' (also for another company's campaign). ${RULES}`,
+      params: CampaignMetricsPath,
+      query: CampaignMetricsQuery,
+      response: CampaignMetricsView,
+      errors: [400, 404, 422],
+      handle: async ({ input, actor }) => uses.getCampaignMetrics.execute(actor, input.params.campaignId, input.query),
+    }),
+    defineRoute({
+      method: "get",
+      path: "/metrics/campaigns/:campaignId/events",
+      tag: "Metrics",
+      scopes: ["analytics:read"],
+      summary:
+        `The events of one campaign's sends (test sends never), newest first: eventTypes, a comma list of ${CAMPAIGN_EVENT_TYPES.join(", ")} (default delivery); ` +
+        `all time unless period or start and end (of the events' times; together, at most ${MAX_RANGE_DAYS} days: 400) are given; page and limit 1-${MAX_METRICS_PAGE_LIMIT} (default ${DEFAULT_EVENTS_LIMIT}). ` +
+        "Scanner, preview and prefetch opens and clicks are listed only with includeMachineEngagement=true (machine says which). 404 'Campaign not found'.",
+      params: CampaignMetricsPath,
+      query: CampaignEventsQuery,
+      response: CampaignEventsView,
+      errors: [400, 404, 422],
+      handle: async ({ input, actor }) => uses.listCampaignEvents.execute(actor, input.params.campaignId, input.query),
+    }),
+    defineRoute({
+      method: "get",
+      path: "/metrics/emails",
+      tag: "Metrics",
+      scopes: ["analytics:read"],
+      summary:
+        "Metrics per email: one row per campaign and per sequence email step with sends in the period (all time unless period or start and end are given; test sends never), with its stats and the totals of every matching row. " +
+        "emailType (campaign, sequence); campaignId or sequenceId (comma lists, not both: 400); step (a sequence's email number, 1-1000); " +
+        `sort (${EMAIL_METRICS_SORTS.join(", ")}; default sent; conversions and revenue are not tracked here: 400), order (desc default, asc); page and limit 1-${MAX_METRICS_PAGE_LIMIT} (default ${DEFAULT_EMAILS_LIMIT}). ` +
+        "Opens and clicks are people's (machine engagement left out).",
+      query: EmailMetricsQuery,
+      response: EmailMetricsView,
+      errors: [400, 422],
+      handle: async ({ input, actor }) => uses.listEmailMetrics.execute(actor, input.query),
+    }),
   ],
 );

@@ -212,7 +212,7 @@ export const sequencesRoutes = routeModule(
       tag: "Sequences",
       scopes: ["sequences:write"],
       summary:
-        "Cancel running enrollments (active, waiting): exactly one of cancelAll: true, subscriberId, subscriberIds[] (<=500); fieldValues is not supported here (400). Bulk targets are a dry run unless dryRun: false; a single subscriberId is applied unless dryRun: true. reason is kept as the enrollments' failedReason",
+        "Cancel running enrollments (active, waiting): exactly one of cancelAll: true, subscriberId, subscriberIds[] (<=500), fieldValues[] (<=500, matching_field sequences: the enrollments entered for those values; fieldPath, if given, must be the sequence's enrollmentFieldPath). Bulk targets are a dry run unless dryRun: false; a single subscriberId is applied unless dryRun: true. reason is kept as the enrollments' failedReason",
       params: SequencePath,
       body: CancelEnrollmentsCommand,
       response: view({

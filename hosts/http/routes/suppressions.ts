@@ -1,3 +1,4 @@
+import { PagePaginationView } from "../../../core/shared/page-pagination.js";
 import * as t from "io-ts";
 import { ListSuppressionsQuery, SuppressionEmailPath, SuppressionRegionQuery } from "../../../core/suppressions/commands.js";
 import { GetSuppression } from "../../../core/suppressions/get-suppression.js";
@@ -26,12 +27,7 @@ export const suppressionsRoutes = routeModule(
       query: ListSuppressionsQuery,
       response: view({
         suppressions: t.readonlyArray(SuppressionView),
-        pagination: view({
-          page: t.number,
-          limit: t.number,
-          total: t.number,
-          totalPages: t.number,
-        }),
+        pagination: PagePaginationView,
         sortBy: t.string,
         sortOrder: t.string,
       }),
