@@ -54,7 +54,7 @@ export class CreateSubscriber {
     // An unconfirmed contact starts its sequences when it confirms (core/sequences/start-sequences.ts).
     const enroll = created && (input.enrollInSequences ?? input.createdAt === undefined);
     const failures = enroll
-      ? (await triggerAllAfterWrite(this.automations, actor.companyId, [subscriber.id], newContactOccurrences(saved.right.listIds, subscriber.tags))).warnings
+      ? (await triggerAllAfterWrite(this.automations, companyId, [subscriber.id], newContactOccurrences(saved.right.listIds, subscriber.tags))).warnings
       : [];
     const warnings = [...(optIn?.warning ? [optIn.warning] : []), ...failures];
     if (!optIn) return ok({ subscriber: view, ...(warnings.length > 0 ? { warnings } : {}) });
