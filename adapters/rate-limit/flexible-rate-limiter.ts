@@ -1,7 +1,7 @@
 import type { Knex } from "knex";
 import type { Redis } from "ioredis";
 import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
-import { RATE_BUDGETS, ratePolicy, type OperatorBudget, type RateBudget, type RateWindow } from "../../core/access/rate-budgets.js";
+import { PUBLIC_BUDGETS, RATE_BUDGETS, ratePolicy, type OperatorBudget, type RateBudget, type RateWindow } from "../../core/access/rate-budgets.js";
 import type { RateDecision, RateLimiter } from "../../core/ports/rate-limiter.js";
 
 /** Where the counters live: in process (one SQLite server), in Postgres, or in Redis. */
@@ -88,7 +88,7 @@ export class FlexibleRateLimiter implements RateLimiter {
     operatorBudgets: Record<OperatorBudget, readonly RateWindow[]>,
   ) {
     this.budgets = Object.fromEntries(
-      Object.entries({ ...RATE_BUDGETS, ...operatorBudgets }).map(([budget, windows]) => [
+      Object.entries({ ...RATE_BUDGETS, ...PUBLIC_BUDGETS, ...operatorBudgets }).map(([budget, windows]) => [
         budget,
         windows.map((window) => ({
           points: window.points,

@@ -33,7 +33,26 @@ export type KeyBudget = keyof typeof RATE_BUDGETS;
  */
 export type OperatorBudget = "company" | "authFailures" | "webTrackingAddress" | "webTrackingKey";
 
-export type RateBudget = KeyBudget | OperatorBudget;
+/**
+ * Budgets of the public surfaces, reached without a key (spec: public form submissions have
+ * their own abuse limits; the values are ours): `formSubmissions` per form, so a flood from many
+ * addresses cannot fill a company's contacts, and `formSubmitters` per client address, so one
+ * visitor or script cannot sign up address after address.
+ */
+export const PUBLIC_BUDGETS = {
+  formSubmissions: [
+    { points: 20, seconds: 1 },
+    { points: 600, seconds: 60 },
+  ],
+  formSubmitters: [
+    { points: 10, seconds: 60 },
+    { points: 100, seconds: 3_600 },
+  ],
+} as const satisfies Record<string, readonly RateWindow[]>;
+
+export type PublicBudget = keyof typeof PUBLIC_BUDGETS;
+
+export type RateBudget = KeyBudget | OperatorBudget | PublicBudget;
 
 /** `RateLimit-Policy`: `20;w=1, 300;w=60`. */
 export const ratePolicy = (windows: readonly RateWindow[]): string => windows.map((w) => `${w.points};w=${w.seconds}`).join(", ");

@@ -22,12 +22,15 @@ export class CreateSubscriber {
     private readonly automations: Automations,
   ) {}
 
-  execute = async (actor: Actor, input: CreateSubscriberCommand): Promise<Result<CreatedSubscriberView>> => {
+  execute = (actor: Actor, input: CreateSubscriberCommand): Promise<Result<CreatedSubscriberView>> => this.forCompany(actor.companyId, input);
+
+  /** The same for a caller without a key (a public signup form): the company is the form's. */
+  forCompany = async (companyId: string, input: CreateSubscriberCommand): Promise<Result<CreatedSubscriberView>> => {
     const phone = input.phone === undefined ? undefined : normalizePhone(input.phone, input.phoneCountry);
     if (phone?._tag === "Left") return phone;
-    const askToConfirm = await this.requestOptIn.applies(actor.companyId, input.optInMode);
+    const askToConfirm = await this.requestOptIn.applies(companyId, input.optInMode);
     const saved = await this.saveContact.execute(
-      actor.companyId,
+      companyId,
       {
         email: input.email,
         externalId: input.externalId,
@@ -51,7 +54,7 @@ export class CreateSubscriber {
     // An unconfirmed contact starts its sequences when it confirms (core/sequences/start-sequences.ts).
     const enroll = created && (input.enrollInSequences ?? input.createdAt === undefined);
     const failures = enroll
-      ? (await triggerAllAfterWrite(this.automations, actor.companyId, [subscriber.id], newContactOccurrences(saved.right.listIds, subscriber.tags))).warnings
+      ? (await triggerAllAfterWrite(this.automations, companyId, [subscriber.id], newContactOccurrences(saved.right.listIds, subscriber.tags))).warnings
       : [];
     const warnings = [...(optIn?.warning ? [optIn.warning] : []), ...failures];
     if (!optIn) return ok({ subscriber: view, ...(warnings.length > 0 ? { warnings } : {}) });

@@ -65,6 +65,12 @@ export const AGENT_RULES: readonly AgentRule[] = [
   },
 ];
 
+/** Software rather than a person, by its user agent alone (no agent at all is software too). */
+export function isMachineAgent(userAgent: string | null): boolean {
+  const agent = userAgent?.trim() ?? "";
+  return agent === "" || AGENT_RULES.some((rule) => rule.pattern.test(agent));
+}
+
 /** The verdict for one open or click, from what the request itself shows. */
 export function classifyEngagement(request: EngagementRequest): Verdict {
   if (request.method.toUpperCase() === "HEAD") return machine("head_request");

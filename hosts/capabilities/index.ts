@@ -29,6 +29,8 @@ import { campaignsModule } from "./campaigns.js";
 import { campaignSendsModule } from "./campaign-sends.js";
 import { campaignActionsModule } from "./campaign-actions.js";
 import { retentionModule } from "./retention.js";
+import { formsModule } from "./forms.js";
+import { landingPagesModule } from "./landing-pages.js";
 import { webTrackingModule } from "./web-tracking.js";
 
 /**
@@ -66,5 +68,7 @@ export const capabilities: readonly ContainerModule[] = [
   campaignSendsModule,
   campaignActionsModule,
   retentionModule,
+  formsModule,
+  landingPagesModule,
   webTrackingModule,
 ];

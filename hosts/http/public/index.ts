@@ -1,5 +1,7 @@
 import type { PublicSurface } from "../public-surface.js";
 import { deliveryWebhooks } from "./delivery-webhooks.js";
+import { formsSurface } from "./forms.js";
+import { landingPagesSurface } from "./landing-pages.js";
 import { optInSurface } from "./opt-in.js";
 import { sharedEmailsSurface } from "./shared-emails.js";
 import { trackingSurface } from "./tracking.js";
@@ -10,4 +12,12 @@ import { webTrackingSurface } from "./web-tracking.js";
  * pages, provider webhooks, shared emails, web tracking), each surface its own router. They are mounted at the
  * root, before the API, and parse their own bodies and check their own signatures or tokens.
  */
-export const publicSurfaces: readonly PublicSurface[] = [deliveryWebhooks, trackingSurface, optInSurface, sharedEmailsSurface, webTrackingSurface];
+export const publicSurfaces: readonly PublicSurface[] = [
+  deliveryWebhooks,
+  trackingSurface,
+  optInSurface,
+  sharedEmailsSurface,
+  webTrackingSurface,
+  formsSurface,
+  landingPagesSurface,
+];

@@ -32,6 +32,8 @@ import { migrationsRoutes } from "./migrations.js";
 import { campaignsRoutes } from "./campaigns.js";
 import { campaignActionsRoutes } from "./campaign-actions.js";
 import { trackingSettingsRoutes } from "./tracking-settings.js";
+import { formsRoutes } from "./forms.js";
+import { landingPagesRoutes } from "./landing-pages.js";
 import { webTrackingRoutes } from "./web-tracking.js";
 
 /**
@@ -72,6 +74,8 @@ export const apiRouteModules: readonly RouteModule[] = [
   campaignsRoutes,
   campaignActionsRoutes,
   trackingSettingsRoutes,
+  formsRoutes,
+  landingPagesRoutes,
   webTrackingRoutes,
   subscribersRoutes,
 ];

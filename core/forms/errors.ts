@@ -1,0 +1,3 @@
+import { notFound } from "../shared/errors.js";
+
+export const FORM_NOT_FOUND = notFound("Form not found");

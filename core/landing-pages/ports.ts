@@ -1,0 +1,20 @@
+import { token } from "../shared/token.js";
+import type { LandingPage } from "./model.js";
+
+/** A company's landing pages. Every method names the company; a slug is unique within it. */
+export interface LandingPageRepository {
+  /** Newest first. */
+  list(companyId: string): Promise<LandingPage[]>;
+  find(companyId: string, landingPageId: string): Promise<LandingPage | null>;
+  findPublished(companyId: string, slug: string): Promise<LandingPage | null>;
+  slugTaken(companyId: string, slug: string): Promise<boolean>;
+  insert(page: LandingPage): Promise<"inserted" | "slug_taken">;
+  /** Name, slug, status, content and their times; never the counts. */
+  update(page: LandingPage): Promise<"updated" | "not_found" | "slug_taken">;
+  delete(companyId: string, landingPageId: string): Promise<boolean>;
+  /** One more view of a published page. */
+  countView(companyId: string, landingPageId: string): Promise<void>;
+  /** One more signup through a published page; false when it is not (or no longer) published. */
+  countConversion(companyId: string, landingPageId: string): Promise<boolean>;
+}
+export const LandingPageRepository = token<LandingPageRepository>("lifecycle.LandingPageRepository");

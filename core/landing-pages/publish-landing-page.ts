@@ -1,0 +1,13 @@
+import type { Actor } from "../shared/actor.js";
+import type { Result } from "../shared/result.js";
+import type { UpdateLandingPageCommand } from "./commands.js";
+import type { LandingPageEdits } from "./landing-page-edits.js";
+import type { LandingPageView } from "./view.js";
+
+/** POST /landing-pages/{id}/publish: served at its publicUrl from now on. */
+export class PublishLandingPage {
+  constructor(private readonly edits: LandingPageEdits) {}
+
+  execute = (actor: Actor, landingPageId: string, input: UpdateLandingPageCommand): Promise<Result<LandingPageView>> =>
+    this.edits.apply(actor, landingPageId, input, "published");
+}

@@ -1,0 +1,42 @@
+import { ContainerModule } from "inversify";
+import { KnexLandingPageRepository } from "../../adapters/knex/repositories/landing-page-repository.js";
+import { FormRepository } from "../../core/forms/ports.js";
+import { CreateLandingPage } from "../../core/landing-pages/create-landing-page.js";
+import { DeleteLandingPage } from "../../core/landing-pages/delete-landing-page.js";
+import { DuplicateLandingPage } from "../../core/landing-pages/duplicate-landing-page.js";
+import { GetLandingPage } from "../../core/landing-pages/get-landing-page.js";
+import { LandingContentRules } from "../../core/landing-pages/landing-content.js";
+import { LandingPageEdits } from "../../core/landing-pages/landing-page-edits.js";
+import { ListLandingPages } from "../../core/landing-pages/list-landing-pages.js";
+import { LandingPageLinks } from "../../core/landing-pages/page-links.js";
+import { LandingPageRepository } from "../../core/landing-pages/ports.js";
+import { PublishLandingPage } from "../../core/landing-pages/publish-landing-page.js";
+import { RecordLandingConversion } from "../../core/landing-pages/record-landing-conversion.js";
+import { ShowLandingPage } from "../../core/landing-pages/show-landing-page.js";
+import { UnpublishLandingPage } from "../../core/landing-pages/unpublish-landing-page.js";
+import { UpdateLandingPage } from "../../core/landing-pages/update-landing-page.js";
+import { Clock } from "../../core/ports/clock.js";
+import { IdGenerator } from "../../core/ports/id-generator.js";
+import { TokenSigner } from "../../core/ports/token-signer.js";
+import { TenancyRepository } from "../../core/tenancy/ports.js";
+import { bindClass } from "../bind-class.js";
+import { BaseUrl, Database } from "../tokens.js";
+
+/** Hosted landing pages: the repository, the API's use cases and the public pages. */
+export const landingPagesModule = new ContainerModule((container) => {
+  bindClass(container, KnexLandingPageRepository, [Database]);
+  container.bind<LandingPageRepository>(LandingPageRepository).toService(KnexLandingPageRepository);
+  bindClass(container, LandingPageLinks, [TokenSigner, Clock, BaseUrl]);
+  bindClass(container, LandingContentRules, [FormRepository]);
+  bindClass(container, LandingPageEdits, [LandingPageRepository, LandingContentRules, Clock, LandingPageLinks]);
+  bindClass(container, ListLandingPages, [LandingPageRepository, LandingPageLinks]);
+  bindClass(container, GetLandingPage, [LandingPageRepository, LandingPageLinks]);
+  bindClass(container, CreateLandingPage, [LandingPageRepository, LandingContentRules, TenancyRepository, IdGenerator, Clock, LandingPageLinks]);
+  bindClass(container, UpdateLandingPage, [LandingPageEdits]);
+  bindClass(container, PublishLandingPage, [LandingPageEdits]);
+  bindClass(container, UnpublishLandingPage, [LandingPageEdits]);
+  bindClass(container, DuplicateLandingPage, [LandingPageRepository, IdGenerator, Clock, LandingPageLinks]);
+  bindClass(container, DeleteLandingPage, [LandingPageRepository]);
+  bindClass(container, ShowLandingPage, [LandingPageRepository, FormRepository, TenancyRepository, LandingPageLinks]);
+  bindClass(container, RecordLandingConversion, [LandingPageRepository]);
+});

@@ -1,0 +1,125 @@
+import * as t from "io-ts";
+import { CreateLandingPageCommand, DuplicateLandingPageCommand, LandingPagePath, UpdateLandingPageCommand } from "../../../core/landing-pages/commands.js";
+import { CreateLandingPage } from "../../../core/landing-pages/create-landing-page.js";
+import { DeleteLandingPage } from "../../../core/landing-pages/delete-landing-page.js";
+import { DuplicateLandingPage } from "../../../core/landing-pages/duplicate-landing-page.js";
+import { GetLandingPage } from "../../../core/landing-pages/get-landing-page.js";
+import { ListLandingPages } from "../../../core/landing-pages/list-landing-pages.js";
+import { LANDING_PAGE_TEMPLATES } from "../../../core/landing-pages/model.js";
+import { PublishLandingPage } from "../../../core/landing-pages/publish-landing-page.js";
+import { UnpublishLandingPage } from "../../../core/landing-pages/unpublish-landing-page.js";
+import { UpdateLandingPage } from "../../../core/landing-pages/update-landing-page.js";
+import { LandingPageView } from "../../../core/landing-pages/view.js";
+import { Id, view } from "../../../core/shared/view-fields.js";
+import { defineRoute, under } from "../route.js";
+import { routeModule } from "../route-module.js";
+
+const CONTENT_RULES =
+  "content = {version, template, seo {title, description}, theme {primaryColor, backgroundColor, textColor, fontFamily}, blocks[]}; each block has an id, a type (heading, text, image, button, list, form, footer) and a slot (top, hero, form, body, footer); exactly one footer block, at most one form block, whose formId must be one of the company's forms (400 otherwise).";
+
+/** Hosted landing pages (spec, Landing page; compat-reference §19). Visitors see them at publicUrl (hosts/http/public/landing-pages.ts). */
+export const landingPagesRoutes = routeModule(
+  {
+    listPages: ListLandingPages,
+    getPage: GetLandingPage,
+    createPage: CreateLandingPage,
+    updatePage: UpdateLandingPage,
+    publishPage: PublishLandingPage,
+    unpublishPage: UnpublishLandingPage,
+    duplicatePage: DuplicateLandingPage,
+    deletePage: DeleteLandingPage,
+  },
+  (uses) => [
+    defineRoute({
+      method: "get",
+      path: "/landing-pages",
+      tag: "Landing pages",
+      scopes: ["widgets:read"],
+      summary: "List the company's landing pages, newest first",
+      response: view({ landingPages: t.readonlyArray(LandingPageView) }),
+      handle: async ({ actor }) => under("landingPages")(await uses.listPages.execute(actor)),
+    }),
+    defineRoute({
+      method: "get",
+      path: "/landing-pages/:landingPageId",
+      tag: "Landing pages",
+      scopes: ["widgets:read"],
+      summary: "One landing page, with its publicUrl and a signed previewUrl valid for 24 hours; 404 'Landing page not found'",
+      params: LandingPagePath,
+      response: view({ landingPage: LandingPageView }),
+      errors: [404],
+      handle: async ({ input, actor }) => under("landingPage")(await uses.getPage.execute(actor, input.params.landingPageId)),
+    }),
+    defineRoute({
+      method: "post",
+      path: "/landing-pages",
+      tag: "Landing pages",
+      scopes: ["widgets:write"],
+      summary: `Create a draft landing page from a template (${LANDING_PAGE_TEMPLATES.join(", ")}; from-scratch by default) or from content. A slug made from the name is made unique; a slug given that is taken is 409. ${CONTENT_RULES}`,
+      body: CreateLandingPageCommand,
+      response: view({ landingPage: LandingPageView }),
+      errors: [400, 409, 422],
+      handle: async ({ input, actor }) => under("landingPage")(await uses.createPage.execute(actor, input.body)),
+    }),
+    defineRoute({
+      method: "put",
+      path: "/landing-pages/:landingPageId",
+      tag: "Landing pages",
+      scopes: ["widgets:write"],
+      summary: `Change at least one of name, slug and content; a published page shows the change at once. ${CONTENT_RULES}`,
+      params: LandingPagePath,
+      body: UpdateLandingPageCommand,
+      response: view({ landingPage: LandingPageView }),
+      errors: [400, 404, 409, 422],
+      handle: async ({ input, actor }) => under("landingPage")(await uses.updatePage.execute(actor, input.params.landingPageId, input.body)),
+    }),
+    defineRoute({
+      method: "post",
+      path: "/landing-pages/:landingPageId/publish",
+      tag: "Landing pages",
+      scopes: ["widgets:write"],
+      summary: "Save the optional name, slug and content, then serve the page at its publicUrl (status published)",
+      params: LandingPagePath,
+      body: UpdateLandingPageCommand,
+      response: view({ landingPage: LandingPageView }),
+      errors: [400, 404, 409, 422],
+      handle: async ({ input, actor }) => under("landingPage")(await uses.publishPage.execute(actor, input.params.landingPageId, input.body)),
+    }),
+    defineRoute({
+      method: "post",
+      path: "/landing-pages/:landingPageId/unpublish",
+      tag: "Landing pages",
+      scopes: ["widgets:write"],
+      summary:
+        "Save the optional name, slug and content, then take the page down at once (status draft; its publicUrl answers 404, its previewUrl still shows it)",
+      params: LandingPagePath,
+      body: UpdateLandingPageCommand,
+      response: view({ landingPage: LandingPageView }),
+      errors: [400, 404, 409, 422],
+      handle: async ({ input, actor }) => under("landingPage")(await uses.unpublishPage.execute(actor, input.params.landingPageId, input.body)),
+    }),
+    defineRoute({
+      method: "post",
+      path: "/landing-pages/:landingPageId/duplicate",
+      tag: "Landing pages",
+      scopes: ["widgets:write"],
+      summary: "A draft copy of the page's content (name '<name> (copy)' and a free slug unless given), with no views or conversions",
+      params: LandingPagePath,
+      body: DuplicateLandingPageCommand,
+      response: view({ landingPage: LandingPageView }),
+      errors: [404, 409, 422],
+      handle: async ({ input, actor }) => under("landingPage")(await uses.duplicatePage.execute(actor, input.params.landingPageId, input.body)),
+    }),
+    defineRoute({
+      method: "delete",
+      path: "/landing-pages/:landingPageId",
+      tag: "Landing pages",
+      scopes: ["widgets:write"],
+      summary: "Delete a landing page; its public URL answers 404 at once",
+      params: LandingPagePath,
+      response: view({ landingPageId: Id }),
+      errors: [404],
+      handle: async ({ input, actor }) => uses.deletePage.execute(actor, input.params.landingPageId),
+    }),
+  ],
+);
