@@ -434,7 +434,8 @@ function unsupportedMessage(field: FilterField, where: string): string {
       ? "poll responses are not recorded by this server yet"
       : field.startsWith("stripe")
         ? "Stripe data is not synced by this server yet"
-        : "commerce data is not recorded by this server yet";
+        : // Commerce events (ecommerce.*) are recorded, as custom events: the `event` field filters on them.
+          "product and order filters are not built on this server; filter on the ecommerce.* events with the 'event' field";
   return `Invalid ${where}: the field '${field}' is not supported (${what})`;
 }
 

@@ -299,7 +299,7 @@ for (const dialect of dialects()) {
       [
         { name: "x", filters: [leaf("commerceProduct", "is", "p")] },
         400,
-        "Invalid filters.0: the field 'commerceProduct' is not supported (commerce data is not recorded by this server yet)",
+        "Invalid filters.0: the field 'commerceProduct' is not supported (product and order filters are not built on this server; filter on the ecommerce.* events with the 'event' field)",
       ],
       [
         { name: "x", filters: [leaf("pollResponse", "is", "{}")] },
