@@ -6,7 +6,8 @@ import { pagePagination, readPage, type PagePagination } from "../shared/page-pa
 import { fail, ok, type Result } from "../shared/result.js";
 import type { CampaignEventsQuery } from "./commands.js";
 import { resolveWindow } from "./period.js";
-import type { CampaignEventRecord, EmailMetricsQueries } from "./ports.js";
+import type { MetricsWindow } from "./period.js";
+import type { CampaignEventRecord, CampaignEventSelection, EmailMetricsQueries } from "./ports.js";
 
 export type CampaignEventItem = Omit<CampaignEventRecord, "eventTime"> & { readonly eventTime: string };
 
@@ -35,20 +36,27 @@ export class ListCampaignEvents {
     if (window._tag === "Left") return window;
     const campaign = await this.campaigns.find(actor.companyId, campaignId);
     if (!campaign) return fail(CAMPAIGN_NOT_FOUND);
-    const page = readPage(query, DEFAULT_EVENTS_LIMIT);
-    const { events, total } = await this.queries.campaignEvents(
-      {
-        companyId: actor.companyId,
-        campaignId: campaign.id,
-        window: window.right,
-        eventTypes: query.eventTypes ?? ["delivery"],
-        includeMachineEngagement: query.includeMachineEngagement ?? false,
-      },
-      page,
-    );
-    return ok({
-      events: events.map((event) => ({ ...event, eventTime: event.eventTime.toISOString() })),
-      pagination: pagePagination(page.page, page.limit, total),
-    });
+    return ok(await pageOfEvents(this.queries, { companyId: actor.companyId, campaignId: campaign.id }, window.right, query));
+  };
+}
+
+/** Whose sends an events page reads: a campaign's, or a sequence's (optionally one step's). */
+type SendsSelection = Pick<CampaignEventSelection, "companyId" | "campaignId" | "automationId" | "automationNodeId">;
+
+/** A page of the selected sends' events, as both the campaign and the sequence events logs answer it. */
+export async function pageOfEvents(
+  queries: EmailMetricsQueries,
+  sends: SendsSelection,
+  window: MetricsWindow,
+  query: CampaignEventsQuery,
+): Promise<{ events: CampaignEventItem[]; pagination: PagePagination }> {
+  const page = readPage(query, DEFAULT_EVENTS_LIMIT);
+  const { events, total } = await queries.campaignEvents(
+    { ...sends, window, eventTypes: query.eventTypes ?? ["delivery"], includeMachineEngagement: query.includeMachineEngagement ?? false },
+    page,
+  );
+  return {
+    events: events.map((event) => ({ ...event, eventTime: event.eventTime.toISOString() })),
+    pagination: pagePagination(page.page, page.limit, total),
   };
 }

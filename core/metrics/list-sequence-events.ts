@@ -2,9 +2,9 @@ import type { Clock } from "../ports/clock.js";
 import { SEQUENCE_NOT_FOUND } from "../sequences/model.js";
 import type { SequenceRepository } from "../sequences/ports.js";
 import type { Actor } from "../shared/actor.js";
-import { pagePagination, readPage, type PagePagination } from "../shared/page-pagination.js";
+import type { PagePagination } from "../shared/page-pagination.js";
 import { fail, ok, type Result } from "../shared/result.js";
-import { DEFAULT_EVENTS_LIMIT, type CampaignEventItem } from "./list-campaign-events.js";
+import { pageOfEvents, type CampaignEventItem } from "./list-campaign-events.js";
 import { resolveWindow } from "./period.js";
 import type { EmailMetricsQueries } from "./ports.js";
 import type { SequenceEventsQuery } from "./sequence-metrics-commands.js";
@@ -29,21 +29,7 @@ export class ListSequenceEvents {
     if (window._tag === "Left") return window;
     const sequence = await this.sequences.find(actor.companyId, sequenceId);
     if (!sequence) return fail(SEQUENCE_NOT_FOUND);
-    const page = readPage(query, DEFAULT_EVENTS_LIMIT);
-    const { events, total } = await this.queries.campaignEvents(
-      {
-        companyId: actor.companyId,
-        automationId: sequence.id,
-        automationNodeId: query.automationNodeId,
-        window: window.right,
-        eventTypes: query.eventTypes ?? ["delivery"],
-        includeMachineEngagement: query.includeMachineEngagement ?? false,
-      },
-      page,
-    );
-    return ok({
-      events: events.map((event) => ({ ...event, eventTime: event.eventTime.toISOString() })),
-      pagination: pagePagination(page.page, page.limit, total),
-    });
+    const sends = { companyId: actor.companyId, automationId: sequence.id, automationNodeId: query.automationNodeId };
+    return ok(await pageOfEvents(this.queries, sends, window.right, query));
   };
 }
