@@ -1,6 +1,7 @@
 import type { PublicSurface } from "../public-surface.js";
 import { deliveryWebhooks } from "./delivery-webhooks.js";
 import { formsSurface } from "./forms.js";
+import { invitationsSurface } from "./invitations.js";
 import { landingPagesSurface } from "./landing-pages.js";
 import { optInSurface } from "./opt-in.js";
 import { sharedEmailsSurface } from "./shared-emails.js";
@@ -20,4 +21,5 @@ export const publicSurfaces: readonly PublicSurface[] = [
   webTrackingSurface,
   formsSurface,
   landingPagesSurface,
+  invitationsSurface,
 ];
