@@ -224,6 +224,197 @@ function connection(provider: Provider, id: string): { body: Record<string, unkn
   }
 }
 
+/** A provider whose credential check passes and whose first sync page holds one paid record of `email`, `at`. */
+function syncedHistory(
+  provider: "paddle" | "dodo" | "whop" | "creem" | "chargebee" | "affonso",
+  id: string,
+  email: string,
+  at: Date,
+): { body: Record<string, unknown>; pages: () => void; expected: [string, unknown] } {
+  const order = "ecommerce.order_placed";
+  switch (provider) {
+    case "paddle": {
+      const apiKey = `pdl_live_apikey_${id}`;
+      return {
+        body: { provider, apiKey, webhookSecret: "s", providerAccountId: "seller_1" },
+        expected: [order, 2500],
+        pages: () => {
+          const paddle = () => nock("https://api.paddle.com").matchHeader("authorization", `Bearer ${apiKey}`);
+          paddle()
+            .get("/transactions")
+            .query({ per_page: "1" })
+            .reply(200, { data: [], meta: { pagination: { has_more: false } } });
+          paddle()
+            .get("/customers")
+            .query({ per_page: "1" })
+            .reply(200, { data: [], meta: { pagination: { has_more: false } } });
+          paddle()
+            .get("/transactions")
+            .query((query) => query.status === "completed")
+            .reply(200, {
+              data: [
+                {
+                  id: "txn_h1",
+                  status: "completed",
+                  customer_id: "ctm_h1",
+                  currency_code: "USD",
+                  billed_at: at.toISOString(),
+                  items: [{ price: { product_id: "pro_1", description: "Pro" } }],
+                  details: { totals: { total: "2500", grand_total: "2500" } },
+                },
+              ],
+              meta: { pagination: { per_page: 100, has_more: false } },
+            });
+          paddle()
+            .get("/customers/ctm_h1")
+            .reply(200, { data: { id: "ctm_h1", email } });
+        },
+      };
+    }
+    case "dodo": {
+      const apiKey = `dodo_${id}`;
+      return {
+        body: { provider, apiKey, webhookSecret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", providerAccountId: "bus_1" },
+        expected: [order, 2500],
+        pages: () => {
+          const dodo = () => nock("https://live.dodopayments.com").matchHeader("authorization", `Bearer ${apiKey}`);
+          dodo().get("/payments").query({ page_size: "1" }).reply(200, { items: [] });
+          dodo()
+            .get("/payments")
+            .query((query) => query.page_number === "0")
+            .reply(200, {
+              items: [
+                {
+                  payment_id: "pay_h1",
+                  status: "succeeded",
+                  total_amount: 2500,
+                  currency: "USD",
+                  created_at: at.toISOString(),
+                  customer: { customer_id: "c1", email, name: "Bo Buyer" },
+                },
+              ],
+            });
+        },
+      };
+    }
+    case "whop": {
+      const apiKey = `whop_${id}`;
+      return {
+        body: { provider, apiKey, webhookSecret: "s", providerAccountId: "biz_1" },
+        expected: [order, 2500],
+        pages: () => {
+          const whop = () => nock("https://api.whop.com").matchHeader("authorization", `Bearer ${apiKey}`);
+          whop()
+            .get("/api/v1/payments")
+            .query({ company_id: "biz_1", first: "1" })
+            .reply(200, { data: [], page_info: { has_next_page: false } });
+          whop()
+            .get("/api/v1/payments")
+            .query({ company_id: "biz_1", first: "100" })
+            .reply(200, {
+              data: [
+                {
+                  id: "pay_h1",
+                  status: "paid",
+                  total: 25,
+                  currency: "usd",
+                  paid_at: at.toISOString(),
+                  user: { id: "u1", email },
+                  product: { id: "p1", title: "Pro" },
+                },
+              ],
+              page_info: { end_cursor: "c1", has_next_page: false },
+            });
+        },
+      };
+    }
+    case "creem": {
+      const apiKey = `creem_${id}`;
+      return {
+        body: { provider, apiKey, webhookSecret: "s", providerAccountId: "sto_1" },
+        expected: [order, 2500],
+        pages: () => {
+          const creem = () => nock("https://api.creem.io").matchHeader("x-api-key", apiKey);
+          creem()
+            .get("/v1/transactions/search")
+            .query({ page_size: "1" })
+            .reply(200, { items: [], pagination: { next_page: null } });
+          creem()
+            .get("/v1/transactions/search")
+            .query({ page_number: "1", page_size: "100" })
+            .reply(200, {
+              items: [
+                {
+                  id: "tran_h1",
+                  order: "ord_h1",
+                  customer: "cust_h1",
+                  amount: 2500,
+                  amount_paid: 2500,
+                  currency: "USD",
+                  status: "paid",
+                  created_at: at.getTime(),
+                },
+              ],
+              pagination: { total_records: 1, next_page: null },
+            });
+          creem().get("/v1/customers").query({ customer_id: "cust_h1" }).reply(200, { id: "cust_h1", email, name: "Bo Buyer" });
+        },
+      };
+    }
+    case "chargebee": {
+      const apiKey = `live_${id}`;
+      const site = `shop-${id}`.toLowerCase();
+      return {
+        body: { provider, apiKey, webhookSecret: "user:pass", providerAccountId: site },
+        expected: [order, 2500],
+        pages: () => {
+          const chargebee = () => nock(`https://${site}.chargebee.com`).matchHeader("authorization", `Basic ${Buffer.from(`${apiKey}:`).toString("base64")}`);
+          chargebee().get("/api/v2/subscriptions").query(true).reply(200, { list: [] });
+          chargebee()
+            .get("/api/v2/invoices")
+            .query(true)
+            .reply(200, {
+              list: [
+                {
+                  invoice: {
+                    id: "inv_h1",
+                    customer_id: "cb_h1",
+                    total: 2500,
+                    amount_paid: 2500,
+                    currency_code: "USD",
+                    paid_at: Math.floor(at.getTime() / 1000),
+                    status: "paid",
+                  },
+                },
+              ],
+            });
+          chargebee()
+            .get("/api/v2/customers/cb_h1")
+            .reply(200, { customer: { id: "cb_h1", email, first_name: "Bo" } });
+        },
+      };
+    }
+    case "affonso": {
+      const apiKey = `aff_${id}`;
+      return {
+        body: { provider, apiKey, webhookSecret: "s" },
+        expected: ["affiliate.referral_converted", "ref_h1"],
+        pages: () => {
+          const affonso = () => nock("https://api.affonso.io").matchHeader("authorization", `Bearer ${apiKey}`);
+          affonso().get("/v1/affiliates").query(true).reply(200, { data: [] });
+          affonso()
+            .get("/v1/referrals")
+            .query(true)
+            .reply(200, {
+              data: [{ id: "ref_h1", email, affiliate_id: "aff_1", status: "converted", created_at: at.toISOString() }],
+              pagination: { has_more: false },
+            });
+        },
+      };
+    }
+  }
+}
+
 async function connect(x: Session, provider: Provider, company?: CompanyFixture): Promise<{ integration: any; secret: string; response: JsonResponse }> {
   const { body, intercept, secret } = connection(provider, nextId());
   intercept();
@@ -590,6 +781,26 @@ for (const dialect of dialects()) {
     t.is(failed.syncStatus, "failed");
     t.regex(failed.lastSyncError, /Polar refused the stored credentials/);
   });
+
+  for (const provider of ["paddle", "dodo", "whop", "creem", "chargebee", "affonso"] as const) {
+    test(name(`${provider}: the sync reads the provider's history page and records it for the customer`), async (t) => {
+      const x = await session(t, dialect);
+      const id = nextId();
+      const at = new Date(x.s.api.clock.now().getTime() - 10 * 86_400_000);
+      const email = `buyer-${provider}@example.com`;
+      const { body, pages, expected } = syncedHistory(provider, id, email, at);
+      pages();
+      const connected = await x.call("POST", CONNECT, { body });
+      t.is(connected.status, 200, JSON.stringify(connected.body));
+      t.true(connected.body.revenueSyncQueued ?? connected.body.backfillQueued);
+      await x.runJobs();
+      t.like((await x.call("GET", `/api/v1/integrations/${connected.body.integration.id}`)).body.integration, { syncStatus: "succeeded", lastSyncError: null });
+      t.deepEqual(
+        (await x.events(email)).map((event) => [event.name, event.properties.total ?? event.properties.referralId]),
+        [expected],
+      );
+    });
+  }
 
   test(name("posthog: settings pick the events; the history import is checked, queued and paged"), async (t) => {
     const x = await session(t, dialect);
