@@ -40,6 +40,6 @@ export async function relocateEnrollments(
   const update = relocation.completes
     ? { ...moved, status: "completed", due_at: null, finished_at: at, ...(change.keepEntryKey ? {} : { entry_key: null }) }
     : { ...moved, status: "active", due_at: at };
-  const rows = (await query.update(update).returning(["id", "subscriber_id"])) as Array<{ id: string; subscriber_id: string }>;
+  const rows: Array<{ id: string; subscriber_id: string }> = await query.update(update).returning(["id", "subscriber_id"]);
   return rows.map((row) => ({ id: row.id, subscriberId: row.subscriber_id }));
 }
