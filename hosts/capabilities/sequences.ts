@@ -47,6 +47,7 @@ import { GetSequence } from "../../core/sequences/get-sequence.js";
 import { LeaveSequenceFromEmail } from "../../core/sequences/leave-sequence-from-email.js";
 import { ListEnrollments } from "../../core/sequences/list-enrollments.js";
 import { ListSequences } from "../../core/sequences/list-sequences.js";
+import { MoveEnrollments } from "../../core/sequences/move-enrollments.js";
 import { SequenceRepository } from "../../core/sequences/ports.js";
 import { RunStep } from "../../core/sequences/run-step.js";
 import { SendSequenceEmail } from "../../core/sequences/send-sequence-email.js";
@@ -81,7 +82,7 @@ export const sequencesModule = new ContainerModule((container) => {
   bindClass(container, ListSequences, [SequenceRepository]);
   bindClass(container, GetSequence, [SequenceRepository]);
   bindClass(container, CreateSequence, [SequenceRepository, IdGenerator, Clock, BaseUrl]);
-  bindClass(container, UpdateSequence, [SequenceRepository, IdGenerator, Clock]);
+  bindClass(container, UpdateSequence, [SequenceRepository, IdGenerator, JobQueue, Clock]);
   bindClass(container, DeleteSequence, [SequenceRepository]);
   bindClass(container, ArchiveSequence, [SequenceRepository, Clock]);
   bindClass(container, DuplicateSequence, [SequenceRepository, IdGenerator, Clock]);
@@ -140,6 +141,7 @@ export const sequencesModule = new ContainerModule((container) => {
   bindClass(container, EnrollInSequence, [SequenceRepository, SubscriberRepository, EnrollContact, Clock]);
   bindClass(container, ListEnrollments, [SequenceRepository, EnrollmentRepository, SubscriberRepository, StopConditions]);
   bindClass(container, CancelEnrollments, [SequenceRepository, EnrollmentRepository, SubscriberRepository, Clock]);
+  bindClass(container, MoveEnrollments, [SequenceRepository, EnrollmentRepository, SubscriberRepository, JobQueue, Clock]);
   bindClass(container, LeaveSequenceFromEmail, [TrackingTokens, EngagementRepository, TenancyRepository, SequenceRepository, EnrollmentRepository, Clock]);
   // The one entry point other contexts call; resolved lazily, so their use cases need not build the engine.
   container.bind<Automations>(Automations).toDynamicValue((context) => ({
