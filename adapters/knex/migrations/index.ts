@@ -31,6 +31,7 @@ import * as m0034 from "./0034-web-tracking.js";
 import * as m0035 from "./0035-forms-and-landing-pages.js";
 import * as m0037 from "./0037-team-invitations.js";
 import * as m0038 from "./0038-integrations.js";
+import * as m0039 from "./0039-sequence-enrollment-moves.js";
 
 interface Migration {
   readonly name: string;
@@ -72,6 +73,7 @@ const migrations: readonly Migration[] = [
   m0035,
   m0037,
   m0038,
+  m0039,
 ];
 
 /** Migrations compiled into the package, so no directory scanning at run time. */

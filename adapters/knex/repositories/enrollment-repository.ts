@@ -1,11 +1,19 @@
 import * as t from "io-ts";
 import type { Knex } from "knex";
 import { ENROLLMENT_STATUSES, RUNNING_STATUSES, type Enrollment, type EnrollmentState, type StepRecord } from "../../../core/sequences/enrollment.js";
-import type { EnrollmentFilter, EnrollmentRepository, EnrollmentWithContact } from "../../../core/sequences/enrollment-ports.js";
+import type {
+  EnrollmentFilter,
+  EnrollmentRepository,
+  EnrollmentWithContact,
+  MovedEnrollment,
+  MoveChange,
+  Relocation,
+} from "../../../core/sequences/enrollment-ports.js";
 import { oneOf } from "../../../core/shared/codecs.js";
 import { SUBSCRIBER_STATUSES } from "../../../core/subscribers/model.js";
 import { isPostgres } from "../connection.js";
 import { DbDate, DbInteger, DbNullableDate, dbJson, decodeRow, toDbDate } from "../row-codecs.js";
+import { relocateEnrollments } from "./enrollment-relocation.js";
 
 const NullableText = t.union([t.string, t.null]);
 
@@ -27,6 +35,13 @@ const EnrollmentRow = t.type({
   updated_at: DbDate,
   finished_at: DbNullableDate,
 });
+/** Migration 0039: absent from rows read before it ran (a sweep racing the migration) and null when never moved. */
+const MoveColumns = t.partial({
+  moved_from_node_id: NullableText,
+  moved_at: DbNullableDate,
+  move_reason: NullableText,
+  moved_by: t.union([oneOf(["api", "graph_edit"] as const), t.null]),
+});
 const ContactColumns = t.type({
   email: NullableText,
   first_name: NullableText,
@@ -45,6 +60,7 @@ const StepRow = t.type({
 
 export function toEnrollment(row: unknown): Enrollment {
   const r = decodeRow(EnrollmentRow, row, "sequence_enrollments");
+  const m = decodeRow(MoveColumns, row, "sequence_enrollments");
   return {
     id: r.id,
     companyId: r.company_id,
@@ -62,6 +78,10 @@ export function toEnrollment(row: unknown): Enrollment {
     startedAt: r.started_at,
     updatedAt: r.updated_at,
     finishedAt: r.finished_at,
+    move:
+      m.moved_from_node_id && m.moved_at && m.moved_by
+        ? { fromNodeId: m.moved_from_node_id, at: m.moved_at, reason: m.move_reason ?? null, by: m.moved_by }
+        : null,
   };
 }
 
@@ -218,6 +238,19 @@ export class KnexEnrollmentRepository implements EnrollmentRepository {
       .whereNull("unsubscribed_at")
       .first("list_id");
     return row !== undefined;
+  }
+
+  async move(companyId: string, sequenceId: string, relocation: Relocation, change: MoveChange, enrollmentIds?: readonly string[]): Promise<MovedEnrollment[]> {
+    return relocateEnrollments(this.knex, companyId, sequenceId, relocation, change, enrollmentIds);
+  }
+
+  async movedSince(companyId: string, sequenceId: string, since: Date): Promise<number> {
+    const row = await this.knex("sequence_enrollments")
+      .where({ company_id: companyId, sequence_id: sequenceId, moved_by: "api" })
+      .andWhere("moved_at", ">=", toDbDate(since))
+      .count({ n: "*" })
+      .first();
+    return Number(row?.n ?? 0);
   }
 
   async cancelRunning(
