@@ -62,7 +62,7 @@ function describe(route: Route): string {
  * fields, unless the body is not made of objects or shares a name with a parameter: then it is
  * the argument `body`.
  */
-export function routeTool(route: Route): RouteTool {
+export function routeTool(route: Route, name = toolNameOf(route)): RouteTool {
   // Every parameter of the path is a required argument, described by the route's codec where it has one.
   const pathNames = route.path
     .split("/")
@@ -93,7 +93,7 @@ export function routeTool(route: Route): RouteTool {
   const bodyNames = bodyIsFlat ? Object.keys(flatBody.properties) : [];
 
   return {
-    name: toolNameOf(route),
+    name,
     description: describe(route),
     inputSchema: { type: "object", properties, ...(required.length > 0 ? { required: [...new Set(required)] } : {}) },
     route,
@@ -105,9 +105,17 @@ export function routeTool(route: Route): RouteTool {
   };
 }
 
-/** One tool per operation of the registry (aliases are the same operation); names are checked unique and short enough. */
+/**
+ * One tool per operation of the registry (aliases are the same operation). Two operations with
+ * the same short derived name both take their full one (every parameter named); names are
+ * checked unique and short enough.
+ */
 export function routeTools(routes: readonly Route[]): RouteTool[] {
-  const tools = routes.filter((route) => route.aliasOf === undefined).map(routeTool);
+  const operations = routes.filter((route) => route.aliasOf === undefined);
+  const shortNames = operations.map((route) => toolNameOf(route));
+  const tools = operations.map((route, i) =>
+    routeTool(route, shortNames.indexOf(shortNames[i]!) === shortNames.lastIndexOf(shortNames[i]!) ? shortNames[i] : toolNameOf(route, true)),
+  );
   const seen = new Map<string, Route>();
   for (const tool of tools) {
     const before = seen.get(tool.name);

@@ -101,13 +101,14 @@ export const operationKey = (route: Pick<Route, "method" | "path">): string => `
  * The stable name of an operation the official client does not have: its method and the fixed
  * segments of its path, and the last parameter when the path ends with one
  * (`GET /campaigns/:campaignId/goals` -> `get_campaigns_goals`, `GET /data-exports/:id` -> `get_data_exports_by_id`).
+ * `full` names every parameter where it stands, for an operation whose short name another one has.
  */
-export function derivedToolName(route: Pick<Route, "method" | "path">): string {
+export function derivedToolName(route: Pick<Route, "method" | "path">, full = false): string {
   const segments = route.path.split("/").filter(Boolean);
-  const fixed = segments.filter((segment) => !segment.startsWith(":")).map(snake);
-  const last = segments.at(-1);
-  const byParameter = last?.startsWith(":") ? [`by_${snake(last.slice(1))}`] : [];
-  return [route.method, ...fixed, ...byParameter].join("_");
+  const last = segments.length - 1;
+  const parts = segments.flatMap((segment, i) => (!segment.startsWith(":") ? [snake(segment)] : full || i === last ? [`by_${snake(segment.slice(1))}`] : []));
+  return [route.method, ...parts].join("_");
 }
 
-export const toolNameOf = (route: Pick<Route, "method" | "path">): string => OFFICIAL_TOOL_NAMES[operationKey(route)] ?? derivedToolName(route);
+export const toolNameOf = (route: Pick<Route, "method" | "path">, full = false): string =>
+  OFFICIAL_TOOL_NAMES[operationKey(route)] ?? derivedToolName(route, full);
