@@ -150,7 +150,11 @@ export async function webhookFanout(): Promise<string> {
     );
     const pending = await runtime.knex("webhook_deliveries").whereNot({ status: "succeeded" }).count({ n: "*" }).first();
     if (Number(pending?.n ?? 0) !== 0) throw new Error(`bench ${NAME}: ${String(pending?.n)} deliveries did not succeed`);
-    return ratioLine(NAME, "events/s", comparison, GOAL, ["LOG_LEVEL=info to a file", `worker --concurrency ${CONCURRENCY}`, "ALLOW_PRIVATE_DESTINATIONS=true (loopback receiver)"]);
+    return ratioLine(NAME, "events/s", comparison, GOAL, [
+      "LOG_LEVEL=info to a file",
+      `worker --concurrency ${CONCURRENCY}`,
+      "ALLOW_PRIVATE_DESTINATIONS=true (loopback receiver)",
+    ]);
   } finally {
     await worker.stop();
     await runtime.close();

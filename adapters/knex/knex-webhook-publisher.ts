@@ -113,4 +113,3 @@ export class KnexWebhookPublisher implements WebhookPublisher {
     return subscribers;
   }
 }
-

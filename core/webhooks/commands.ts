@@ -54,7 +54,10 @@ export const DEFAULT_GRACE_PERIOD_HOURS = 24;
 export const MAX_GRACE_PERIOD_HOURS = 168;
 
 /** POST /webhooks/{id}/signing-secrets: a new secret; the current ones keep signing for the grace period. */
-export const RotateWebhookSecretCommand = t.exact(t.partial({ gracePeriodHours: optional(integerBetween(0, MAX_GRACE_PERIOD_HOURS)) }), "RotateWebhookSecretCommand");
+export const RotateWebhookSecretCommand = t.exact(
+  t.partial({ gracePeriodHours: optional(integerBetween(0, MAX_GRACE_PERIOD_HOURS)) }),
+  "RotateWebhookSecretCommand",
+);
 export type RotateWebhookSecretCommand = t.TypeOf<typeof RotateWebhookSecretCommand>;
 
 export const DEFAULT_DELIVERIES_LIMIT = 50;

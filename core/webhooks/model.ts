@@ -167,7 +167,8 @@ export function healthAfter(
 ): Pick<Webhook, "consecutiveFailures" | "circuitOpenedAt" | "circuitOpenUntil"> {
   if (outcome.ok) return { consecutiveFailures: 0, circuitOpenedAt: null, circuitOpenUntil: null };
   const failures = webhook.consecutiveFailures + 1;
-  if (failures < CIRCUIT_THRESHOLD) return { consecutiveFailures: failures, circuitOpenedAt: webhook.circuitOpenedAt, circuitOpenUntil: webhook.circuitOpenUntil };
+  if (failures < CIRCUIT_THRESHOLD)
+    return { consecutiveFailures: failures, circuitOpenedAt: webhook.circuitOpenedAt, circuitOpenUntil: webhook.circuitOpenUntil };
   return {
     consecutiveFailures: failures,
     circuitOpenedAt: webhook.circuitOpenedAt ?? now,

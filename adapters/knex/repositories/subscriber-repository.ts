@@ -160,7 +160,9 @@ export class KnexSubscriberRepository implements SubscriberRepository {
       const { id, company_id, ...fields } = subscriberColumns(subscriber);
       // The status before, only when a webhook wants to hear of unsubscribes.
       const wanted: ReadonlySet<string> = this.webhooks ? await this.webhooks.wanted(trx, company_id) : new Set<string>();
-      const before: { status: string } | undefined = wanted.has("subscriber.unsubscribed") ? await trx("subscribers").where({ company_id, id }).first("status") : undefined;
+      const before: { status: string } | undefined = wanted.has("subscriber.unsubscribed")
+        ? await trx("subscribers").where({ company_id, id }).first("status")
+        : undefined;
       await trx("subscribers").where({ company_id, id }).update(fields);
       await this.applyChanges(trx, subscriber.companyId, subscriber.id, changes, subscriber.updatedAt);
       const saved = await this.findOne(subscriber.companyId, { id: subscriber.id }, trx);

@@ -78,7 +78,8 @@ export const webhooksRoutes = routeModule(
       path: "/webhooks/:webhookId",
       tag: TAG,
       scopes: ["webhooks:write"],
-      summary: "Change at least one of name, url, events (replaces the list), status (enabled or disabled: a disabled webhook gets no new events); enabling it or changing its url closes its circuit",
+      summary:
+        "Change at least one of name, url, events (replaces the list), status (enabled or disabled: a disabled webhook gets no new events); enabling it or changing its url closes its circuit",
       params: WebhookPath,
       body: UpdateWebhookCommand,
       response: view({ webhook: WebhookView }),
@@ -101,7 +102,8 @@ export const webhooksRoutes = routeModule(
       path: "/webhooks/:webhookId/test",
       tag: TAG,
       scopes: ["webhooks:write"],
-      summary: "Send a sample event (data.test: true) now, once, signed like any other, and answer with the attempt (status, responseCode, error); a success closes an open circuit",
+      summary:
+        "Send a sample event (data.test: true) now, once, signed like any other, and answer with the attempt (status, responseCode, error); a success closes an open circuit",
       params: WebhookPath,
       response: view({ webhook: WebhookView, delivery: WebhookDeliveryView }),
       errors: [404],
@@ -124,7 +126,8 @@ export const webhooksRoutes = routeModule(
       path: "/webhooks/:webhookId/deliveries",
       tag: TAG,
       scopes: ["webhooks:read"],
-      summary: "The webhook's newest deliveries (limit 1-100, default 50): status (pending, succeeded, failed), attempts, the last responseCode and error, the next attempt",
+      summary:
+        "The webhook's newest deliveries (limit 1-100, default 50): status (pending, succeeded, failed), attempts, the last responseCode and error, the next attempt",
       params: WebhookPath,
       query: ListWebhookDeliveriesQuery,
       response: view({ deliveries: t.readonlyArray(WebhookDeliveryView) }),

@@ -46,7 +46,15 @@ test("five failures in a row open the circuit, the rest doubles up to an hour, a
 
 test("webhook URLs are https on public hosts, unless private destinations are allowed", (t) => {
   t.is(webhookUrlProblem("https://hooks.example.com/in?x=1", false), null);
-  for (const url of ["http://hooks.example.com", "https://127.0.0.1", "https://[::1]/", "https://192.168.1.4", "https://169.254.169.254/latest", "https://localhost:3000", "https://a.localhost"]) {
+  for (const url of [
+    "http://hooks.example.com",
+    "https://127.0.0.1",
+    "https://[::1]/",
+    "https://192.168.1.4",
+    "https://169.254.169.254/latest",
+    "https://localhost:3000",
+    "https://a.localhost",
+  ]) {
     t.truthy(webhookUrlProblem(url, false), url);
   }
   t.is(webhookUrlProblem("http://127.0.0.1:4000/hooks", true), null);
@@ -57,5 +65,12 @@ test("webhook URLs are https on public hosts, unless private destinations are al
 
 test("the payload is snake_case with object event and the metric named after the type", (t) => {
   const body = JSON.parse(webhookEventBody({ id: "evt_1", type: "email.delivered", occurredAt: T0, data: { email_send_id: "send_1" } }));
-  t.deepEqual(body, { id: "evt_1", type: "email.delivered", object: "event", metric: "delivered", created_at: T0.toISOString(), data: { email_send_id: "send_1" } });
+  t.deepEqual(body, {
+    id: "evt_1",
+    type: "email.delivered",
+    object: "event",
+    metric: "delivered",
+    created_at: T0.toISOString(),
+    data: { email_send_id: "send_1" },
+  });
 });

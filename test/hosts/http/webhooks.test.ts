@@ -105,7 +105,9 @@ for (const dialect of dialects()) {
     t.false(JSON.stringify(rows).includes(webhook.signingSecret));
     t.false(JSON.stringify(rows).includes(webhook.signingSecret.slice(6)));
 
-    const patched = await s.call("PATCH", `/api/v1/webhooks/${webhook.id}`, { body: { events: ["subscriber.created", "subscriber.created"], status: "disabled", name: "CRM sync" } });
+    const patched = await s.call("PATCH", `/api/v1/webhooks/${webhook.id}`, {
+      body: { events: ["subscriber.created", "subscriber.created"], status: "disabled", name: "CRM sync" },
+    });
     t.is(patched.status, 200);
     t.like(patched.body.webhook, { name: "CRM sync", status: "disabled" });
     t.deepEqual(patched.body.webhook.events, ["subscriber.created"]);
@@ -132,7 +134,15 @@ for (const dialect of dialects()) {
     const api = await apiFixture(t, dialect);
     const a = await createCompanyFixture(api.runtime.container, { name: "Acme" });
     const post = (url: string) => api.call("POST", "/api/v1/webhooks", { key: a.ownerKey, body: { name: "x", url } });
-    for (const url of ["http://hooks.example.com/in", "https://127.0.0.1/in", "https://10.1.2.3/in", "https://localhost/in", "https://user:pw@hooks.example.com/", "ftp://x.example.com", "not a url"]) {
+    for (const url of [
+      "http://hooks.example.com/in",
+      "https://127.0.0.1/in",
+      "https://10.1.2.3/in",
+      "https://localhost/in",
+      "https://user:pw@hooks.example.com/",
+      "ftp://x.example.com",
+      "not a url",
+    ]) {
       const refused = await post(url);
       t.is(refused.status, 400, url);
       t.is(refused.body.success, false);
@@ -206,7 +216,10 @@ for (const dialect of dialects()) {
     t.is(unsubscribed.status, 200);
     await s.runJobs();
     t.deepEqual(
-      hook.received.slice(1).map((d) => d.event.type).sort(),
+      hook.received
+        .slice(1)
+        .map((d) => d.event.type)
+        .sort(),
       ["subscriber.unsubscribed", "subscriber.updated"],
     );
 
@@ -234,8 +247,22 @@ for (const dialect of dialects()) {
       t.is(response.status, 200);
     };
     await relay({ type: "delivered", emailSendId: sendId, occurredAt: "2026-11-22T10:01:00.000Z", id: "relay-1" });
-    await relay({ type: "bounced", emailSendId: sendId, bounceType: "Transient", bounceSubType: "MailboxFull", occurredAt: "2026-11-22T10:02:00.000Z", id: "relay-2" });
-    await relay({ type: "bounced", emailSendId: sendId, bounceType: "Transient", bounceSubType: "MailboxFull", occurredAt: "2026-11-22T10:02:00.000Z", id: "relay-2" });
+    await relay({
+      type: "bounced",
+      emailSendId: sendId,
+      bounceType: "Transient",
+      bounceSubType: "MailboxFull",
+      occurredAt: "2026-11-22T10:02:00.000Z",
+      id: "relay-2",
+    });
+    await relay({
+      type: "bounced",
+      emailSendId: sendId,
+      bounceType: "Transient",
+      bounceSubType: "MailboxFull",
+      occurredAt: "2026-11-22T10:02:00.000Z",
+      id: "relay-2",
+    });
     await s.runJobs();
     const delivered = hook.received.filter((d) => d.event.type === "email.delivered");
     const bounced = hook.received.filter((d) => d.event.type === "email.bounced");
@@ -315,7 +342,10 @@ for (const dialect of dialects()) {
     t.is(received.length, 6);
     t.is(new Set(received.map((d) => d.event.id)).size, 1, "the same event ID in every attempt");
     t.is(new Set(received.map((d) => d.body)).size, 1, "the same body in every attempt");
-    t.like((await deliveriesOf()).find((d) => d.id === delivery.id), { status: "succeeded", attempts: 6, responseCode: 200, error: null });
+    t.like(
+      (await deliveriesOf()).find((d) => d.id === delivery.id),
+      { status: "succeeded", attempts: 6, responseCode: 200, error: null },
+    );
 
     // An endpoint down for good: retried until 7 days after the event, then failed.
     hook.answer.status = 503;
