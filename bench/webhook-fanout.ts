@@ -148,8 +148,14 @@ export async function webhookFanout(): Promise<string> {
       (round) => bare(String(round), share),
       (round) => throughWebhooks(String(round), share),
     );
-    const pending = await runtime.knex("webhook_deliveries").whereNot({ status: "succeeded" }).count({ n: "*" }).first();
-    if (Number(pending?.n ?? 0) !== 0) throw new Error(`bench ${NAME}: ${String(pending?.n)} deliveries did not succeed`);
+    // The receiver holds every event; the worker may still be recording the last attempts.
+    for (let wait = 0; wait < 100; wait += 1) {
+      const pending = await runtime.knex("webhook_deliveries").where({ status: "pending" }).count({ n: "*" }).first();
+      if (Number(pending?.n ?? 0) === 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const unsettled: Array<{ status: string; error: string | null }> = await runtime.knex("webhook_deliveries").whereNot({ status: "succeeded" }).select("status", "error");
+    if (unsettled.length > 0) throw new Error(`bench ${NAME}: ${unsettled.length} deliveries did not succeed, e.g. ${unsettled[0]!.status}: ${unsettled[0]!.error}`);
     return ratioLine(NAME, "events/s", comparison, GOAL, [
       "LOG_LEVEL=info to a file",
       `worker --concurrency ${CONCURRENCY}`,

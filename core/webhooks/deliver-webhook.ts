@@ -28,12 +28,23 @@ export class DeliverWebhook {
     private readonly clock: Clock,
   ) {}
 
+  /** Secrets opened before, by their sealed text (which never changes: a rotation adds a new one). */
+  private readonly openedSecrets = new Map<string, string>();
+
+  private opened(sealed: string): string {
+    let plain = this.openedSecrets.get(sealed);
+    if (plain === undefined) {
+      if (this.openedSecrets.size >= 1_000) this.openedSecrets.clear();
+      this.openedSecrets.set(sealed, (plain = this.box.open(sealed)));
+    }
+    return plain;
+  }
+
   runJob = async ({ companyId, payload }: WorkOf<typeof WebhookDeliveryJob>): Promise<void> => {
-    const delivery = await this.webhooks.findDelivery(companyId, payload.deliveryId);
+    const work = await this.webhooks.findForAttempt(companyId, payload.deliveryId);
     // Gone with its webhook, settled, or this attempt was made before a crash.
-    if (!delivery || delivery.status !== "pending" || delivery.attempts >= payload.attempt) return;
-    const found = await this.webhooks.find(companyId, delivery.webhookId);
-    if (!found) return;
+    if (!work || work.delivery.status !== "pending" || work.delivery.attempts >= payload.attempt) return;
+    const { delivery, found } = work;
     const now = this.clock.now();
     if (found.webhook.status === "disabled") {
       await this.webhooks.recordAttempt(delivery, {
@@ -43,6 +54,7 @@ export class DeliverWebhook {
         error: "The webhook was disabled before this delivery was made",
         durationMs: 0,
         at: now,
+        healthyBefore: true,
         retry: null,
       });
       return;
@@ -58,7 +70,7 @@ export class DeliverWebhook {
   /** One attempt, recorded; `retry` false for a test delivery, which is tried once. */
   attempt = async (found: WebhookWithSecrets, delivery: WebhookDelivery, retry: boolean): Promise<WebhookDelivery | null> => {
     const now = this.clock.now();
-    const secrets = found.secrets.filter((secret) => isActiveSecret(secret, now)).map((secret) => this.box.open(secret.sealedSecret));
+    const secrets = found.secrets.filter((secret) => isActiveSecret(secret, now)).map((secret) => this.opened(secret.sealedSecret));
     const timestamp = Math.floor(now.getTime() / 1000);
     const started = performance.now();
     let outcome: Pick<AttemptResult, "ok" | "responseCode" | "error">;
@@ -93,6 +105,7 @@ export class DeliverWebhook {
       ...outcome,
       durationMs,
       at,
+      healthyBefore: found.webhook.consecutiveFailures === 0 && found.webhook.circuitOpenUntil === null,
       retry: nextAt ? { at: nextAt, job: webhookDeliveryJob(delivery.companyId, delivery.id, attempt + 1, nextAt) } : null,
     });
   };

@@ -43,6 +43,8 @@ export interface AttemptResult {
   readonly error: string | null;
   readonly durationMs: number;
   readonly at: Date;
+  /** The webhook had no failures in a row and no circuit when the attempt started: a success has nothing to reset. */
+  readonly healthyBefore: boolean;
   /** Null after a success, or when the retry window is spent (the delivery fails for good). */
   readonly retry: { readonly at: Date; readonly job: JobRequest } | null;
 }
@@ -65,6 +67,8 @@ export interface WebhookRepository {
   /** The newest `limit` deliveries of the webhook. */
   listDeliveries(companyId: string, webhookId: string, limit: number): Promise<WebhookDelivery[]>;
   findDelivery(companyId: string, deliveryId: string): Promise<WebhookDelivery | null>;
+  /** A delivery with its webhook and the webhook's secrets, in one read: what an attempt needs. */
+  findForAttempt(companyId: string, deliveryId: string): Promise<{ readonly delivery: WebhookDelivery; readonly found: WebhookWithSecrets } | null>;
   /** Stores a delivery with the job that makes its first attempt (if any), in one transaction; the job's ID. */
   insertDelivery(delivery: WebhookDelivery, job: JobRequest | null): Promise<string | null>;
   /**

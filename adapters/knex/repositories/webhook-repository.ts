@@ -109,6 +109,10 @@ function toDelivery(row: unknown): WebhookDelivery {
   };
 }
 
+/** The columns of a webhook and of a secret besides the keys, read joined to a delivery. */
+const WEBHOOK_FIELDS = ["name", "url", "status", "events", "consecutive_failures", "circuit_opened_at", "circuit_open_until", "created_at", "updated_at"] as const;
+const SECRET_FIELDS = ["id", "prefix", "sealed_secret", "created_at", "expires_at"] as const;
+
 /** What an attempt changes of a delivery. */
 function stateColumns(delivery: WebhookDelivery, updatedAt: Date) {
   return {
@@ -267,6 +271,24 @@ export class KnexWebhookRepository implements WebhookRepository {
     return row ? toDelivery(row) : null;
   }
 
+  async findForAttempt(companyId: string, deliveryId: string): Promise<{ delivery: WebhookDelivery; found: WebhookWithSecrets } | null> {
+    const rows: Array<Record<string, unknown>> = await this.knex("webhook_deliveries as d")
+      .join("webhooks as w", "w.id", "d.webhook_id")
+      .leftJoin("webhook_signing_secrets as s", "s.webhook_id", "w.id")
+      .where({ "d.company_id": companyId, "d.id": deliveryId })
+      .select("d.*", ...WEBHOOK_FIELDS.map((field) => `w.${field} as w_${field}`), ...SECRET_FIELDS.map((field) => `s.${field} as s_${field}`));
+    const [first] = rows;
+    if (!first) return null;
+    const prefixed = (row: Record<string, unknown>, prefix: string, fields: readonly string[]) =>
+      Object.fromEntries(fields.map((field) => [field, row[`${prefix}${field}`]]));
+    const webhook = toWebhook({ ...prefixed(first, "w_", WEBHOOK_FIELDS), id: first.webhook_id, company_id: first.company_id });
+    const secrets = rows
+      .filter((row) => row.s_id !== null && row.s_id !== undefined)
+      .map((row) => toSecret({ ...prefixed(row, "s_", SECRET_FIELDS), webhook_id: first.webhook_id }))
+      .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || b.id.localeCompare(a.id));
+    return { delivery: toDelivery(first), found: { webhook, secrets } };
+  }
+
   async insertDelivery(delivery: WebhookDelivery, job: JobRequest | null): Promise<string | null> {
     const jobId = job ? this.ids.next("job") : null;
     await this.knex.transaction(async (trx) => {
@@ -295,8 +317,9 @@ export class KnexWebhookRepository implements WebhookRepository {
         .where({ company_id: delivery.companyId, id: delivery.id, status: "pending", attempts: delivery.attempts })
         .update(stateColumns(after, result.at));
     if (result.ok) {
-      // The common case in two statements and no transaction: the delivery, and the webhook's health only if it was failing.
+      // The common case in one statement and no transaction; a webhook that was failing is reset too.
       if ((await settle(this.knex)) === 0) return null;
+      if (result.healthyBefore) return after;
       await this.knex("webhooks")
         .where({ company_id: delivery.companyId, id: delivery.webhookId })
         .where((failing) => failing.where("consecutive_failures", ">", 0).orWhereNotNull("circuit_open_until"))
