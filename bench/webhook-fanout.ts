@@ -154,8 +154,12 @@ export async function webhookFanout(): Promise<string> {
       if (Number(pending?.n ?? 0) === 0) break;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    const unsettled: Array<{ status: string; error: string | null }> = await runtime.knex("webhook_deliveries").whereNot({ status: "succeeded" }).select("status", "error");
-    if (unsettled.length > 0) throw new Error(`bench ${NAME}: ${unsettled.length} deliveries did not succeed, e.g. ${unsettled[0]!.status}: ${unsettled[0]!.error}`);
+    const unsettled: Array<{ status: string; error: string | null }> = await runtime
+      .knex("webhook_deliveries")
+      .whereNot({ status: "succeeded" })
+      .select("status", "error");
+    if (unsettled.length > 0)
+      throw new Error(`bench ${NAME}: ${unsettled.length} deliveries did not succeed, e.g. ${unsettled[0]!.status}: ${unsettled[0]!.error}`);
     return ratioLine(NAME, "events/s", comparison, GOAL, [
       "LOG_LEVEL=info to a file",
       `worker --concurrency ${CONCURRENCY}`,

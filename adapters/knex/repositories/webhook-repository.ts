@@ -110,7 +110,17 @@ function toDelivery(row: unknown): WebhookDelivery {
 }
 
 /** The columns of a webhook and of a secret besides the keys, read joined to a delivery. */
-const WEBHOOK_FIELDS = ["name", "url", "status", "events", "consecutive_failures", "circuit_opened_at", "circuit_open_until", "created_at", "updated_at"] as const;
+const WEBHOOK_FIELDS = [
+  "name",
+  "url",
+  "status",
+  "events",
+  "consecutive_failures",
+  "circuit_opened_at",
+  "circuit_open_until",
+  "created_at",
+  "updated_at",
+] as const;
 const SECRET_FIELDS = ["id", "prefix", "sealed_secret", "created_at", "expires_at"] as const;
 
 /** What an attempt changes of a delivery. */

@@ -7,7 +7,8 @@ import { signWebhookBody } from "../../../adapters/crypto/webhook-signatures.js"
 import { createCompanyFixture, createMemberKeyFixture } from "../../../fixtures/companies.js";
 import { apiFixture } from "../../helpers/api-fixture.js";
 import { dialects } from "../../helpers/databases.js";
-import { sequenceSession, type SequenceSession } from "../../helpers/sequence-session.js";
+import { createAndEnable, sequenceSession, type SequenceSession } from "../../helpers/sequence-session.js";
+import { SweepRetention } from "../../../core/retention/sweep-retention.js";
 
 interface Delivered {
   readonly path: string;
@@ -442,5 +443,44 @@ for (const dialect of dialects()) {
     const refused = await s.call("POST", `/api/v1/webhooks/${id}/deliveries/${original.id}/replay`);
     t.is(refused.status, 400);
     t.is(refused.body.success, false);
+  });
+
+  test(name("hear of imported contacts and finished sequences; settled deliveries go with the retention of delivery events"), async (t) => {
+    const s = await sequenceSession(t, dialect, { allowPrivateDestinations: true });
+    const hook = await receiver(t);
+    const { id, secret } = await createWebhook(s, { name: "Ops", url: hook.url, events: ["subscriber.created", "sequence.finished"] });
+
+    const imported = await s.call("POST", "/api/v1/subscribers/imports", {
+      body: { subscribers: [{ email: "imp-1@example.com" }, { email: "imp-2@example.com", firstName: "Bo" }], fileName: "people.csv" },
+    });
+    t.is(imported.status, 202, JSON.stringify(imported.body));
+    await s.runJobs();
+    t.deepEqual(hook.received.map((d) => [d.event.type, d.event.data.email]).sort(), [
+      ["subscriber.created", "imp-1@example.com"],
+      ["subscriber.created", "imp-2@example.com"],
+    ]);
+    t.true(hook.received.every((d) => signedWith(secret, d)));
+
+    const sequenceId = await createAndEnable(s, {
+      name: "Welcome",
+      trigger: "event_received",
+      eventName: "joined",
+      steps: [{ subject: "Hi", html: "<p>Hi</p>" }],
+    });
+    t.is((await s.call("POST", "/api/v1/subscribers/events", { body: { email: "imp-1@example.com", event: "joined" } })).status, 200);
+    await s.runJobs();
+    await s.runJobs();
+    const finished = hook.received.filter((d) => d.event.type === "sequence.finished");
+    t.is(finished.length, 1);
+    t.like(finished[0]!.event.data, { sequence_id: sequenceId, email: "imp-1@example.com", status: "completed", failed_reason: null });
+
+    // After the delivery events' retention (400 days by default), the settled history is swept.
+    const knex = s.api.runtime.knex;
+    t.is(Number((await knex("webhook_deliveries").where({ webhook_id: id }).count({ n: "*" }).first())!.n), 3);
+    s.api.clock.advance(401 * 24 * 3600 * SECOND);
+    const swept = await s.api.runtime.container.get(SweepRetention).execute();
+    t.true(swept.deliveryEvents >= 3);
+    t.is(Number((await knex("webhook_deliveries").where({ webhook_id: id }).count({ n: "*" }).first())!.n), 0);
+    t.is((await s.call("GET", `/api/v1/webhooks/${id}`)).status, 200, "the webhook itself stays");
   });
 }
