@@ -33,6 +33,7 @@ import { formsModule } from "./forms.js";
 import { landingPagesModule } from "./landing-pages.js";
 import { webTrackingModule } from "./web-tracking.js";
 import { webhooksModule } from "./webhooks.js";
+import { integrationsModule } from "./integrations.js";
 
 /**
  * Every capability's module (its adapters, use cases and job handlers), loaded in this order:
@@ -73,4 +74,5 @@ export const capabilities: readonly ContainerModule[] = [
   landingPagesModule,
   webTrackingModule,
   webhooksModule,
+  integrationsModule,
 ];

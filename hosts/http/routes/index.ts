@@ -36,6 +36,7 @@ import { formsRoutes } from "./forms.js";
 import { landingPagesRoutes } from "./landing-pages.js";
 import { webTrackingRoutes } from "./web-tracking.js";
 import { webhooksRoutes } from "./webhooks.js";
+import { integrationsRoutes } from "./integrations.js";
 
 /**
  * Every API route module, in mounting order: fixed paths such as /subscribers/me, /subscribers/events
@@ -79,5 +80,6 @@ export const apiRouteModules: readonly RouteModule[] = [
   landingPagesRoutes,
   webTrackingRoutes,
   webhooksRoutes,
+  integrationsRoutes,
   subscribersRoutes,
 ];
