@@ -33,6 +33,7 @@ import { formsModule } from "./forms.js";
 import { landingPagesModule } from "./landing-pages.js";
 import { webTrackingModule } from "./web-tracking.js";
 import { teamModule } from "./team.js";
+import { webhooksModule } from "./webhooks.js";
 import { integrationsModule } from "./integrations.js";
 
 /**
@@ -74,5 +75,6 @@ export const capabilities: readonly ContainerModule[] = [
   landingPagesModule,
   webTrackingModule,
   teamModule,
+  webhooksModule,
   integrationsModule,
 ];

@@ -1,3 +1,4 @@
+import { KnexWebhookPublisher } from "../../adapters/knex/knex-webhook-publisher.js";
 import { ContainerModule, type ResolutionContext } from "inversify";
 import { DestinationHttpClient as DestinationHttpAdapter } from "../../adapters/http/destination-http-client.js";
 import { KnexEnrollmentRepository } from "../../adapters/knex/repositories/enrollment-repository.js";
@@ -73,7 +74,7 @@ import { JobHandlers } from "../worker/job-handlers.js";
 export const sequencesModule = new ContainerModule((container) => {
   bindClass(container, KnexSequenceRepository, [Database]);
   container.bind<SequenceRepository>(SequenceRepository).toService(KnexSequenceRepository);
-  bindClass(container, KnexEnrollmentRepository, [Database]);
+  bindClass(container, KnexEnrollmentRepository, [Database, KnexWebhookPublisher]);
   container.bind<EnrollmentRepository>(EnrollmentRepository).toService(KnexEnrollmentRepository);
   bindClass(container, KnexTriggerStore, [Database]);
   container.bind<TriggerStore>(TriggerStore).toService(KnexTriggerStore);

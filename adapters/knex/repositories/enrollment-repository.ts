@@ -1,5 +1,7 @@
 import * as t from "io-ts";
 import type { Knex } from "knex";
+import { sequenceWebhookEvent } from "../../../core/webhooks/event-data.js";
+import type { KnexWebhookPublisher } from "../knex-webhook-publisher.js";
 import { ENROLLMENT_STATUSES, RUNNING_STATUSES, type Enrollment, type EnrollmentState, type StepRecord } from "../../../core/sequences/enrollment.js";
 import type {
   EnrollmentFilter,
@@ -117,7 +119,11 @@ const ORDER: Record<EnrollmentFilter["sort"], [string, "asc" | "desc"]> = {
 
 /** `sequence_enrollments` and `sequence_enrollment_steps` (migration 0028). */
 export class KnexEnrollmentRepository implements EnrollmentRepository {
-  constructor(private readonly knex: Knex) {}
+  constructor(
+    private readonly knex: Knex,
+    /** Publishes sequence.finished and sequence.failed to the company's webhooks, in the transaction that ends the run. */
+    private readonly webhooks?: KnexWebhookPublisher,
+  ) {}
 
   /** `<context> in (keys)` for the matching_field value an enrollment entered for, kept in its context document. */
   private enrollmentKeyIn(context: "e.context" | "context", keys: readonly string[]): [string, string[]] {
@@ -196,7 +202,8 @@ export class KnexEnrollmentRepository implements EnrollmentRepository {
   }
 
   async advance(enrollment: Enrollment, next: EnrollmentState, step: StepRecord): Promise<boolean> {
-    return this.knex.transaction(async (trx) => {
+    let published = 0;
+    const advanced = await this.knex.transaction(async (trx) => {
       const moved = await trx("sequence_enrollments")
         .where({ id: enrollment.id, company_id: enrollment.companyId, step_count: enrollment.stepCount })
         .update({ ...stateColumns(next, step.at), step_count: enrollment.stepCount + 1 });
@@ -212,8 +219,29 @@ export class KnexEnrollmentRepository implements EnrollmentRepository {
         email_send_id: step.emailSendId,
         at: toDbDate(step.at),
       });
+      if (this.webhooks && (next.status === "completed" || next.status === "failed")) {
+        const type = next.status === "completed" ? "sequence.finished" : "sequence.failed";
+        published = await this.webhooks.publishIn(trx, enrollment.companyId, async (wanted) => {
+          if (!wanted.has(type)) return [];
+          const contact = await trx("subscribers").where({ company_id: enrollment.companyId, id: enrollment.subscriberId }).first("email", "external_id");
+          // The step that ended the run names the event: the same ID whenever it is published.
+          return [
+            sequenceWebhookEvent(`evt_${enrollment.id}_${enrollment.stepCount + 1}`, type, next.finishedAt ?? step.at, {
+              sequenceId: enrollment.sequenceId,
+              enrollmentId: enrollment.id,
+              subscriberId: enrollment.subscriberId,
+              email: contact?.email ?? null,
+              externalId: contact?.external_id ?? null,
+              failedReason: next.failedReason,
+              finishedAt: next.finishedAt,
+            }),
+          ];
+        });
+      }
       return true;
     });
+    await this.webhooks?.announce(published);
+    return advanced;
   }
 
   async steps(companyId: string, enrollmentId: string): Promise<Array<StepRecord & { readonly stepNumber: number }>> {

@@ -36,6 +36,7 @@ import { formsRoutes } from "./forms.js";
 import { landingPagesRoutes } from "./landing-pages.js";
 import { webTrackingRoutes } from "./web-tracking.js";
 import { teamRoutes } from "./team.js";
+import { webhooksRoutes } from "./webhooks.js";
 import { integrationsRoutes } from "./integrations.js";
 
 /**
@@ -80,6 +81,7 @@ export const apiRouteModules: readonly RouteModule[] = [
   landingPagesRoutes,
   webTrackingRoutes,
   teamRoutes,
+  webhooksRoutes,
   integrationsRoutes,
   subscribersRoutes,
 ];
