@@ -38,6 +38,7 @@ function reasonOf(error: unknown): string {
   if (status === 403) return "access denied: the application default credentials may not read it (storage.objects.get)";
   if (status === 401) return "the application default credentials were refused";
   const message = error instanceof Error ? error.message : String(error);
-  if (/default credentials/i.test(message)) return "no Google application default credentials found (set GOOGLE_APPLICATION_CREDENTIALS, or run gcloud auth application-default login)";
+  if (/default credentials/i.test(message))
+    return "no Google application default credentials found (set GOOGLE_APPLICATION_CREDENTIALS, or run gcloud auth application-default login)";
   return message.split("\n")[0]!;
 }

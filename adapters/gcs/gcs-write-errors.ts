@@ -57,7 +57,7 @@ function* chain(error: unknown): Generator<ErrorLike> {
   const seen = new Set<unknown>();
   for (let next = error; next !== null && typeof next === "object" && !seen.has(next); next = (next as ErrorLike).cause) {
     seen.add(next);
-    yield next as ErrorLike;
+    yield next;
   }
 }
 
@@ -87,7 +87,8 @@ function describe(error: unknown, context: GcsFailureContext): string {
     const network = typeof e.code === "string" ? NETWORK[e.code] : undefined;
     if (network) return network;
     if (e.code === "ETIMEDOUT" || e.name === "AbortError") return timeoutMessage(context);
-    if (typeof e.code === "string" && (e.code.startsWith("ERR_TLS") || /CERT|SSL|TLS/.test(e.code))) return `The TLS certificate of "${GCS_HOST}" could not be verified.`;
+    if (typeof e.code === "string" && (e.code.startsWith("ERR_TLS") || /CERT|SSL|TLS/.test(e.code)))
+      return `The TLS certificate of "${GCS_HOST}" could not be verified.`;
   }
   const status = errors.map((e) => (typeof e.code === "number" ? e.code : e.response?.status)).find((s) => s !== undefined);
   if (status === 401) return "Google refused the service account key (401 Unauthorized).";

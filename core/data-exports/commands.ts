@@ -67,10 +67,7 @@ const optionalCreateFields = t.partial({
 
 /** The spec's request: HMAC keys (S3, S3-compatible, and GCS through its XML API). */
 export const HmacCreateDataExportCommand = t.exact(
-  t.intersection([
-    t.type({ ...createFields, accessKeyId: required(AccessKeyId), secretAccessKey: required(SecretAccessKey) }),
-    optionalCreateFields,
-  ]),
+  t.intersection([t.type({ ...createFields, accessKeyId: required(AccessKeyId), secretAccessKey: required(SecretAccessKey) }), optionalCreateFields]),
   "CreateDataExportCommand",
 );
 export type HmacCreateDataExportCommand = t.TypeOf<typeof HmacCreateDataExportCommand>;
@@ -112,7 +109,8 @@ export const CreateDataExportCommand = withSchema(
         ]);
       }
       if (key !== undefined) {
-        if (body["provider"] === "s3") return t.failure(key, [...c, { key: "serviceAccountKey", type: t.unknown, actual: key }], "is only accepted with provider gcs");
+        if (body["provider"] === "s3")
+          return t.failure(key, [...c, { key: "serviceAccountKey", type: t.unknown, actual: key }], "is only accepted with provider gcs");
         return ServiceAccountCreateDataExportCommand.validate(u, c);
       }
       if (body["provider"] === "gcs" && hmacGiven.length === 0) {

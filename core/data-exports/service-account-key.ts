@@ -32,7 +32,8 @@ export function checkServiceAccountKey(raw: unknown, keys: PrivateKeyReader): Re
     return fail(invalidInput(`serviceAccountKey.type must be "service_account" (a service account's key file from the Google Cloud console)`));
   }
   const email = file["client_email"];
-  if (typeof email !== "string" || !isEmailAddress(email.trim())) return fail(invalidInput("serviceAccountKey.client_email must be the service account's email address"));
+  if (typeof email !== "string" || !isEmailAddress(email.trim()))
+    return fail(invalidInput("serviceAccountKey.client_email must be the service account's email address"));
   if (file["token_uri"] !== GOOGLE_TOKEN_URI) return fail(invalidInput(`serviceAccountKey.token_uri must be ${GOOGLE_TOKEN_URI}`));
   const universe = file["universe_domain"];
   if (universe !== undefined && universe !== "googleapis.com") return fail(invalidInput('serviceAccountKey.universe_domain must be "googleapis.com"'));
@@ -54,7 +55,8 @@ export function checkServiceAccountKey(raw: unknown, keys: PrivateKeyReader): Re
 function parseKey(raw: unknown): Result<Record<string, unknown>> {
   let value = raw;
   if (typeof raw === "string") {
-    if (raw.length > MAX_SERVICE_ACCOUNT_KEY_LENGTH) return fail(invalidInput(`serviceAccountKey must be at most ${MAX_SERVICE_ACCOUNT_KEY_LENGTH} characters`));
+    if (raw.length > MAX_SERVICE_ACCOUNT_KEY_LENGTH)
+      return fail(invalidInput(`serviceAccountKey must be at most ${MAX_SERVICE_ACCOUNT_KEY_LENGTH} characters`));
     try {
       value = JSON.parse(raw);
     } catch {

@@ -176,7 +176,7 @@ export function registerImportSubscribersCommand(program: Command): void {
             const estimated = source.path === null && source.size !== null && bytesRead > 0;
             bar.setTotal(
               estimated
-                ? Math.max(current.processedCount, Math.round((current.processedCount * source.size!) / bytesRead))
+                ? Math.max(current.processedCount, Math.round((current.processedCount * source.size) / bytesRead))
                 : Math.max(bar.getTotal(), current.processedCount),
             );
             bar.update(current.processedCount);

@@ -22,7 +22,12 @@ function setup(t: ExecutionContext, options: GcsBucketWriterOptions = {}, bucket
     endpoint: null,
     accessKeyId: key["client_email"]!,
     secretAccessKey: "",
-    serviceAccountKey: { clientEmail: key["client_email"]!, privateKey: key["private_key"]!, privateKeyId: key["private_key_id"]!, projectId: key["project_id"]! },
+    serviceAccountKey: {
+      clientEmail: key["client_email"]!,
+      privateKey: key["private_key"]!,
+      privateKeyId: key["private_key_id"]!,
+      projectId: key["project_id"]!,
+    },
   });
   const open = (target = destination()) => {
     const bucket = writer.open(target);
@@ -51,51 +56,60 @@ async function* fixed(body: Buffer): AsyncGenerator<Uint8Array> {
   for (let at = 0; at < body.length; at += 100_000) yield body.subarray(at, at + 100_000);
 }
 
-test.serial("signs in with the key's own signature at Google's token endpoint and writes, reads and checks objects on storage.googleapis.com only", async (t) => {
-  const { fake, file, open } = setup(t);
-  const bucket = open();
-  const key = "exports/_service/connection-test.json";
-  t.false(await bucket.exists(key));
-  await bucket.put(key, JSON.stringify({ ok: true }), { contentType: "application/json" });
-  t.true(await bucket.exists(key));
-  t.deepEqual(JSON.parse(fake.object(BUCKET, key)!.body.toString("utf8")), { ok: true });
-  t.is(fake.object(BUCKET, key)!.contentType, "application/json");
+test.serial(
+  "signs in with the key's own signature at Google's token endpoint and writes, reads and checks objects on storage.googleapis.com only",
+  async (t) => {
+    const { fake, file, open } = setup(t);
+    const bucket = open();
+    const key = "exports/_service/connection-test.json";
+    t.false(await bucket.exists(key));
+    await bucket.put(key, JSON.stringify({ ok: true }), { contentType: "application/json" });
+    t.true(await bucket.exists(key));
+    t.deepEqual(JSON.parse(fake.object(BUCKET, key)!.body.toString("utf8")), { ok: true });
+    t.is(fake.object(BUCKET, key)!.contentType, "application/json");
 
-  // The token was issued to the key's account after the fake checked the assertion's RS256 signature.
-  t.deepEqual([...fake.tokens.values()], [file["client_email"]]);
-  t.true(fake.requests.every((request) => GOOGLE_HOSTS.includes(request.host)));
-  t.deepEqual(refusedRequests, [], "no request for any other host");
-  t.is(fake.requests.filter((request) => request.path.endsWith("/token")).length, 1, "one token for every call");
-  t.true(fake.requests.some((r) => r.method === "POST" && r.query.get("uploadType") === "multipart"), "a small object in one multipart request");
-});
+    // The token was issued to the key's account after the fake checked the assertion's RS256 signature.
+    t.deepEqual([...fake.tokens.values()], [file["client_email"]]);
+    t.true(fake.requests.every((request) => GOOGLE_HOSTS.includes(request.host)));
+    t.deepEqual(refusedRequests, [], "no request for any other host");
+    t.is(fake.requests.filter((request) => request.path.endsWith("/token")).length, 1, "one token for every call");
+    t.true(
+      fake.requests.some((r) => r.method === "POST" && r.query.get("uploadType") === "multipart"),
+      "a small object in one multipart request",
+    );
+  },
+);
 
-test.serial("a 20 MiB file goes up as a resumable upload in 8 MiB chunks that creates the object only with its last byte, never over an existing one", async (t) => {
-  const { fake, open } = setup(t);
-  const bucket = open();
-  const key = "exports/email_events/date=2026-11-22/20261122T100000000Z_eev_1.jsonl.gz";
-  const produced = createHash("sha256");
-  const seenMidway: { exists?: boolean; keys?: string[] } = {};
-  async function* body() {
-    for await (const chunk of bytes(20 * 1024 * 1024 + 12_345, async () => {
-      seenMidway.exists = await bucket.exists(key);
-      seenMidway.keys = fake.keys(BUCKET);
-    })) {
-      produced.update(chunk);
-      yield chunk;
+test.serial(
+  "a 20 MiB file goes up as a resumable upload in 8 MiB chunks that creates the object only with its last byte, never over an existing one",
+  async (t) => {
+    const { fake, open } = setup(t);
+    const bucket = open();
+    const key = "exports/email_events/date=2026-11-22/20261122T100000000Z_eev_1.jsonl.gz";
+    const produced = createHash("sha256");
+    const seenMidway: { exists?: boolean; keys?: string[] } = {};
+    async function* body() {
+      for await (const chunk of bytes(20 * 1024 * 1024 + 12_345, async () => {
+        seenMidway.exists = await bucket.exists(key);
+        seenMidway.keys = fake.keys(BUCKET);
+      })) {
+        produced.update(chunk);
+        yield chunk;
+      }
     }
-  }
-  const { bytes: written } = await bucket.upload(key, body(), JSONL_GZ);
-  t.is(written, 20 * 1024 * 1024 + 12_345);
-  t.deepEqual(seenMidway, { exists: false, keys: [] });
-  const stored = fake.object(BUCKET, key)!;
-  t.is(createHash("sha256").update(stored.body).digest("hex"), produced.digest("hex"));
-  t.is(stored.contentType, "application/gzip");
+    const { bytes: written } = await bucket.upload(key, body(), JSONL_GZ);
+    t.is(written, 20 * 1024 * 1024 + 12_345);
+    t.deepEqual(seenMidway, { exists: false, keys: [] });
+    const stored = fake.object(BUCKET, key)!;
+    t.is(createHash("sha256").update(stored.body).digest("hex"), produced.digest("hex"));
+    t.is(stored.contentType, "application/gzip");
 
-  const session = fake.requests.find((r) => r.method === "POST" && r.query.get("uploadType") === "resumable")!;
-  t.is(session.query.get("ifGenerationMatch"), "0", "created only if nothing is there");
-  t.is(fake.requests.filter((r) => r.method === "PUT").length, 3, "three chunks of at most 8 MiB");
-  t.is(fake.openSessions, 0);
-});
+    const session = fake.requests.find((r) => r.method === "POST" && r.query.get("uploadType") === "resumable")!;
+    t.is(session.query.get("ifGenerationMatch"), "0", "created only if nothing is there");
+    t.is(fake.requests.filter((r) => r.method === "PUT").length, 3, "three chunks of at most 8 MiB");
+    t.is(fake.openSessions, 0);
+  },
+);
 
 test.serial("a body failing half-way leaves nothing behind and its own error is rethrown; the same key can be written afterwards", async (t) => {
   const { fake, open } = setup(t, { chunkBytes: 256 * 1024 });
@@ -164,7 +178,8 @@ test.serial("Google's refusals read as sentences (missing bucket, permission den
   const { fake, file, open, destination } = setup(t, {}, [BUCKET, "locked", "unpaid"]);
   fake.denied.add("locked");
   fake.billingDisabled.add("unpaid");
-  const probe = (bucket: string, key = file) => open(destination(bucket, key)).put("a/_service/connection-test.json", "{}", { contentType: "application/json" });
+  const probe = (bucket: string, key = file) =>
+    open(destination(bucket, key)).put("a/_service/connection-test.json", "{}", { contentType: "application/json" });
 
   const missing = await t.throwsAsync(probe("no-such-bucket"), { instanceOf: BucketWriteError });
   t.is(missing?.message, 'The bucket "no-such-bucket" does not exist.');
@@ -176,7 +191,7 @@ test.serial("Google's refusals read as sentences (missing bucket, permission den
   const unpaid = await t.throwsAsync(probe("unpaid"), { instanceOf: BucketWriteError });
   t.is(unpaid?.message, 'Billing is disabled for the Google Cloud project that owns the bucket "unpaid".');
   const uploadDenied = await t.throwsAsync(open(destination("locked")).upload("a/b.jsonl.gz", bytes(1000), JSONL_GZ), { instanceOf: BucketWriteError });
-  t.regex(uploadDenied!.message, /^Permission denied: the service account /);
+  t.regex(uploadDenied.message, /^Permission denied: the service account /);
 
   // A key Google does not know (deleted): the token exchange is refused.
   const stranger = serviceAccountKeyFile("deleted@acme-data.iam.gserviceaccount.com").file;
@@ -186,8 +201,8 @@ test.serial("Google's refusals read as sentences (missing bucket, permission den
     "Google refused the service account key (invalid_grant: Invalid grant: account not found); the key may have been deleted or disabled, or the account removed.",
   );
   for (const error of [missing, denied, unpaid, uploadDenied, refused]) {
-    t.false(error!.message.includes("PRIVATE KEY"));
-    t.false(error!.message.includes(file["private_key"]!.slice(40, 80)));
+    t.false(error.message.includes("PRIVATE KEY"));
+    t.false(error.message.includes(file["private_key"]!.slice(40, 80)));
   }
   t.deepEqual(fake.keys(BUCKET), []);
   t.true(fake.requests.every((request) => GOOGLE_HOSTS.includes(request.host)));
@@ -198,7 +213,12 @@ test.serial("a call that gets no answer is abandoned after the timeout with a re
   const { fake } = setup(t);
   // Registered first, so they win over the fake for these buckets.
   nock.cleanAll();
-  nock(STORAGE_ORIGIN).persist().get(/\/b\/silent\//).query(true).delay(5_000).reply(200, "{}");
+  nock(STORAGE_ORIGIN)
+    .persist()
+    .get(/\/b\/silent\//)
+    .query(true)
+    .delay(5_000)
+    .reply(200, "{}");
   let unavailable = 0;
   nock(STORAGE_ORIGIN)
     .persist()

@@ -162,7 +162,11 @@ export class FakeGcs {
       const generation = url.searchParams.get("generation");
       if (generation !== null && generation !== found.generation) return apiError(404, "notFound", `No such object: ${bucket}/${key}#${generation}`);
       if (url.searchParams.get("alt") === "media") {
-        return { status: 200, headers: { "content-type": found.contentType ?? "application/octet-stream", "x-goog-generation": found.generation }, body: found.body };
+        return {
+          status: 200,
+          headers: { "content-type": found.contentType ?? "application/octet-stream", "x-goog-generation": found.generation },
+          body: found.body,
+        };
       }
       return json(200, this.metadataOf(bucket, key, found));
     }
@@ -198,7 +202,11 @@ export class FakeGcs {
     if (!this.objects.has(bucket)) return apiError(404, "notFound", "The specified bucket does not exist.");
     if (this.billingDisabled.has(bucket)) return apiError(403, "accountDisabled", "The billing account for the owning project is disabled in state closed");
     if (this.denied.has(bucket)) {
-      return apiError(403, "forbidden", `exporter does not have storage.objects.${kind === "read" ? "get" : "create"} access to the Google Cloud Storage object.`);
+      return apiError(
+        403,
+        "forbidden",
+        `exporter does not have storage.objects.${kind === "read" ? "get" : "create"} access to the Google Cloud Storage object.`,
+      );
     }
     return null;
   }
@@ -216,7 +224,7 @@ export class FakeGcs {
     const ifGenerationMatch = query.get("ifGenerationMatch");
     if (query.get("uploadType") === "multipart") {
       const { metadata, media } = parseMultipart(request);
-      const key = name || String(metadata["name"] ?? "");
+      const key = name || (typeof metadata["name"] === "string" ? metadata["name"] : "");
       if (this.preconditionFails(bucket, key, ifGenerationMatch)) return conditionNotMet();
       const stored = this.store(bucket, key, media, metadata);
       return json(200, this.metadataOf(bucket, key, stored));

@@ -81,10 +81,13 @@ for (const dialect of dialects()) {
     fake.seed("gcs-imports", "lists/contacts.csv", content);
     fake.seed("locked", "contacts.csv", content);
     const gcsEnv = { ...database.env, STORAGE_EMULATOR_HOST: emulator };
-    const fromGcs = await runCli(["import-subscribers", "--company", company.companyId, "--duplicate-strategy", "merge", "gs://gcs-imports/lists/contacts.csv"], {
-      cwd,
-      env: gcsEnv,
-    });
+    const fromGcs = await runCli(
+      ["import-subscribers", "--company", company.companyId, "--duplicate-strategy", "merge", "gs://gcs-imports/lists/contacts.csv"],
+      {
+        cwd,
+        env: gcsEnv,
+      },
+    );
     t.is(fromGcs.code, 0, fromGcs.stderr);
     t.regex(fromGcs.stdout, new RegExp(`^imported ${ROWS} of ${ROWS} rows from contacts\\.csv: 0 added, ${csv.contacts} updated, `));
     t.true(

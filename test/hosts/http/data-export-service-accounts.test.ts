@@ -133,64 +133,73 @@ for (const dialect of dialects()) {
     t.is((await api.call("PATCH", `/api/v1/data-exports/${view.id}`, { key: b.ownerKey, body: { serviceAccountKey: account.file } })).status, 404);
   });
 
-  test.serial(name("one form or the other: both or neither is 422 naming the fields; a bad or crafted key is 400; a refusal is connection_failed; nothing is saved"), async (t) => {
-    const { fake, account, body, post, exportsSaved } = await setup(t, dialect);
-    const both = await post("/data-exports", body({ accessKeyId: "GOOG1EXAMPLE", secretAccessKey: "hmac-secret" }));
-    t.is(both.status, 422);
-    t.like(both.body, { success: false, code: "invalid_input" });
-    t.deepEqual(
-      both.body.errors.map((e: { path: string }) => e.path),
-      ["accessKeyId", "secretAccessKey", "serviceAccountKey"],
-    );
-    t.regex(both.body.error, /accessKeyId must not be given with serviceAccountKey/);
+  test.serial(
+    name("one form or the other: both or neither is 422 naming the fields; a bad or crafted key is 400; a refusal is connection_failed; nothing is saved"),
+    async (t) => {
+      const { fake, account, body, post, exportsSaved } = await setup(t, dialect);
+      const both = await post("/data-exports", body({ accessKeyId: "GOOG1EXAMPLE", secretAccessKey: "hmac-secret" }));
+      t.is(both.status, 422);
+      t.like(both.body, { success: false, code: "invalid_input" });
+      t.deepEqual(
+        both.body.errors.map((e: { path: string }) => e.path),
+        ["accessKeyId", "secretAccessKey", "serviceAccountKey"],
+      );
+      t.regex(both.body.error, /accessKeyId must not be given with serviceAccountKey/);
 
-    const neither = await post("/data-exports", body({ serviceAccountKey: undefined }));
-    t.is(neither.status, 422);
-    t.deepEqual(
-      neither.body.errors.map((e: { path: string }) => e.path),
-      ["accessKeyId", "secretAccessKey", "serviceAccountKey"],
-    );
-    // With s3, the spec's own message for a missing key, word for word.
-    const s3 = await post("/data-exports", body({ provider: "s3", region: "eu-west-1", serviceAccountKey: undefined, accessKeyId: "AKIAEXAMPLE000000000" }));
-    t.is(s3.status, 422);
-    t.regex(s3.body.error, /secretAccessKey is required/);
-    const s3Key = await post("/data-exports", body({ provider: "s3", region: "eu-west-1" }));
-    t.is(s3Key.status, 422);
-    t.like(s3Key.body.errors, [{ path: "serviceAccountKey", message: "is only accepted with provider gcs" }]);
-    const wrongType = await post("/data-exports", body({ serviceAccountKey: 42 }));
-    t.is(wrongType.status, 422);
+      const neither = await post("/data-exports", body({ serviceAccountKey: undefined }));
+      t.is(neither.status, 422);
+      t.deepEqual(
+        neither.body.errors.map((e: { path: string }) => e.path),
+        ["accessKeyId", "secretAccessKey", "serviceAccountKey"],
+      );
+      // With s3, the spec's own message for a missing key, word for word.
+      const s3 = await post("/data-exports", body({ provider: "s3", region: "eu-west-1", serviceAccountKey: undefined, accessKeyId: "AKIAEXAMPLE000000000" }));
+      t.is(s3.status, 422);
+      t.regex(s3.body.error, /secretAccessKey is required/);
+      const s3Key = await post("/data-exports", body({ provider: "s3", region: "eu-west-1" }));
+      t.is(s3Key.status, 422);
+      t.like(s3Key.body.errors, [{ path: "serviceAccountKey", message: "is only accepted with provider gcs" }]);
+      const wrongType = await post("/data-exports", body({ serviceAccountKey: 42 }));
+      t.is(wrongType.status, 422);
 
-    const before = fake.requests.length;
-    const cases: Array<[Record<string, unknown> | string, RegExp]> = [
-      [{ ...account.file, token_uri: "http://169.254.169.254/computeMetadata/v1/token" }, /serviceAccountKey\.token_uri must be https:\/\/oauth2\.googleapis\.com\/token/],
-      [{ ...account.file, auth_uri: "https://127.0.0.1:8080/auth" }, /serviceAccountKey\.auth_uri must be a URL of Google/],
-      [{ ...account.file, private_key: "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n" }, /serviceAccountKey\.private_key must be a PEM private key/],
-      [{ ...account.file, type: "authorized_user" }, /serviceAccountKey\.type must be "service_account"/],
-      ["{not json", /serviceAccountKey must be the content of a service account's JSON key file/],
-    ];
-    for (const [key, message] of cases) {
-      const refused = await post("/data-exports", body({ serviceAccountKey: key }));
-      t.is(refused.status, 400, JSON.stringify(refused.body));
-      t.like(refused.body, { success: false, code: "invalid_input" });
-      t.regex(refused.body.error, message);
-    }
-    t.is(fake.requests.length, before, "a refused key never reaches the network");
-    t.is((await post("/data-exports", body({ endpoint: "https://storage.example" }))).status, 400);
+      const before = fake.requests.length;
+      const cases: Array<[Record<string, unknown> | string, RegExp]> = [
+        [
+          { ...account.file, token_uri: "http://169.254.169.254/computeMetadata/v1/token" },
+          /serviceAccountKey\.token_uri must be https:\/\/oauth2\.googleapis\.com\/token/,
+        ],
+        [{ ...account.file, auth_uri: "https://127.0.0.1:8080/auth" }, /serviceAccountKey\.auth_uri must be a URL of Google/],
+        [
+          { ...account.file, private_key: "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n" },
+          /serviceAccountKey\.private_key must be a PEM private key/,
+        ],
+        [{ ...account.file, type: "authorized_user" }, /serviceAccountKey\.type must be "service_account"/],
+        ["{not json", /serviceAccountKey must be the content of a service account's JSON key file/],
+      ];
+      for (const [key, message] of cases) {
+        const refused = await post("/data-exports", body({ serviceAccountKey: key }));
+        t.is(refused.status, 400, JSON.stringify(refused.body));
+        t.like(refused.body, { success: false, code: "invalid_input" });
+        t.regex(refused.body.error, message);
+      }
+      t.is(fake.requests.length, before, "a refused key never reaches the network");
+      t.is((await post("/data-exports", body({ endpoint: "https://storage.example" }))).status, 400);
 
-    const denied = await post("/data-exports", body({ bucket: "locked" }));
-    t.is(denied.status, 400);
-    t.like(denied.body, {
-      success: false,
-      code: "connection_failed",
-      error: `Could not write the test file exports/_service/connection-test.json to bucket locked: Permission denied: the service account ${account.file["client_email"]} may not write to the bucket "locked" (it needs storage.objects.create, e.g. the Storage Object Creator role on the bucket).`,
-    });
-    const stranger = serviceAccountKeyFile("removed@acme-data.iam.gserviceaccount.com").file;
-    const refusedKey = await post("/data-exports", body({ serviceAccountKey: stranger }));
-    t.is(refusedKey.status, 400);
-    t.regex(refusedKey.body.error, /Google refused the service account key \(invalid_grant: Invalid grant: account not found\)/);
-    t.false(JSON.stringify(refusedKey.body).includes("PRIVATE KEY"));
-    t.is(await exportsSaved(), 0);
-  });
+      const denied = await post("/data-exports", body({ bucket: "locked" }));
+      t.is(denied.status, 400);
+      t.like(denied.body, {
+        success: false,
+        code: "connection_failed",
+        error: `Could not write the test file exports/_service/connection-test.json to bucket locked: Permission denied: the service account ${account.file["client_email"]} may not write to the bucket "locked" (it needs storage.objects.create, e.g. the Storage Object Creator role on the bucket).`,
+      });
+      const stranger = serviceAccountKeyFile("removed@acme-data.iam.gserviceaccount.com").file;
+      const refusedKey = await post("/data-exports", body({ serviceAccountKey: stranger }));
+      t.is(refusedKey.status, 400);
+      t.regex(refusedKey.body.error, /Google refused the service account key \(invalid_grant: Invalid grant: account not found\)/);
+      t.false(JSON.stringify(refusedKey.body).includes("PRIVATE KEY"));
+      t.is(await exportsSaved(), 0);
+    },
+  );
 
   test.serial(name("PATCH rotates the key after a new connection test; a refused key changes nothing"), async (t) => {
     const { fake, account, knex, body, post, patch, get } = await setup(t, dialect);
