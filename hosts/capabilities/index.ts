@@ -32,6 +32,7 @@ import { retentionModule } from "./retention.js";
 import { formsModule } from "./forms.js";
 import { landingPagesModule } from "./landing-pages.js";
 import { webTrackingModule } from "./web-tracking.js";
+import { integrationsModule } from "./integrations.js";
 
 /**
  * Every capability's module (its adapters, use cases and job handlers), loaded in this order:
@@ -71,4 +72,5 @@ export const capabilities: readonly ContainerModule[] = [
   formsModule,
   landingPagesModule,
   webTrackingModule,
+  integrationsModule,
 ];

@@ -1,5 +1,6 @@
 import type { PublicSurface } from "../public-surface.js";
 import { deliveryWebhooks } from "./delivery-webhooks.js";
+import { integrationWebhooks } from "./integration-webhooks.js";
 import { formsSurface } from "./forms.js";
 import { landingPagesSurface } from "./landing-pages.js";
 import { optInSurface } from "./opt-in.js";
@@ -14,6 +15,7 @@ import { webTrackingSurface } from "./web-tracking.js";
  */
 export const publicSurfaces: readonly PublicSurface[] = [
   deliveryWebhooks,
+  integrationWebhooks,
   trackingSurface,
   optInSurface,
   sharedEmailsSurface,
