@@ -32,6 +32,7 @@ import { retentionModule } from "./retention.js";
 import { formsModule } from "./forms.js";
 import { landingPagesModule } from "./landing-pages.js";
 import { webTrackingModule } from "./web-tracking.js";
+import { webhooksModule } from "./webhooks.js";
 import { integrationsModule } from "./integrations.js";
 
 /**
@@ -72,5 +73,6 @@ export const capabilities: readonly ContainerModule[] = [
   formsModule,
   landingPagesModule,
   webTrackingModule,
+  webhooksModule,
   integrationsModule,
 ];

@@ -29,7 +29,9 @@ import * as m0032 from "./0032-campaign-sends.js";
 import * as m0033 from "./0033-campaign-sharing-goals-and-metrics.js";
 import * as m0034 from "./0034-web-tracking.js";
 import * as m0035 from "./0035-forms-and-landing-pages.js";
+import * as m0036 from "./0036-webhooks.js";
 import * as m0038 from "./0038-integrations.js";
+import * as m0039 from "./0039-sequence-enrollment-moves.js";
 import * as m0041 from "./0041-data-export-service-accounts.js";
 
 interface Migration {
@@ -70,7 +72,9 @@ const migrations: readonly Migration[] = [
   m0033,
   m0034,
   m0035,
+  m0036,
   m0038,
+  m0039,
   m0041,
 ];
 

@@ -35,6 +35,7 @@ import { trackingSettingsRoutes } from "./tracking-settings.js";
 import { formsRoutes } from "./forms.js";
 import { landingPagesRoutes } from "./landing-pages.js";
 import { webTrackingRoutes } from "./web-tracking.js";
+import { webhooksRoutes } from "./webhooks.js";
 import { integrationsRoutes } from "./integrations.js";
 
 /**
@@ -78,6 +79,7 @@ export const apiRouteModules: readonly RouteModule[] = [
   formsRoutes,
   landingPagesRoutes,
   webTrackingRoutes,
+  webhooksRoutes,
   integrationsRoutes,
   subscribersRoutes,
 ];
