@@ -1,4 +1,4 @@
-import { BucketWriteError, type BucketDestination, type BucketWriter } from "../ports/bucket-writer.js";
+import { BucketWriteError, type BucketDestination, type BucketWriter, type ServiceAccountKey } from "../ports/bucket-writer.js";
 import type { SecretBox } from "../ports/secret-box.js";
 import { badRequest } from "../shared/errors.js";
 import { fail, ok, type Result } from "../shared/result.js";
@@ -13,10 +13,14 @@ export interface ConnectionTest {
   readonly testedAt: string;
 }
 
-/** The bucket an export writes to, with its secret opened for the call. */
+/** The bucket an export writes to, with its secret (or service account key) opened for the call. */
 export const destinationOf = (dataExport: DataExport, box: SecretBox): BucketDestination => {
-  const { provider, bucket, region, endpoint, accessKeyId, secretSealed } = dataExport.destination;
-  return { provider, bucket, region, endpoint, accessKeyId, secretAccessKey: openBucketSecret(box, dataExport.id, secretSealed) };
+  const { provider, bucket, region, endpoint, accessKeyId, secretSealed, credentialType } = dataExport.destination;
+  const secret = openBucketSecret(box, dataExport.id, secretSealed);
+  if (credentialType === "service_account") {
+    return { provider, bucket, region, endpoint, accessKeyId, secretAccessKey: "", serviceAccountKey: JSON.parse(secret) as ServiceAccountKey };
+  }
+  return { provider, bucket, region, endpoint, accessKeyId, secretAccessKey: secret };
 };
 
 /**

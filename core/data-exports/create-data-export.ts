@@ -1,3 +1,4 @@
+import { map } from "fp-ts/lib/Either.js";
 import type { BucketWriter } from "../ports/bucket-writer.js";
 import type { Clock } from "../ports/clock.js";
 import type { IdGenerator } from "../ports/id-generator.js";
@@ -7,18 +8,19 @@ import type { Actor } from "../shared/actor.js";
 import { fail, ok, type Result } from "../shared/result.js";
 import type { CreateDataExportCommand } from "./commands.js";
 import { writeConnectionTest } from "./connection-test.js";
+import { bucketCredentials, sealCredentials, type Credentials } from "./credentials.js";
 import { barMarketer } from "./errors.js";
 import { newRun } from "./export-run.js";
 import { checkBucket, checkCredentials, checkDatasets, checkEndpoint, checkName, checkRegion, checkStartFrom } from "./input-rules.js";
 import { DEFAULT_FREQUENCY, newExport } from "./model.js";
 import { normalisePathPrefix } from "./path-prefix.js";
-import type { DataExportRepository } from "./ports.js";
+import type { DataExportRepository, PrivateKeyReader } from "./ports.js";
 import { runJob } from "./run-job.js";
-import { sealBucketSecret } from "./sealed-secret.js";
+import { checkServiceAccountKey, type CheckedServiceAccountKey } from "./service-account-key.js";
 import { toDataExportView, type DataExportView } from "./view.js";
 
 /**
- * POST /data-exports: checks every rule, writes the connection test file with the given
+ * POST /data-exports: checks every rule (a service account key included), writes the connection test file with the given
  * credentials before anything is saved (nothing is saved when it fails: `connection_failed`),
  * then saves the export `queued` with its first run and starts that run at once.
  */
@@ -32,6 +34,7 @@ export class CreateDataExport {
     private readonly clock: Clock,
     /** ALLOW_PRIVATE_DESTINATIONS: loopback and plain-http endpoints (local testing only). */
     private readonly allowPrivateDestinations: boolean,
+    private readonly privateKeys: PrivateKeyReader,
   ) {}
 
   execute = async (actor: Actor, command: CreateDataExportCommand): Promise<Result<DataExportView>> => {
@@ -50,7 +53,12 @@ export class CreateDataExport {
     if (region._tag === "Left") return region;
     const pathPrefix = normalisePathPrefix(command.pathPrefix);
     if (pathPrefix._tag === "Left") return pathPrefix;
-    const credentials = checkCredentials(command.accessKeyId, command.secretAccessKey);
+    const credentials: Result<Credentials> =
+      "serviceAccountKey" in command
+        ? map((checked: CheckedServiceAccountKey): Credentials => ({ type: "service_account", ...checked }))(
+            checkServiceAccountKey(command.serviceAccountKey, this.privateKeys),
+          )
+        : checkCredentials(command.accessKeyId, command.secretAccessKey);
     if (credentials._tag === "Left") return credentials;
     const datasets = checkDatasets(command.datasets);
     if (datasets._tag === "Left") return datasets;
@@ -58,7 +66,7 @@ export class CreateDataExport {
     if (startFrom._tag === "Left") return startFrom;
 
     const destination = { provider, bucket: bucket.right, region: region.right, endpoint: endpoint.right };
-    const tested = await writeConnectionTest(this.buckets, { ...destination, ...credentials.right }, pathPrefix.right, now);
+    const tested = await writeConnectionTest(this.buckets, { ...destination, ...bucketCredentials(credentials.right) }, pathPrefix.right, now);
     if (tested._tag === "Left") return tested;
 
     const id = this.ids.next("dex");
@@ -70,8 +78,7 @@ export class CreateDataExport {
         destination: {
           ...destination,
           pathPrefix: pathPrefix.right,
-          accessKeyId: credentials.right.accessKeyId,
-          secretSealed: sealBucketSecret(this.box, id, credentials.right.secretAccessKey),
+          ...sealCredentials(this.box, id, credentials.right),
         },
         datasets: datasets.right,
         frequency: command.frequency ?? DEFAULT_FREQUENCY,

@@ -1,5 +1,6 @@
 import { fail, ok, type Result } from "../shared/result.js";
 import { endpointOriginProblem } from "./endpoint-origin.js";
+import type { Credentials } from "./credentials.js";
 import { invalidInput } from "./errors.js";
 import { DATASETS, MAX_NAME_LENGTH, MAX_START_FROM_AGE_MS, type Dataset, type Provider } from "./model.js";
 
@@ -55,19 +56,14 @@ export function checkRegion(provider: Provider, raw: string | null | undefined, 
   return REGION.test(region) ? ok(region) : fail(invalidInput("region must be a region name such as us-east-1 (lower-case letters, digits and hyphens)"));
 }
 
-export interface Credentials {
-  readonly accessKeyId: string;
-  readonly secretAccessKey: string;
-}
-
-export function checkCredentials(accessKeyId: string | undefined, secretAccessKey: string | undefined): Result<Credentials> {
+export function checkCredentials(accessKeyId: string | undefined, secretAccessKey: string | undefined): Result<Credentials & { type: "hmac" }> {
   const id = accessKeyId?.trim() ?? "";
   const secret = secretAccessKey?.trim() ?? "";
   if (id === "") return fail(invalidInput("accessKeyId is required"));
   if (secret === "") return fail(invalidInput("secretAccessKey is required"));
   if (id.length > MAX_ACCESS_KEY_ID_LENGTH) return fail(invalidInput(`accessKeyId must be at most ${MAX_ACCESS_KEY_ID_LENGTH} characters`));
   if (secret.length > MAX_SECRET_LENGTH) return fail(invalidInput(`secretAccessKey must be at most ${MAX_SECRET_LENGTH} characters`));
-  return ok({ accessKeyId: id, secretAccessKey: secret });
+  return ok({ type: "hmac", accessKeyId: id, secretAccessKey: secret });
 }
 
 export function checkName(raw: string): Result<string> {

@@ -66,6 +66,10 @@ export interface Watermarks {
 
 export const NO_WATERMARKS: Watermarks = { events: {}, subscribers: { completed: null, current: null } };
 
+/** How the export signs in: HMAC keys (S3 and GCS), or a service account's JSON key (GCS). */
+export const CREDENTIAL_TYPES = ["hmac", "service_account"] as const;
+export type CredentialType = (typeof CREDENTIAL_TYPES)[number];
+
 /** The bucket and its credentials; the secret only sealed. */
 export interface Destination {
   readonly provider: Provider;
@@ -73,9 +77,13 @@ export interface Destination {
   readonly region: string;
   readonly endpoint: string | null;
   readonly pathPrefix: string;
+  readonly credentialType: CredentialType;
+  /** The HMAC access key ID, or the service account's `client_email`. */
   readonly accessKeyId: string;
-  /** The secret access key sealed with SecretBox, bound to the export's ID (sealed-secret.ts). */
+  /** The HMAC secret or the service account key (JSON) sealed with SecretBox, bound to the export's ID (sealed-secret.ts). */
   readonly secretSealed: string;
+  /** The service account key's fingerprint (`SHA256:...`); null with HMAC keys. */
+  readonly keyFingerprint: string | null;
 }
 
 export interface DataExport {

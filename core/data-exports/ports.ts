@@ -68,3 +68,9 @@ export interface ExportSource {
   subscribers(companyId: string, afterId: string | null, limit: number): Promise<readonly SubscriberRecord[]>;
 }
 export const ExportSource = token<ExportSource>("lifecycle.ExportSource");
+
+/** Reads a PEM private key (a service account's): its public key's fingerprint, or null when it is not a private key. */
+export interface PrivateKeyReader {
+  fingerprint(pem: string): string | null;
+}
+export const PrivateKeyReader = token<PrivateKeyReader>("lifecycle.PrivateKeyReader");

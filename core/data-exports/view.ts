@@ -1,5 +1,5 @@
 import * as t from "io-ts";
-import { oneOf } from "../shared/codecs.js";
+import { nullable, oneOf } from "../shared/codecs.js";
 import { withSchema } from "../shared/json-schema.js";
 import { Id, NullableString, NullableTimestamp, Timestamp, view } from "../shared/view-fields.js";
 import { RUN_STATUSES, RUN_TRIGGERS, type ExportRun } from "./export-run.js";
@@ -15,7 +15,22 @@ const MaskedAccessKeyId = withSchema(new t.Type<string, string, unknown>("Masked
   description: "masked: the first and last four characters of a long key ID, else only asterisks",
 });
 
-/** The spec's Data export resource. The secret is never in it; the access key ID only masked. */
+const ServiceAccountView = view(
+  {
+    clientEmail: t.string,
+    keyFingerprint: withSchema(new t.Type<string, string, unknown>("KeyFingerprint", t.string.is, t.string.validate, t.identity), {
+      type: "string",
+      description: "SHA256:<base64> of the key's public key, as ssh-keygen -l prints it",
+    }),
+  },
+  "DataExportServiceAccount",
+);
+
+/**
+ * The spec's Data export resource. The secret is never in it; the access key ID only masked.
+ * With a service account key (gcs): `accessKeyId` is null and `serviceAccount` shows the
+ * account's email and the key's fingerprint, nothing else of the key.
+ */
 export const DataExportView = view(
   {
     id: Id,
@@ -25,7 +40,8 @@ export const DataExportView = view(
     region: t.string,
     endpoint: NullableString,
     pathPrefix: t.string,
-    accessKeyId: MaskedAccessKeyId,
+    accessKeyId: nullable(MaskedAccessKeyId),
+    serviceAccount: nullable(ServiceAccountView),
     datasets: t.readonlyArray(Dataset),
     frequency: oneOf(FREQUENCIES, "Frequency"),
     isEnabled: t.boolean,
@@ -63,7 +79,9 @@ export const toDataExportView = (e: DataExport): DataExportView => ({
   region: e.destination.region,
   endpoint: e.destination.endpoint,
   pathPrefix: e.destination.pathPrefix,
-  accessKeyId: maskAccessKeyId(e.destination.accessKeyId),
+  accessKeyId: e.destination.credentialType === "hmac" ? maskAccessKeyId(e.destination.accessKeyId) : null,
+  serviceAccount:
+    e.destination.credentialType === "service_account" ? { clientEmail: e.destination.accessKeyId, keyFingerprint: e.destination.keyFingerprint ?? "" } : null,
   datasets: e.datasets,
   frequency: e.frequency,
   isEnabled: e.isEnabled,

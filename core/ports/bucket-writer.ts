@@ -2,8 +2,18 @@ import { token } from "../shared/token.js";
 
 /**
  * Writes objects into a customer's bucket (data exports). One adapter serves Amazon S3,
- * S3-compatible services and GCS with HMAC keys; a memory adapter serves tests and embedders.
+ * S3-compatible services and GCS with HMAC keys, another GCS with a service account's key; a
+ * memory adapter serves tests and embedders.
  */
+
+/** The parts of a service account's JSON key that are used; Google's endpoints are fixed, never read from the key. */
+export interface ServiceAccountKey {
+  readonly clientEmail: string;
+  /** PEM (PKCS#8), as Google issues it. */
+  readonly privateKey: string;
+  readonly privateKeyId: string | null;
+  readonly projectId: string | null;
+}
 
 /** Where to write, with the credentials in plain text (unsealed only for the call). */
 export interface BucketDestination {
@@ -13,8 +23,12 @@ export interface BucketDestination {
   readonly region: string;
   /** HTTPS origin of an S3-compatible service; null for Amazon S3 (and gcs, which has a fixed one). */
   readonly endpoint: string | null;
+  /** The HMAC access key ID; with a service account key, its `client_email`. */
   readonly accessKeyId: string;
+  /** The HMAC secret; empty with a service account key. */
   readonly secretAccessKey: string;
+  /** GCS only: write with this service account key (Google's JSON API) instead of HMAC keys. */
+  readonly serviceAccountKey?: ServiceAccountKey;
 }
 
 export interface ObjectOptions {

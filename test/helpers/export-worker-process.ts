@@ -1,12 +1,15 @@
 // A worker process for the export crash test: the real runtime and worker, its bucket writer
 // optionally stalling for good once it has made STALL_AFTER_UPLOADS uploads (the upload itself
-// done, its commit never reached), so the test can kill it at a known point of a run.
-import { S3BucketWriter } from "../../adapters/s3/s3-bucket-writer.js";
+// done, its commit never reached), so the test can kill it at a known point of a run. With
+// FAKE_GCS_URL, Google's hosts are routed to the test's fake GCS (nock, then loopback).
 import { BucketWriter, type Bucket, type BucketDestination } from "../../core/ports/bucket-writer.js";
 import { onShutdown } from "../../hosts/cli/shutdown.js";
 import { createLogger } from "../../hosts/logger.js";
 import { startRuntime } from "../../hosts/runtime.js";
 import { createWorker } from "../../hosts/worker/create-worker.js";
+import { interceptGoogle } from "./fake-gcs.js";
+
+if (process.env.FAKE_GCS_URL) interceptGoogle(process.env.FAKE_GCS_URL);
 
 const logger = createLogger("info");
 const runtime = await startRuntime({
@@ -18,7 +21,7 @@ const runtime = await startRuntime({
 });
 const stallAfter = Number(process.env.STALL_AFTER_UPLOADS ?? 0);
 if (stallAfter > 0) {
-  const real = new S3BucketWriter({ allowPrivateDestinations: true });
+  const real = runtime.container.get<BucketWriter>(BucketWriter);
   let uploads = 0;
   const stalling = (bucket: Bucket): Bucket => ({
     put: (key, body, options) => bucket.put(key, body, options),

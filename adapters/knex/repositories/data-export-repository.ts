@@ -1,7 +1,7 @@
 import * as t from "io-ts";
 import type { Knex } from "knex";
 import { RUN_STATUSES, RUN_TRIGGERS, type ExportRun } from "../../../core/data-exports/export-run.js";
-import { DATASETS, EXPORT_STATUSES, FREQUENCIES, PROVIDERS, type DataExport, type Watermarks } from "../../../core/data-exports/model.js";
+import { CREDENTIAL_TYPES, DATASETS, EXPORT_STATUSES, FREQUENCIES, PROVIDERS, type DataExport, type Watermarks } from "../../../core/data-exports/model.js";
 import type { DataExportRepository, ExportState, ExportStep, RunPage } from "../../../core/data-exports/ports.js";
 import { nullable, oneOf } from "../../../core/shared/codecs.js";
 import { isPostgres } from "../connection.js";
@@ -28,8 +28,10 @@ const ExportRow = t.type({
   region: t.string,
   endpoint: nullable(t.string),
   path_prefix: t.string,
+  credential_type: oneOf(CREDENTIAL_TYPES),
   access_key_id: t.string,
   secret_sealed: t.string,
+  key_fingerprint: nullable(t.string),
   datasets: dbJson(t.array(oneOf(DATASETS))),
   frequency: oneOf(FREQUENCIES),
   is_enabled: DbBoolean,
@@ -71,8 +73,10 @@ function toExport(row: unknown): DataExport {
       region: r.region,
       endpoint: r.endpoint,
       pathPrefix: r.path_prefix,
+      credentialType: r.credential_type,
       accessKeyId: r.access_key_id,
       secretSealed: r.secret_sealed,
+      keyFingerprint: r.key_fingerprint,
     },
     datasets: r.datasets,
     frequency: r.frequency,
@@ -100,8 +104,10 @@ const exportColumns = (e: DataExport) => ({
   region: e.destination.region,
   endpoint: e.destination.endpoint,
   path_prefix: e.destination.pathPrefix,
+  credential_type: e.destination.credentialType,
   access_key_id: e.destination.accessKeyId,
   secret_sealed: e.destination.secretSealed,
+  key_fingerprint: e.destination.keyFingerprint,
   datasets: JSON.stringify(e.datasets),
   frequency: e.frequency,
   is_enabled: e.isEnabled,

@@ -2,10 +2,11 @@ import { gunzipSync } from "node:zlib";
 import test from "ava";
 import { NodeGzip } from "../../../adapters/compression/node-gzip.js";
 import { AesGcmSecretBox } from "../../../adapters/crypto/aes-gcm-secret-box.js";
+import { NodePrivateKeyReader } from "../../../adapters/crypto/node-private-key-reader.js";
 import { ManualClock } from "../../../adapters/memory/manual-clock.js";
 import { MemoryBucketWriter } from "../../../adapters/memory/memory-bucket-writer.js";
 import { ALL_SCOPES } from "../../../core/access/scopes.js";
-import type { CreateDataExportCommand } from "../../../core/data-exports/commands.js";
+import type { HmacCreateDataExportCommand } from "../../../core/data-exports/commands.js";
 import { CreateDataExport } from "../../../core/data-exports/create-data-export.js";
 import { DeleteDataExport } from "../../../core/data-exports/delete-data-export.js";
 import { DispatchDueExports } from "../../../core/data-exports/dispatch-due-exports.js";
@@ -41,7 +42,7 @@ function setup(options: { rowsPerFile?: number; pageSize?: number } = {}) {
   const buckets = new MemoryBucketWriter({ buckets: [BUCKET], credentials: CREDENTIALS });
   const box = new AesGcmSecretBox(Buffer.alloc(32, 7));
   const jobs = new RecordingJobQueue();
-  const create = new CreateDataExport(store, buckets, box, jobs, sequentialIds, clock, false);
+  const create = new CreateDataExport(store, buckets, box, jobs, sequentialIds, clock, false, new NodePrivateKeyReader());
   const runner = new RunDataExport(store, source, buckets, new NodeGzip(), box, clock, {
     rowsPerFile: options.rowsPerFile ?? 7,
     pageSize: options.pageSize ?? 5,
@@ -49,7 +50,7 @@ function setup(options: { rowsPerFile?: number; pageSize?: number } = {}) {
   });
   const dispatch = new DispatchDueExports(store, jobs, sequentialIds, clock);
 
-  const createExport = async (overrides: Partial<CreateDataExportCommand> = {}) => {
+  const createExport = async (overrides: Partial<HmacCreateDataExportCommand> = {}) => {
     const created = await create.execute(owner, {
       name: "Lake",
       provider: "s3",
@@ -300,7 +301,7 @@ test("custom events export with their subscriber's email, and a deleted export s
 test("create: the connection test is written before anything is saved; a refusal saves nothing (connection_failed)", async (t) => {
   const { store, buckets, jobs, box } = setup();
   const clock = new ManualClock(NOW);
-  const create = new CreateDataExport(store, buckets, box, jobs, sequentialIds, clock, false);
+  const create = new CreateDataExport(store, buckets, box, jobs, sequentialIds, clock, false, new NodePrivateKeyReader());
   const refused = await create.execute(owner, {
     name: "Lake",
     provider: "s3",
@@ -339,7 +340,7 @@ test("create: the connection test is written before anything is saved; a refusal
 test("pause cancels a queued run; resume starts one at once; rotating credentials tests the new ones first", async (t) => {
   const { store, buckets, jobs, box, createExport, runLastJob } = setup();
   const clock = new ManualClock(NOW);
-  const update = new UpdateDataExport(store, buckets, box, jobs, sequentialIds, clock);
+  const update = new UpdateDataExport(store, buckets, box, jobs, sequentialIds, clock, new NodePrivateKeyReader());
   const created = await createExport();
   const paused = await update.execute(owner, created.id, { isEnabled: false });
   t.like(paused, { _tag: "Right", right: { isEnabled: false, status: "idle", nextRunAt: null } });
