@@ -29,6 +29,7 @@ import * as m0032 from "./0032-campaign-sends.js";
 import * as m0033 from "./0033-campaign-sharing-goals-and-metrics.js";
 import * as m0034 from "./0034-web-tracking.js";
 import * as m0035 from "./0035-forms-and-landing-pages.js";
+import * as m0040 from "./0040-recurring-campaigns.js";
 
 interface Migration {
   readonly name: string;
@@ -68,6 +69,7 @@ const migrations: readonly Migration[] = [
   m0033,
   m0034,
   m0035,
+  m0040,
 ];
 
 /** Migrations compiled into the package, so no directory scanning at run time. */
