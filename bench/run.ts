@@ -19,6 +19,8 @@ const benchmarks: Record<string, () => Promise<() => Promise<string>>> = {
   "metrics-postgres": async () => (await import("./metrics.js")).metricsPostgres,
   "transactional-send": async () => (await import("./transactional-send.js")).transactionalSend,
   "export-1m": async () => (await import("./export-1m.js")).export1m,
+  "campaign-send": async () => (await import("./campaign-send.js")).campaignSend,
+  "web-events": async () => (await import("./web-events.js")).webEvents,
 };
 
 const USAGE = `usage: npm run bench -- [--quick | --record] [NAME...]
