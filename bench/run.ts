@@ -18,7 +18,9 @@ const benchmarks: Record<string, () => Promise<() => Promise<string>>> = {
   "metrics-sqlite": async () => (await import("./metrics.js")).metricsSqlite,
   "metrics-postgres": async () => (await import("./metrics.js")).metricsPostgres,
   "transactional-send": async () => (await import("./transactional-send.js")).transactionalSend,
+  "sequence-steps": async () => (await import("./sequence-steps.js")).sequenceSteps,
   "export-1m": async () => (await import("./export-1m.js")).export1m,
+  "webhook-fanout": async () => (await import("./webhook-fanout.js")).webhookFanout,
   "campaign-send": async () => (await import("./campaign-send.js")).campaignSend,
   "web-events": async () => (await import("./web-events.js")).webEvents,
 };

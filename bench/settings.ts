@@ -18,6 +18,8 @@ const QUICK_SIZES: Readonly<Record<string, string>> = {
   BENCH_IMPORT_ROWS: "2000",
   BENCH_JOBS: "500",
   BENCH_MESSAGES: "100",
+  BENCH_SEQUENCE_CONTACTS: "400",
+  BENCH_WEBHOOK_EVENTS: "1000",
 };
 
 /** Set by `--quick` before any benchmark module is loaded (some read their sizes when loaded). */

@@ -13,3 +13,13 @@ export function hasValidSignature(secret: string, body: Buffer, header: string |
   const given = Buffer.from(header.trim().toLowerCase());
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
+
+/**
+ * Signs outbound webhook deliveries: `v1=<hex HMAC-SHA256 of "v1:{timestamp}:{body}">` per active
+ * secret, comma-separated, so a receiver holding either side of a rotation finds its own.
+ */
+export class HmacWebhookSigner {
+  signature(secrets: readonly string[], timestamp: number, body: string): string {
+    return secrets.map((secret) => `v1=${createHmac("sha256", secret).update(`v1:${timestamp}:${body}`).digest("hex")}`).join(",");
+  }
+}

@@ -70,6 +70,16 @@ export class KnexRetentionSweeper implements RetentionStore {
         .select("id");
       removed += await this.inBatches(() => this.knex("email_events").whereIn("id", old).delete());
     }
+    // Outbound webhooks' delivery history goes with the events it carried (pending ones are still to be made).
+    for (const webhookId of await this.knex("webhooks").pluck("id")) {
+      const settled = this.knex("webhook_deliveries")
+        .where("webhook_id", webhookId)
+        .where("created_at", "<", before)
+        .whereNot("status", "pending")
+        .limit(RETENTION_BATCH)
+        .select("id");
+      removed += await this.inBatches(() => this.knex("webhook_deliveries").whereIn("id", settled).delete());
+    }
     return removed;
   }
 

@@ -186,7 +186,9 @@ interface Tracked {
 
 /** The merge tags of one email: renders its fields against one scope and records what was missing. */
 export class MergeTagSession {
-  private readonly deadline: number;
+  /** Time spent rendering this email's fields so far: the limit is on that, not on the wall clock between fields (other requests run there). */
+  private spentMs = 0;
+  private readonly renderLimit: number;
   private readonly unresolved = new Map<string, Tracked>();
   private readonly roots = new Set<string>();
 
@@ -195,7 +197,7 @@ export class MergeTagSession {
     private readonly scope: Readonly<Record<string, unknown>>,
     limits: MergeTagLimits,
   ) {
-    this.deadline = Date.now() + limits.renderLimit;
+    this.renderLimit = limits.renderLimit;
   }
 
   /** A field of HTML: values are escaped. */
@@ -213,12 +215,15 @@ export class MergeTagSession {
       throw failure(use, error);
     }
     this.track(field, use);
-    const remaining = this.deadline - Date.now();
+    const remaining = this.renderLimit - this.spentMs;
     if (remaining <= 0) throw failure(use, new Error("template render limit exceeded"));
+    const started = Date.now();
     try {
       return String(await engine.liquid.render(field.templates, this.scope, { renderLimit: remaining }));
     } catch (error) {
       throw failure(use, error);
+    } finally {
+      this.spentMs += Date.now() - started;
     }
   }
 

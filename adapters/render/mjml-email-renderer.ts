@@ -1,4 +1,3 @@
-import mjml2html from "mjml";
 import type { EmailBlock } from "../../core/emails/blocks.js";
 import type { EmailRenderer, MergeTagUse, RenderedEmail, RenderEmailRequest } from "../../core/emails/email-renderer.js";
 import { GENERATED_FOOTER, isBlocksBody, type EmailContent } from "../../core/emails/model.js";
@@ -132,6 +131,11 @@ const stringsOf = (value: unknown): string[] =>
 
 const linkSlot = (index: number): string => `lifecycle-link-${index}-7f3a9c`;
 const LINK_SLOTS = /lifecycle-link-(\d+)-7f3a9c/g;
+
+type Mjml2Html = typeof import("mjml");
+let mjml: Promise<Mjml2Html> | undefined;
+/** MJML and its CSS inliner are some 700 modules: loaded at the first render, so that commands which never render start fast. */
+const loadMjml = (): Promise<Mjml2Html> => (mjml ??= import("mjml").then((module) => module.default));
 
 export class MjmlEmailRenderer implements EmailRenderer {
   private readonly engines: MergeTagEngines;
@@ -277,6 +281,7 @@ export class MjmlEmailRenderer implements EmailRenderer {
   }
 
   private async compile(source: string): Promise<string> {
+    const mjml2html = await loadMjml();
     const result = await mjml2html(source, { validationLevel: "skip", keepComments: false, fonts: {}, ignoreIncludes: true });
     return result.html;
   }

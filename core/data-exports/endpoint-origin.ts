@@ -1,4 +1,4 @@
-import ipaddr from "ipaddr.js";
+import { isPublicHost } from "../shared/public-host.js";
 
 /**
  * Why `endpoint` cannot be a data export's S3-compatible endpoint, or null when it can.
@@ -24,13 +24,4 @@ export function endpointOriginProblem(endpoint: string, allowPrivate: boolean): 
   }
   if (!allowPrivate && !isPublicHost(url.hostname)) return "endpoint must resolve to a public address";
   return null;
-}
-
-/** `hostname` as `new URL` gives it: IPv4 normalised (127.1, 0x7f.1 -> 127.0.0.1), IPv6 in brackets. */
-function isPublicHost(hostname: string): boolean {
-  const host = hostname.startsWith("[") ? hostname.slice(1, -1) : hostname.replace(/\.$/, "").toLowerCase();
-  if (host === "localhost" || host.endsWith(".localhost")) return false;
-  if (!ipaddr.isValid(host)) return true;
-  // Anything but plain unicast: private, loopback, link-local, CGNAT, reserved, IPv4-mapped, ...
-  return ipaddr.parse(host).range() === "unicast";
 }

@@ -1,5 +1,5 @@
-/** Where a custom event came from: the events API, an account event delivered to a member, an import, a double opt-in confirmation, the web tracking script. */
-export type CustomEventSource = "api" | "account" | "import" | "opt_in" | "web";
+/** Where a custom event came from: the events API, an account event delivered to a member, an import, a double opt-in confirmation, the web tracking script, a provider integration. */
+export type CustomEventSource = "api" | "account" | "import" | "opt_in" | "web" | "integration";
 
 /** A custom event as stored (the `custom_events` dataset). */
 export interface CustomEvent {

@@ -13,6 +13,8 @@ export interface EventIdentity {
   readonly firstName?: string | null | undefined;
   readonly lastName?: string | null | undefined;
   readonly customAttributes?: Readonly<Record<string, unknown>> | undefined;
+  /** List IDs the contact joins (integrations' list targeting). */
+  readonly lists?: readonly string[] | undefined;
 }
 
 export interface EventSubscriber {
@@ -45,7 +47,8 @@ export class ResolveEventContact {
   execute = async (companyId: string, identity: EventIdentity): Promise<Result<EventSubscriber>> => {
     const { email, externalId } = identity;
     if (!email && !externalId) return fail(badRequest("email or externalId is required"));
-    const changesContact = identity.firstName !== undefined || identity.lastName !== undefined || identity.customAttributes !== undefined;
+    const changesContact =
+      identity.firstName !== undefined || identity.lastName !== undefined || identity.customAttributes !== undefined || (identity.lists?.length ?? 0) > 0;
     const linksExternalId = Boolean(email && externalId);
     if (!changesContact || !email) {
       const found = await this.events.findContact(companyId, email ? { email } : { externalId: externalId! });
@@ -63,14 +66,15 @@ export class ResolveEventContact {
         firstName: identity.firstName,
         lastName: identity.lastName,
         customAttributes: identity.customAttributes as Attributes | undefined,
+        lists: identity.lists,
       },
       "merge",
       { askToConfirm },
     );
     if (saved._tag === "Left") return saved;
-    const { subscriber, created } = saved.right;
+    const { subscriber, created, listIds } = saved.right;
     const optIn = created ? await this.requestOptIn.execute(subscriber, true, askToConfirm) : null;
-    if (created) await triggerAllAfterWrite(this.automations, companyId, [subscriber.id], newContactOccurrences([], []));
+    if (created) await triggerAllAfterWrite(this.automations, companyId, [subscriber.id], newContactOccurrences(listIds, []));
     return ok({ companyId, id: subscriber.id, email: subscriber.email, created, ...(optIn ? { optIn } : {}) });
   };
 }

@@ -2,6 +2,7 @@ import * as t from "io-ts";
 import { boundedArray } from "../shared/bounded-array.js";
 import { BooleanFromString, boundedText, Email, integerBetween, oneOf, optional, TrimmedNonEmpty } from "../shared/codecs.js";
 import { MAX_OFFSET } from "../shared/offset-pagination.js";
+import { TagNameInput } from "../tags/tag-name-input.js";
 
 /** Inputs of the enrollment routes (compat-reference §10). */
 
@@ -55,3 +56,31 @@ export const CancelEnrollmentsCommand = t.exact(
   "CancelEnrollmentsCommand",
 );
 export type CancelEnrollmentsCommand = t.TypeOf<typeof CancelEnrollmentsCommand>;
+
+/** Enrollments one move request moves, by default and at most. */
+export const DEFAULT_MOVE_LIMIT = 100;
+export const MAX_MOVE_LIMIT = 500;
+/** Tags one move request may put on the contacts it moves. */
+export const MAX_MOVE_TAGS = 10;
+
+/**
+ * POST /sequences/{id}/enrollments/move: the running enrollments at `fromNodeId` go on at
+ * `targetNodeId`; a dry run unless dryRun is false.
+ */
+export const MoveEnrollmentsCommand = t.exact(
+  t.intersection([
+    t.type({ fromNodeId: Id }),
+    t.partial({
+      targetNodeId: optional(Id),
+      limit: optional(integerBetween(1, MAX_MOVE_LIMIT)),
+      dailyLimit: optional(integerBetween(1, 1_000_000)),
+      sort: optional(oneOf(ENROLLMENT_SORTS, "EnrollmentSort")),
+      subscriberIds: optional(boundedArray(Id, 1, MAX_CONTACTS_PER_REQUEST)),
+      tags: optional(boundedArray(TagNameInput, 1, MAX_MOVE_TAGS)),
+      reason: optional(boundedText(500)),
+      dryRun: optional(t.boolean),
+    }),
+  ]),
+  "MoveEnrollmentsCommand",
+);
+export type MoveEnrollmentsCommand = t.TypeOf<typeof MoveEnrollmentsCommand>;

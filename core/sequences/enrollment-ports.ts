@@ -1,6 +1,6 @@
 import { token } from "../shared/token.js";
 import type { SubscriberStatus } from "../subscribers/model.js";
-import type { Enrollment, EnrollmentState, EnrollmentStatus, StepRecord } from "./enrollment.js";
+import type { Enrollment, EnrollmentState, EnrollmentStatus, MoveSource, StepRecord } from "./enrollment.js";
 
 export type EnrollmentSort = "enrolled_at_desc" | "enrolled_at_asc" | "wait_until_asc" | "wait_until_desc";
 
@@ -24,6 +24,29 @@ export interface EnrollmentWithContact extends Enrollment {
   readonly subscriberStatus: SubscriberStatus | null;
 }
 
+/** Where the running enrollments at some nodes go: a step they go on at, or the completion node, where their run ends. */
+export interface Relocation {
+  readonly fromNodeIds: readonly string[];
+  readonly toNodeId: string;
+  /** True when `toNodeId` is the completion node: the enrollments end there, `completed`. */
+  readonly completes: boolean;
+}
+
+/** Why and by whom enrollments are moved. */
+export interface MoveChange {
+  readonly reason: string;
+  readonly by: MoveSource;
+  readonly at: Date;
+  /** Whether a finished run keeps its entry key (one_time and matching_field sequences), as a run that ends by itself. */
+  readonly keepEntryKey: boolean;
+}
+
+/** An enrollment a move reached. */
+export interface MovedEnrollment {
+  readonly id: string;
+  readonly subscriberId: string;
+}
+
 /** Sequence enrollments and their steps. Every method but the sweep's names the company. */
 export interface EnrollmentRepository {
   /** Stores a new enrollment unless its (sequence, entry key) is taken; true when stored. */
@@ -42,6 +65,15 @@ export interface EnrollmentRepository {
   /** The recorded steps of an enrollment, in order. */
   steps(companyId: string, enrollmentId: string): Promise<Array<StepRecord & { readonly stepNumber: number }>>;
   isListMember(companyId: string, listId: string, subscriberId: string): Promise<boolean>;
+  /**
+   * Moves the sequence's running enrollments at `relocation.fromNodeIds` (only these, when
+   * `enrollmentIds` is given) in one statement: each goes on at once at the destination step, or
+   * ends there `completed`; its step count goes up, so a run that read it before cannot move it
+   * on afterwards. Returns those moved.
+   */
+  move(companyId: string, sequenceId: string, relocation: Relocation, change: MoveChange, enrollmentIds?: readonly string[]): Promise<MovedEnrollment[]>;
+  /** How many of the sequence's enrollments the move endpoint moved since `since`. */
+  movedSince(companyId: string, sequenceId: string, since: Date): Promise<number>;
   /**
    * Cancels the sequence's running enrollments (of these contacts, or all; with `enrollmentKeys`,
    * only those entered for these matching_field values) in one statement; each one's step count

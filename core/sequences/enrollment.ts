@@ -40,6 +40,17 @@ export interface EnrollmentState {
   readonly context?: EnrollmentContext;
 }
 
+/** Who moved an enrollment to another node: the move endpoint, or a graph edit that deleted the node it was at. */
+export type MoveSource = "api" | "graph_edit";
+
+/** The last time an enrollment was moved off its node, and why. */
+export interface EnrollmentMove {
+  readonly fromNodeId: string;
+  readonly at: Date;
+  readonly reason: string | null;
+  readonly by: MoveSource;
+}
+
 export interface Enrollment extends EnrollmentState {
   readonly id: string;
   readonly companyId: string;
@@ -51,6 +62,8 @@ export interface Enrollment extends EnrollmentState {
   readonly source: EnrollmentSource;
   readonly startedAt: Date;
   readonly updatedAt: Date;
+  /** Absent or null: never moved. */
+  readonly move?: EnrollmentMove | null;
 }
 
 /** The outcome of one step, recorded with the state it led to. */

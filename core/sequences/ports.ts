@@ -1,4 +1,5 @@
 import { token } from "../shared/token.js";
+import type { MoveChange, Relocation } from "./enrollment-ports.js";
 import type { Sequence, SequenceStatus } from "./model.js";
 
 export interface SequenceFilter {
@@ -34,6 +35,17 @@ export interface SequenceRepository {
    * false when another write got there first or the sequence is gone, and nothing is changed.
    */
   update(sequence: Sequence, expectedRevision: number): Promise<boolean>;
+  /**
+   * As `update`, and in the same transaction moves the running enrollments off the nodes the new
+   * graph no longer has (`relocations`): how many went on at another step and how many ended, or
+   * null when `update` would have answered false (and nothing changed).
+   */
+  updateGraph(
+    sequence: Sequence,
+    expectedRevision: number,
+    relocations: readonly Relocation[],
+    change: MoveChange,
+  ): Promise<{ readonly migrated: number; readonly completed: number } | null>;
   delete(companyId: string, sequenceId: string): Promise<boolean>;
   /** Those of `references` that are not the company's (missing, or another company's). */
   unknownReferences(companyId: string, references: References): Promise<References>;

@@ -1,14 +1,18 @@
 import type { Clock } from "../ports/clock.js";
 import type { IdGenerator } from "../ports/id-generator.js";
+import type { JobQueue } from "../ports/job-queue.js";
 import type { Actor } from "../shared/actor.js";
 import { badRequest, invalidState, type DomainError } from "../shared/errors.js";
 import { fail, ok, type Result } from "../shared/result.js";
 import { CHANGED_MEANWHILE } from "./archive-sequence.js";
 import type { UpdateSequenceCommand } from "./commands.js";
+import { advanceEnrollmentsJob } from "./engine-jobs.js";
+import { keepsEntryKey } from "./entry-key.js";
 import { graphChange } from "./graph-change.js";
 import { validateGraph } from "./graph.js";
 import { SEQUENCE_NOT_FOUND, type Sequence } from "./model.js";
 import type { SequenceRepository } from "./ports.js";
+import { realignmentAfterEdit } from "./realign-enrollments.js";
 import { checkReferences } from "./references.js";
 import { runProblems } from "./runnable.js";
 import { applySettings, type SequenceSettings } from "./settings.js";
@@ -19,12 +23,15 @@ import { toSequenceDetailView, type EditedSequenceView } from "./view.js";
  * expectedUpdatedAt, insertSteps, graphEdit with expectedRevision, emails/steps,
  * subscriberUpdateSteps, branch). The graph after the edit is
  * validated as a whole, and the write only lands if nobody changed the graph since it was read:
- * a stale token is a 409 and nothing changes.
+ * a stale token is a 409 and nothing changes. Contacts on nodes the edit removed are moved in the
+ * same transaction (realignmentAfterEdit): the answer counts them as migratedRecipientCount
+ * (going on at the node that took the removed one's place) and completedRecipientCount (ended).
  */
 export class UpdateSequence {
   constructor(
     private readonly sequences: SequenceRepository,
     private readonly ids: IdGenerator,
+    private readonly jobs: JobQueue,
     private readonly clock: Clock,
   ) {}
 
@@ -64,8 +71,26 @@ export class UpdateSequence {
     }
     const references = await checkReferences(this.sequences, actor.companyId, next);
     if (references._tag === "Left") return references;
-    if (!(await this.sequences.update(next, sequence.graphRevision))) return fail(CHANGED_MEANWHILE);
-    return ok({ ...toSequenceDetailView(next), ...(change.right?.report ?? {}) });
+    const relocations = change.right ? realignmentAfterEdit(sequence.graph, change.right.graph) : [];
+    if (relocations.length === 0) {
+      if (!(await this.sequences.update(next, sequence.graphRevision))) return fail(CHANGED_MEANWHILE);
+      return ok({ ...toSequenceDetailView(next), ...(change.right?.report ?? {}) });
+    }
+    const moved = await this.sequences.updateGraph(next, sequence.graphRevision, relocations, {
+      reason: `its step was deleted from the sequence (graph revision ${next.graphRevision})`,
+      by: "graph_edit",
+      at: now,
+      keepEntryKey: keepsEntryKey(next),
+    });
+    if (!moved) return fail(CHANGED_MEANWHILE);
+    // The moved contacts are due now: the engine takes them at once rather than at the next sweep.
+    if (moved.migrated > 0 && next.status === "active") await this.jobs.enqueue(advanceEnrollmentsJob(next.companyId));
+    return ok({
+      ...toSequenceDetailView(next),
+      ...(change.right?.report ?? {}),
+      migratedRecipientCount: moved.migrated,
+      completedRecipientCount: moved.completed,
+    });
   };
 }
 

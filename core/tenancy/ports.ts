@@ -20,6 +20,8 @@ export interface TenancyRepository {
   findMember(companyId: string, memberId: string): Promise<TeamMember | null>;
   findMemberByEmail(companyId: string, email: string): Promise<TeamMember | null>;
   findMemberOfUser(companyId: string, userId: string): Promise<TeamMember | null>;
+  /** The company's members, oldest first. */
+  listMembers(companyId: string): Promise<TeamMember[]>;
   /** The oldest member holding `role` in the company. */
   findFirstMemberWithRole(companyId: string, role: Role): Promise<TeamMember | null>;
   /** Every company the user belongs to, oldest membership first. */

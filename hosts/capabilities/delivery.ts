@@ -10,6 +10,7 @@ import { KnexSesTopicPins } from "../../adapters/knex/repositories/ses-topic-pin
 import { ReceiveSesNotification } from "../../core/delivery/receive-ses-notification.js";
 import { UnpinSesTopic } from "../../core/delivery/unpin-ses-topic.js";
 import { KnexEmailSendRepository } from "../../adapters/knex/repositories/email-send-repository.js";
+import { KnexWebhookPublisher } from "../../adapters/knex/knex-webhook-publisher.js";
 import { KnexSuppressionRepository } from "../../adapters/knex/repositories/suppression-repository.js";
 import { KnexSuppressionQueries } from "../../adapters/knex/repositories/suppression-queries.js";
 import { CreateDeliveryWebhookSecret, OpenDeliveryWebhookSecret } from "../../core/delivery/create-delivery-webhook-secret.js";
@@ -53,7 +54,7 @@ export const deliveryModule = new ContainerModule((container) => {
     [MailUrl, Disposables],
   );
 
-  bindClass(container, KnexEmailSendRepository, [Database, IdGenerator]);
+  bindClass(container, KnexEmailSendRepository, [Database, IdGenerator, KnexWebhookPublisher]);
   container.bind<EmailSendRepository>(EmailSendRepository).toService(KnexEmailSendRepository);
   bindFactory(container, DkimKeys, (knex: Knex, box: SecretBox) => new KnexDkimKeys(knex, box), [Database, SecretBox]);
   bindFactory(container, DeliveryWebhookSecrets, (knex: Knex) => new KnexDeliveryWebhookSecrets(knex), [Database]);

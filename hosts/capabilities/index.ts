@@ -32,6 +32,9 @@ import { retentionModule } from "./retention.js";
 import { formsModule } from "./forms.js";
 import { landingPagesModule } from "./landing-pages.js";
 import { webTrackingModule } from "./web-tracking.js";
+import { teamModule } from "./team.js";
+import { webhooksModule } from "./webhooks.js";
+import { integrationsModule } from "./integrations.js";
 
 /**
  * Every capability's module (its adapters, use cases and job handlers), loaded in this order:
@@ -71,4 +74,7 @@ export const capabilities: readonly ContainerModule[] = [
   formsModule,
   landingPagesModule,
   webTrackingModule,
+  teamModule,
+  webhooksModule,
+  integrationsModule,
 ];

@@ -1,7 +1,9 @@
+import { KnexWebhookPublisher } from "../../adapters/knex/knex-webhook-publisher.js";
 import { ContainerModule, type ResolutionContext } from "inversify";
 import { DestinationHttpClient as DestinationHttpAdapter } from "../../adapters/http/destination-http-client.js";
 import { KnexEnrollmentRepository } from "../../adapters/knex/repositories/enrollment-repository.js";
 import { KnexGoalRepository } from "../../adapters/knex/repositories/goal-repository.js";
+import { KnexEventInterestRepository } from "../../adapters/knex/repositories/event-interest-repository.js";
 import { KnexSequenceActivityRepository } from "../../adapters/knex/repositories/sequence-activity-repository.js";
 import { KnexSegmentWatches } from "../../adapters/knex/repositories/segment-watch-store.js";
 import { KnexSequenceRepository } from "../../adapters/knex/repositories/sequence-repository.js";
@@ -26,6 +28,7 @@ import { CreateGoal } from "../../core/sequences/create-goal.js";
 import { DeleteGoal } from "../../core/sequences/delete-goal.js";
 import { GoalRepository } from "../../core/sequences/goal-ports.js";
 import { ListGoals } from "../../core/sequences/list-goals.js";
+import { EventInterestRepository, sequenceEventListeners } from "../../core/sequences/event-interest.js";
 import { RecordGoalConversions } from "../../core/sequences/record-goal-conversions.js";
 import { UpdateGoal } from "../../core/sequences/update-goal.js";
 import { ArchiveSequence } from "../../core/sequences/archive-sequence.js";
@@ -45,6 +48,7 @@ import { GetSequence } from "../../core/sequences/get-sequence.js";
 import { LeaveSequenceFromEmail } from "../../core/sequences/leave-sequence-from-email.js";
 import { ListEnrollments } from "../../core/sequences/list-enrollments.js";
 import { ListSequences } from "../../core/sequences/list-sequences.js";
+import { MoveEnrollments } from "../../core/sequences/move-enrollments.js";
 import { SequenceRepository } from "../../core/sequences/ports.js";
 import { RunStep } from "../../core/sequences/run-step.js";
 import { SendSequenceEmail } from "../../core/sequences/send-sequence-email.js";
@@ -70,7 +74,7 @@ import { JobHandlers } from "../worker/job-handlers.js";
 export const sequencesModule = new ContainerModule((container) => {
   bindClass(container, KnexSequenceRepository, [Database]);
   container.bind<SequenceRepository>(SequenceRepository).toService(KnexSequenceRepository);
-  bindClass(container, KnexEnrollmentRepository, [Database]);
+  bindClass(container, KnexEnrollmentRepository, [Database, KnexWebhookPublisher]);
   container.bind<EnrollmentRepository>(EnrollmentRepository).toService(KnexEnrollmentRepository);
   bindClass(container, KnexTriggerStore, [Database]);
   container.bind<TriggerStore>(TriggerStore).toService(KnexTriggerStore);
@@ -79,7 +83,7 @@ export const sequencesModule = new ContainerModule((container) => {
   bindClass(container, ListSequences, [SequenceRepository]);
   bindClass(container, GetSequence, [SequenceRepository]);
   bindClass(container, CreateSequence, [SequenceRepository, IdGenerator, Clock, BaseUrl]);
-  bindClass(container, UpdateSequence, [SequenceRepository, IdGenerator, Clock]);
+  bindClass(container, UpdateSequence, [SequenceRepository, IdGenerator, JobQueue, Clock]);
   bindClass(container, DeleteSequence, [SequenceRepository]);
   bindClass(container, ArchiveSequence, [SequenceRepository, Clock]);
   bindClass(container, DuplicateSequence, [SequenceRepository, IdGenerator, Clock]);
@@ -95,6 +99,8 @@ export const sequencesModule = new ContainerModule((container) => {
     QueueEmailSend,
   ]);
   bindClass(container, KnexSequenceActivityRepository, [Database]);
+  bindClass(container, KnexEventInterestRepository, [Database]);
+  container.bind<EventInterestRepository>(EventInterestRepository).toService(KnexEventInterestRepository);
   container.bind<SequenceActivityRepository>(SequenceActivityRepository).toService(KnexSequenceActivityRepository);
   bindFactory(container, DestinationHttpClient, (allowPrivate: boolean) => new DestinationHttpAdapter({ allowPrivate }), [AllowPrivateDestinations]);
   bindClass(container, CallWebhook, [DestinationHttpClient]);
@@ -136,6 +142,7 @@ export const sequencesModule = new ContainerModule((container) => {
   bindClass(container, EnrollInSequence, [SequenceRepository, SubscriberRepository, EnrollContact, Clock]);
   bindClass(container, ListEnrollments, [SequenceRepository, EnrollmentRepository, SubscriberRepository, StopConditions]);
   bindClass(container, CancelEnrollments, [SequenceRepository, EnrollmentRepository, SubscriberRepository, Clock]);
+  bindClass(container, MoveEnrollments, [SequenceRepository, EnrollmentRepository, SubscriberRepository, JobQueue, Clock]);
   bindClass(container, LeaveSequenceFromEmail, [TrackingTokens, EngagementRepository, TenancyRepository, SequenceRepository, EnrollmentRepository, Clock]);
   // The one entry point other contexts call; resolved lazily, so their use cases need not build the engine.
   container.bind<Automations>(Automations).toDynamicValue((context) => ({
@@ -145,15 +152,12 @@ export const sequencesModule = new ContainerModule((container) => {
   container.onActivation(JobHandlers, registerJobs);
   // Recorded custom events (and a contact's confirmation) start the sequences they trigger.
   container.onActivation<ContactEvents>(ContactEvents, (context, events) => {
-    events.subscribe((event) => context.get(StartSequences).onEvent(event));
-    // ...and end the waits for them (logic_wait_for_event).
-    events.subscribe(async (event) => {
-      await context.get(WakeWaitingEnrollments).onEvent(event);
+    const listeners = sequenceEventListeners(context.get(EventInterestRepository), {
+      start: (event) => context.get(StartSequences).onEvent(event),
+      wake: (event) => context.get(WakeWaitingEnrollments).onEvent(event),
+      convert: (event) => context.get(RecordGoalConversions).onEvent(event),
     });
-    // ...and reach the goals waiting for them.
-    events.subscribe(async (event) => {
-      await context.get(RecordGoalConversions).onEvent(event);
-    });
+    for (const listener of listeners) events.subscribe(listener);
     return events;
   });
 });

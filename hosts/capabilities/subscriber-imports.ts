@@ -1,3 +1,4 @@
+import { KnexWebhookPublisher } from "../../adapters/knex/knex-webhook-publisher.js";
 import { ContainerModule, type ResolutionContext } from "inversify";
 import { KnexSubscriberImportRepository } from "../../adapters/knex/repositories/subscriber-import-repository.js";
 import { Clock } from "../../core/ports/clock.js";
@@ -19,7 +20,7 @@ import { JobHandlers } from "../worker/job-handlers.js";
 
 /** Subscriber imports (API, job and CLI): repositories, use cases, job handlers. */
 export const subscriberImportsModule = new ContainerModule((container) => {
-  bindClass(container, KnexSubscriberImportRepository, [Database, IdGenerator]);
+  bindClass(container, KnexSubscriberImportRepository, [Database, IdGenerator, KnexWebhookPublisher]);
   container.bind<SubscriberImportRepository>(SubscriberImportRepository).toService(KnexSubscriberImportRepository);
 
   bindClass(container, CreateImport, [SubscriberImportRepository, SubscriberRepository, JobQueue, IdGenerator, Clock]);

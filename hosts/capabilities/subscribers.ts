@@ -1,3 +1,4 @@
+import { KnexWebhookPublisher } from "../../adapters/knex/knex-webhook-publisher.js";
 import { ContainerModule, type ContainerModuleLoadOptions } from "inversify";
 import { InProcessContactEvents } from "../../adapters/memory/in-process-contact-events.js";
 import { KnexSubscriberRepository } from "../../adapters/knex/repositories/subscriber-repository.js";
@@ -29,7 +30,7 @@ import { segmentDocsUrl } from "./segments.js";
 
 /** Subscribers, their tags and lists, and notes: repositories, use cases, job handlers. */
 export const subscribersModule = new ContainerModule((container) => {
-  bindClass(container, KnexSubscriberRepository, [Database, IdGenerator]);
+  bindClass(container, KnexSubscriberRepository, [Database, IdGenerator, KnexWebhookPublisher]);
   container.bind<SubscriberRepository>(SubscriberRepository).toService(KnexSubscriberRepository);
   bindClass(container, SaveContact, [SubscriberRepository, IdGenerator, Clock]);
   container.bind<ContactEvents>(ContactEvents).toConstantValue(new InProcessContactEvents());

@@ -1,3 +1,4 @@
+import { KnexWebhookPublisher } from "../../adapters/knex/knex-webhook-publisher.js";
 import { ContainerModule } from "inversify";
 import type { Knex } from "knex";
 import { KnexEngagementRepository } from "../../adapters/knex/repositories/engagement-repository.js";
@@ -25,7 +26,7 @@ export const trackingModule = new ContainerModule((container) => {
   if (!container.isBound(SuppressionRepository)) {
     bindFactory(container, SuppressionRepository, (knex: Knex, ids: IdGenerator) => new KnexSuppressionRepository(knex, ids), [Database, IdGenerator]);
   }
-  bindClass(container, KnexEngagementRepository, [Database]);
+  bindClass(container, KnexEngagementRepository, [Database, KnexWebhookPublisher]);
   container.bind<EngagementRepository>(EngagementRepository).toService(KnexEngagementRepository);
 
   bindClass(container, TrackingTokens, [TokenSigner]);

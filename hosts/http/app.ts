@@ -19,6 +19,7 @@ import { rateLimit } from "./middleware/rate-limit.js";
 import { CompanyRefusals } from "../../core/access/company-refusals.js";
 import { RateLimiter } from "../../core/ports/rate-limiter.js";
 import { mountRoutes } from "./route.js";
+import { mcpEndpoint } from "./mcp/mcp-endpoint.js";
 import { apiRouteModules } from "./routes/index.js";
 import { publicSurfaces } from "./public/index.js";
 import type { TrustProxy } from "../config.js";
@@ -36,9 +37,9 @@ export const API_PREFIXES = ["/api/v1", "/v1"] as const;
 
 /**
  * The Express application. Order of the API pipeline: shed load (503 while the server is behind)
- * -> authenticate (failures limited per client address) -> rate limit (the key's standard budget
- * or the route's own, the company's ceiling and its places in flight) -> the route (which parses
- * a JSON body if it takes one, then checks scopes) -> 404.
+ * -> authenticate (failures limited per client address) -> the MCP endpoint (its own budget) ->
+ * rate limit (the key's standard budget or the route's own, the company's ceiling and its places
+ * in flight) -> the route (which parses a JSON body if it takes one, then checks roles and scopes) -> 404.
  * A database that does not answer anywhere along it becomes a 503 in the error handler.
  */
 export function createHttpApp(container: Container, options: HttpAppOptions = {}): Express {
@@ -96,6 +97,8 @@ export function createHttpApp(container: Container, options: HttpAppOptions = {}
       unauthorizedMessageOf: unauthorizedMessageOf([...ownBudget, ...standardBudget]),
     }),
   );
+  // The MCP endpoint spends its own budget; each tool call spends its route's (hosts/http/mcp).
+  api.use(mcpEndpoint(container, apiRoutes));
   mountRoutes(api, ownBudget, container);
   api.use(rateLimit(limiter, "standard", { admission: container.get(FairAdmission), companyRefusals }));
   mountRoutes(api, standardBudget, container);

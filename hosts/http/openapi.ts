@@ -53,13 +53,16 @@ function operation(route: Route): JsonSchema {
     properties: { success: { const: true }, ...payload.properties },
     required: ["success", ...(payload.required ?? [])],
   };
-  const errors = [...new Set([...COMMON_ERRORS, ...(route.scopes.length > 0 ? [403] : []), ...(route.body ? [422] : []), ...(route.errors ?? [])])].sort();
+  const errors = [
+    ...new Set([...COMMON_ERRORS, ...(route.scopes.length > 0 || route.roles ? [403] : []), ...(route.body ? [422] : []), ...(route.errors ?? [])]),
+  ].sort();
   return {
     operationId: operationId(route),
     summary: route.summary,
     tags: [route.tag],
     security: [{ bearerAuth: [] }, { apiKeyHeader: [] }],
     "x-required-scopes": route.scopes,
+    ...(route.roles ? { "x-required-roles": route.roles.allowed } : {}),
     parameters: parameters(route),
     ...(route.body ? { requestBody: { required: false, content: { "application/json": { schema: toJsonSchema(route.body) } } } } : {}),
     responses: {
@@ -113,7 +116,8 @@ export function buildOpenApi(routes: readonly Route[], baseUrl: string): JsonSch
       description:
         "Multi-tenant lifecycle email API. Every route is served under /api/v1 and, identically, under the legacy prefix /v1 " +
         `(one shared rate budget per key: ${RATE_BUDGETS.standard.map((w) => `${w.points} per ${w.seconds} s`).join(" and ")}). ` +
-        "Keys carry scopes from the catalog in x-scopes.",
+        "Keys carry scopes from the catalog in x-scopes. " +
+        "POST /api/v1/mcp is a Model Context Protocol server (Streamable HTTP, JSON-RPC) with one tool per operation described here.",
     },
     servers: [{ url: `${baseUrl}/api/v1` }, { url: `${baseUrl}/v1`, description: "Legacy alias with the same behaviour" }],
     tags: [...new Set([...routes.map((route) => route.tag), "Platform"])].map((name) => ({ name })),

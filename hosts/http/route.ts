@@ -10,7 +10,8 @@ import { FairAdmission } from "../../core/access/fair-admission.js";
 import { CompanyRefusals } from "../../core/access/company-refusals.js";
 import type { Actor } from "../../core/shared/actor.js";
 import { decode } from "../../core/shared/codecs.js";
-import { invalid } from "../../core/shared/errors.js";
+import { invalid, type DomainError } from "../../core/shared/errors.js";
+import type { Role } from "../../core/tenancy/model.js";
 import { inputBoundsViolation } from "../../core/shared/input-bounds.js";
 import { fail, ok, type Result } from "../../core/shared/result.js";
 import { IdempotencyStore } from "../../core/idempotency/ports.js";
@@ -44,6 +45,8 @@ export interface Route<B = unknown, Q = unknown, P = unknown, R extends t.Any = 
   /** Relative to /api/v1, Express syntax (`/api-keys/:apiKeyId`). */
   readonly path: string;
   readonly scopes: readonly Scope[];
+  /** Team roles allowed, checked before the scopes: a member of another role gets `refusal` (spec, Team: 403 'admin access'). */
+  readonly roles?: { readonly allowed: readonly Role[]; readonly refusal: DomainError };
   readonly summary: string;
   readonly tag: string;
   readonly body?: t.Type<B, unknown, unknown>;
@@ -60,8 +63,10 @@ export interface Route<B = unknown, Q = unknown, P = unknown, R extends t.Any = 
   readonly internalErrorMessage?: string;
   /** The message of a 401 on this route, where the spec names one: every key refused gets it, whatever was wrong with the key. */
   readonly unauthorizedMessage?: string;
-  /** A budget of its own instead of the standard one, and how many units a request spends. */
-  readonly rateLimit?: { readonly budget: RateBudget; readonly units?: (req: Request) => number };
+  /** A budget of its own instead of the standard one, and how many units a request spends (from its raw body: an HTTP request's or an MCP tool call's). */
+  readonly rateLimit?: { readonly budget: RateBudget; readonly units?: (request: Pick<Request, "body">) => number };
+  /** The canonical path of the same operation, when this route is a compatibility alias: documented, but not a separate MCP tool. */
+  readonly aliasOf?: string;
   /** Honours `Idempotency-Key` (replays the first answer for this long), once the scopes are checked. */
   readonly idempotency?: { readonly ttlMs: number };
   handle(context: RouteContext<B, Q, P>): Promise<Result<t.TypeOf<R>>>;
@@ -76,21 +81,53 @@ export const under =
   <A>(result: Result<A>): Result<{ readonly [P in K]: A }> =>
     map((value: A) => ({ [key]: value }) as { readonly [P in K]: A })(result);
 
+/** What a route answers: its status and the envelope (`{success:true, ...payload}` encoded through `response`, or the error body). */
+export interface RouteAnswer {
+  readonly status: number;
+  readonly body: Record<string, unknown>;
+}
+
+export function routeAnswer(result: Result<unknown>, successStatus = 200, response?: t.Any): RouteAnswer {
+  if (result._tag === "Left") return { status: statusOf(result.left), body: errorBody(result.left) };
+  const payload = (response ? response.encode(result.right) : result.right) as Record<string, unknown>;
+  return { status: successStatus, body: { success: true, ...payload } };
+}
+
 export function sendResult(res: Response, result: Result<unknown>, successStatus = 200, response?: t.Any): void {
-  if (result._tag === "Left") {
-    res.status(statusOf(result.left)).json(errorBody(result.left));
-  } else {
-    const payload = (response ? response.encode(result.right) : result.right) as Record<string, unknown>;
-    res.status(successStatus).json({ success: true, ...payload });
-  }
+  const answer = routeAnswer(result, successStatus, response);
+  res.status(answer.status).json(answer.body);
+}
+
+/** Whether the actor may call the route: its role (where the route names roles), then its key's scopes. */
+export function checkAccess(route: Route, actor: Actor): Result<void> {
+  if (route.roles && !route.roles.allowed.includes(actor.role)) return fail(route.roles.refusal);
+  return requireScopes(route.scopes, actor);
+}
+
+/** A route's raw input, before its codecs: from an HTTP request, or from the arguments of an MCP tool call. */
+export interface RawRouteInput {
+  readonly body: unknown;
+  readonly query: unknown;
+  readonly params: unknown;
+}
+
+/**
+ * The route's work once its caller is admitted and allowed: input bounds, codecs (422), the
+ * handler, the response codec. The HTTP registry and the MCP endpoint both call routes through
+ * here, so a tool call is the same request as its HTTP twin.
+ */
+export async function runRoute(route: Route, actor: Actor, raw: RawRouteInput, req: Request): Promise<RouteAnswer> {
+  const input = decodeInput(route, raw);
+  if (input._tag === "Left") return routeAnswer(input);
+  return routeAnswer(await route.handle({ input: input.right, req, actor }), route.successStatus, route.response);
 }
 
 /** The bounds every route's input keeps before its own codec looks at it (422 naming the field). */
-function checkBounds(req: Request): Result<void> {
+function checkBounds(raw: RawRouteInput): Result<void> {
   for (const [where, value] of [
-    ["body", req.body],
-    ["query", req.query],
-    ["path", req.params],
+    ["body", raw.body],
+    ["query", raw.query],
+    ["path", raw.params],
   ] as const) {
     const violation = inputBoundsViolation(value, where === "body" ? "" : where);
     if (violation) return fail(invalid(`Invalid request: ${violation.path} ${violation.message}`, [violation]));
@@ -98,14 +135,14 @@ function checkBounds(req: Request): Result<void> {
   return ok(undefined);
 }
 
-function decodeInput(route: Route, req: Request): Result<RouteInput<unknown, unknown, unknown>> {
-  const bounded = checkBounds(req);
+function decodeInput(route: Route, raw: RawRouteInput): Result<RouteInput<unknown, unknown, unknown>> {
+  const bounded = checkBounds(raw);
   if (bounded._tag === "Left") return bounded;
-  const body = route.body ? decode(route.body, req.body ?? {}) : ({ _tag: "Right", right: undefined } as const);
+  const body = route.body ? decode(route.body, raw.body ?? {}) : ({ _tag: "Right", right: undefined } as const);
   if (body._tag === "Left") return body;
-  const query = route.query ? decode(route.query, req.query) : ({ _tag: "Right", right: undefined } as const);
+  const query = route.query ? decode(route.query, raw.query) : ({ _tag: "Right", right: undefined } as const);
   if (query._tag === "Left") return query;
-  const params = route.params ? decode(route.params, req.params) : ({ _tag: "Right", right: req.params } as const);
+  const params = route.params ? decode(route.params, raw.params) : ({ _tag: "Right", right: raw.params } as const);
   if (params._tag === "Left") return params;
   return { _tag: "Right", right: { body: body.right, query: query.right, params: params.right } };
 }
@@ -163,7 +200,7 @@ function mountRoute(router: Router, route: Route, container: Container): void {
   const window = idempotencyOf(route);
   const idempotent = window ? [idempotency(container.get<IdempotencyStore>(IdempotencyStore), container.get<Clock>(Clock), window)] : [];
   const checkScopes = (_req: Request, res: Response, next: NextFunction) => {
-    const allowed = requireScopes(route.scopes, actorOf(res));
+    const allowed = checkAccess(route, actorOf(res));
     if (allowed._tag === "Right") return next();
     sendResult(res, allowed);
   };
@@ -171,9 +208,8 @@ function mountRoute(router: Router, route: Route, container: Container): void {
     const actor = actorOf(res);
     if (route.internalErrorMessage) res.locals.internalErrorMessage = route.internalErrorMessage;
     try {
-      const input = decodeInput(route, req);
-      if (input._tag === "Left") return sendResult(res, input);
-      sendResult(res, await route.handle({ input: input.right, req, actor }), route.successStatus, route.response);
+      const answer = await runRoute(route, actor, { body: req.body as unknown, query: req.query, params: req.params }, req);
+      res.status(answer.status).json(answer.body);
     } catch (error) {
       next(error);
     }

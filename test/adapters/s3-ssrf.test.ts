@@ -178,7 +178,7 @@ test("a redirect is not followed: the redirect's target sees no request", async 
   });
   const port = (redirector.address() as { port: number }).port;
   // Private destinations allowed here only so that the redirecting server can be on loopback.
-  const writer = new S3BucketWriter({ allowPrivateDestinations: true, requestTimeoutMs: 2000 });
+  const writer = new S3BucketWriter({ allowPrivateDestinations: true, requestTimeoutMs: 20_000 });
   const bucket = writer.open(destination(`http://127.0.0.1:${port}`));
   t.teardown(() => bucket.close());
   await t.throwsAsync(bucket.put("acme/_service/connection-test.json", "{}", { contentType: "application/json" }), {

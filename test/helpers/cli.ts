@@ -70,7 +70,12 @@ export async function startCli(
   const lines = createInterface({ input: options.readyOn === "stderr" ? child.stderr : child.stdout });
   const ready = options.ready ?? /./;
   const firstLine = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`not ready within 20 s; stderr: ${stderr}`)), 20_000);
+    // Generous: a CI machine busy with other test files can take many seconds to start a process.
+    // A child that never got ready is killed: left running, it would load every test after it.
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`not ready within 60 s; stderr: ${stderr}`));
+    }, 60_000);
     lines.on("line", (line) => {
       if (!ready.test(line)) return;
       clearTimeout(timer);

@@ -29,6 +29,10 @@ import * as m0032 from "./0032-campaign-sends.js";
 import * as m0033 from "./0033-campaign-sharing-goals-and-metrics.js";
 import * as m0034 from "./0034-web-tracking.js";
 import * as m0035 from "./0035-forms-and-landing-pages.js";
+import * as m0036 from "./0036-webhooks.js";
+import * as m0037 from "./0037-team-invitations.js";
+import * as m0038 from "./0038-integrations.js";
+import * as m0039 from "./0039-sequence-enrollment-moves.js";
 import * as m0040 from "./0040-recurring-campaigns.js";
 
 interface Migration {
@@ -69,6 +73,10 @@ const migrations: readonly Migration[] = [
   m0033,
   m0034,
   m0035,
+  m0036,
+  m0037,
+  m0038,
+  m0039,
   m0040,
 ];
 

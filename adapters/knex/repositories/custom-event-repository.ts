@@ -17,7 +17,7 @@ const CustomEventRow = t.type({
   received_at: DbDate,
   event_id: t.union([t.string, t.null]),
   historical: DbBoolean,
-  source: t.keyof({ api: null, account: null, import: null, opt_in: null, web: null }),
+  source: t.keyof({ api: null, account: null, import: null, opt_in: null, web: null, integration: null }),
 });
 
 const EventDefinitionRow = t.type({

@@ -23,6 +23,8 @@ import { isPostgres } from "../connection.js";
 import { GroupCommit } from "../group-commit.js";
 import { announceJobs, newJobRow } from "../knex-job-queue.js";
 import { SqliteReadCache } from "../sqlite-read-cache.js";
+import type { KnexWebhookPublisher } from "../knex-webhook-publisher.js";
+import { publishEmailEvent } from "./email-webhook-events.js";
 import { DbBoolean, DbDate, DbNullableDate, dbJson, decodeRow, toDbDate } from "../row-codecs.js";
 
 const NullableString = t.union([t.string, t.null]);
@@ -171,6 +173,13 @@ export function newSendRow(send: NewEmailSend) {
   };
 }
 
+/** The webhook event each provider event is published as. */
+const WEBHOOK_TYPE_OF: Record<DeliveryEventType, "email.delivered" | "email.bounced" | "email.complained"> = {
+  delivered: "email.delivered",
+  bounced: "email.bounced",
+  complained: "email.complained",
+};
+
 /** `email_sends` and the events delivery writes into `email_events`. */
 export class KnexEmailSendRepository implements EmailSendRepository {
   /** Sends queued together (concurrent requests) are written, with their jobs, in one transaction. */
@@ -181,6 +190,8 @@ export class KnexEmailSendRepository implements EmailSendRepository {
   constructor(
     private readonly knex: Knex,
     private readonly ids: IdGenerator,
+    /** Publishes the send's events to the company's webhooks, in the transactions that record them. */
+    private readonly webhooks?: KnexWebhookPublisher,
   ) {
     // No cached read (API keys, companies, senders, footers, DKIM keys) depends on sends or
     // their events: writing them, as every send does, must not empty SQLite's read cache.
@@ -273,12 +284,28 @@ export class KnexEmailSendRepository implements EmailSendRepository {
     return settled ?? false;
   }
 
-  private writeOutcomes(items: readonly Outcome[]): Promise<boolean[]> {
-    return this.knex.transaction(async (trx) => {
+  private async writeOutcomes(items: readonly Outcome[]): Promise<boolean[]> {
+    let published = 0;
+    const settled = await this.knex.transaction(async (trx) => {
       const settled: boolean[] = [];
-      for (const item of items) settled.push(await this.settleIn(trx, item));
+      published = 0;
+      for (const item of items) {
+        const done = await this.settleIn(trx, item);
+        settled.push(done);
+        if (done) published += await this.publishOutcome(trx, item);
+      }
       return settled;
     });
+    await this.webhooks?.announce(published);
+    return settled;
+  }
+
+  /** email.sent or email.failed, with the outcome's event ID. */
+  private publishOutcome(trx: Knex.Transaction, { companyId, sendId, changes, event }: Outcome): Promise<number> {
+    const type = event.type === "send" ? "email.sent" : event.type === "transport_failure" ? "email.failed" : null;
+    if (!type) return Promise.resolve(0);
+    const extra = type === "email.failed" ? { reason: changes.failure_reason ?? null } : {};
+    return publishEmailEvent(this.webhooks, trx, companyId, sendId, { id: event.id, type, at: event.at, extra });
   }
 
   private async settleIn(trx: Knex.Transaction, { companyId, sendId, changes, event }: Outcome): Promise<boolean> {
@@ -310,7 +337,8 @@ export class KnexEmailSendRepository implements EmailSendRepository {
   }
 
   async recordDeliveryEvent(companyId: string, sendId: string, eventId: string, event: DeliveryEvent, receivedAt: Date): Promise<boolean> {
-    return this.knex.transaction(async (trx) => {
+    let published = 0;
+    const stored = await this.knex.transaction(async (trx) => {
       const inserted = await trx("email_events")
         .insert({
           id: eventId,
@@ -344,7 +372,15 @@ export class KnexEmailSendRepository implements EmailSendRepository {
         await send.clone().whereNull("complained_at").update({ complained_at: at });
       }
       await this.changeStatus(send.clone(), event.type, at!);
+      published = await publishEmailEvent(this.webhooks, trx, companyId, sendId, {
+        id: eventId,
+        type: WEBHOOK_TYPE_OF[event.type],
+        at: event.occurredAt,
+        extra: event.type === "bounced" ? { bounce_type: event.bounceType ?? "Undetermined", bounce_sub_type: event.bounceSubType ?? null } : {},
+      });
       return true;
     });
+    await this.webhooks?.announce(published);
+    return stored;
   }
 }

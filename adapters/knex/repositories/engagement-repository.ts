@@ -5,6 +5,8 @@ import type { Engagement, TrackedSend } from "../../../core/tracking/model.js";
 import type { EngagementRepository } from "../../../core/tracking/ports.js";
 import { isPostgres } from "../connection.js";
 import { DbBoolean, DbDate, DbNullableDate, decodeRow, toDbDate } from "../row-codecs.js";
+import type { KnexWebhookPublisher } from "../knex-webhook-publisher.js";
+import { publishEmailEvent } from "./email-webhook-events.js";
 
 const TrackedSendRow = t.type({
   id: t.string,
@@ -37,7 +39,11 @@ const earliest = (...dates: ReadonlyArray<Date | null>): Date | null =>
 
 /** Opens, clicks and unsubscribes on `email_sends` and `email_events`; every write names the company. */
 export class KnexEngagementRepository implements EngagementRepository {
-  constructor(private readonly knex: Knex) {}
+  constructor(
+    private readonly knex: Knex,
+    /** Publishes people's opens and clicks, and unsubscribes, to the company's webhooks in the transactions that record them. */
+    private readonly webhooks?: KnexWebhookPublisher,
+  ) {}
 
   async findSend(sendId: string): Promise<TrackedSend | null> {
     const row = await this.knex("email_sends")
@@ -72,6 +78,7 @@ export class KnexEngagementRepository implements EngagementRepository {
 
   async recordEngagement(e: Engagement): Promise<void> {
     const at = toDbDate(e.at);
+    let published = 0;
     await this.knex.transaction(async (trx) => {
       await trx("email_events").insert({
         id: e.id,
@@ -86,6 +93,15 @@ export class KnexEngagementRepository implements EngagementRepository {
         ip: e.ip,
         created_at: at,
       });
+      // Scanners' and prefetchers' opens and clicks are kept out of webhooks as out of the numbers.
+      if (!e.machine) {
+        published = await publishEmailEvent(this.webhooks, trx, e.companyId, e.sendId, {
+          id: e.id,
+          type: e.kind === "open" ? "email.opened" : "email.clicked",
+          at: e.at,
+          extra: e.kind === "click" ? { url: e.url } : {},
+        });
+      }
       // Each marked column keeps the earliest time: set once, and right under concurrent requests
       // (the row lock makes a later update see the earlier one's value).
       const columns: string[] = (Object.keys(FIRST_COLUMNS) as Array<keyof typeof FIRST_COLUMNS>)
@@ -98,6 +114,7 @@ export class KnexEngagementRepository implements EngagementRepository {
       );
       await trx("email_sends").where({ company_id: e.companyId, id: e.sendId }).update(changes);
     });
+    await this.webhooks?.announce(published);
   }
 
   async clicksSince(companyId: string, sendId: string, since: Date): Promise<RecordedClick[]> {
@@ -144,7 +161,8 @@ export class KnexEngagementRepository implements EngagementRepository {
 
   async markUnsubscribed(companyId: string, sendId: string, eventId: string, at: Date): Promise<boolean> {
     const time = toDbDate(at);
-    return this.knex.transaction(async (trx) => {
+    let published = 0;
+    const marked = await this.knex.transaction(async (trx) => {
       const updated = await trx("email_sends")
         .where({ company_id: companyId, id: sendId })
         .whereNull("unsubscribed_at")
@@ -158,7 +176,10 @@ export class KnexEngagementRepository implements EngagementRepository {
         event_time: time,
         created_at: time,
       });
+      published = await publishEmailEvent(this.webhooks, trx, companyId, sendId, { id: eventId, type: "email.unsubscribed", at });
       return true;
     });
+    await this.webhooks?.announce(published);
+    return marked;
   }
 }

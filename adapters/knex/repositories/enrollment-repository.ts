@@ -1,11 +1,21 @@
 import * as t from "io-ts";
 import type { Knex } from "knex";
+import { sequenceWebhookEvent } from "../../../core/webhooks/event-data.js";
+import type { KnexWebhookPublisher } from "../knex-webhook-publisher.js";
 import { ENROLLMENT_STATUSES, RUNNING_STATUSES, type Enrollment, type EnrollmentState, type StepRecord } from "../../../core/sequences/enrollment.js";
-import type { EnrollmentFilter, EnrollmentRepository, EnrollmentWithContact } from "../../../core/sequences/enrollment-ports.js";
+import type {
+  EnrollmentFilter,
+  EnrollmentRepository,
+  EnrollmentWithContact,
+  MovedEnrollment,
+  MoveChange,
+  Relocation,
+} from "../../../core/sequences/enrollment-ports.js";
 import { oneOf } from "../../../core/shared/codecs.js";
 import { SUBSCRIBER_STATUSES } from "../../../core/subscribers/model.js";
 import { isPostgres } from "../connection.js";
 import { DbDate, DbInteger, DbNullableDate, dbJson, decodeRow, toDbDate } from "../row-codecs.js";
+import { relocateEnrollments } from "./enrollment-relocation.js";
 
 const NullableText = t.union([t.string, t.null]);
 
@@ -27,6 +37,13 @@ const EnrollmentRow = t.type({
   updated_at: DbDate,
   finished_at: DbNullableDate,
 });
+/** Migration 0039: absent from rows read before it ran (a sweep racing the migration) and null when never moved. */
+const MoveColumns = t.partial({
+  moved_from_node_id: NullableText,
+  moved_at: DbNullableDate,
+  move_reason: NullableText,
+  moved_by: t.union([oneOf(["api", "graph_edit"] as const), t.null]),
+});
 const ContactColumns = t.type({
   email: NullableText,
   first_name: NullableText,
@@ -45,6 +62,7 @@ const StepRow = t.type({
 
 export function toEnrollment(row: unknown): Enrollment {
   const r = decodeRow(EnrollmentRow, row, "sequence_enrollments");
+  const m = decodeRow(MoveColumns, row, "sequence_enrollments");
   return {
     id: r.id,
     companyId: r.company_id,
@@ -62,6 +80,10 @@ export function toEnrollment(row: unknown): Enrollment {
     startedAt: r.started_at,
     updatedAt: r.updated_at,
     finishedAt: r.finished_at,
+    move:
+      m.moved_from_node_id && m.moved_at && m.moved_by
+        ? { fromNodeId: m.moved_from_node_id, at: m.moved_at, reason: m.move_reason ?? null, by: m.moved_by }
+        : null,
   };
 }
 
@@ -97,7 +119,11 @@ const ORDER: Record<EnrollmentFilter["sort"], [string, "asc" | "desc"]> = {
 
 /** `sequence_enrollments` and `sequence_enrollment_steps` (migration 0028). */
 export class KnexEnrollmentRepository implements EnrollmentRepository {
-  constructor(private readonly knex: Knex) {}
+  constructor(
+    private readonly knex: Knex,
+    /** Publishes sequence.finished and sequence.failed to the company's webhooks, in the transaction that ends the run. */
+    private readonly webhooks?: KnexWebhookPublisher,
+  ) {}
 
   /** `<context> in (keys)` for the matching_field value an enrollment entered for, kept in its context document. */
   private enrollmentKeyIn(context: "e.context" | "context", keys: readonly string[]): [string, string[]] {
@@ -176,7 +202,8 @@ export class KnexEnrollmentRepository implements EnrollmentRepository {
   }
 
   async advance(enrollment: Enrollment, next: EnrollmentState, step: StepRecord): Promise<boolean> {
-    return this.knex.transaction(async (trx) => {
+    let published = 0;
+    const advanced = await this.knex.transaction(async (trx) => {
       const moved = await trx("sequence_enrollments")
         .where({ id: enrollment.id, company_id: enrollment.companyId, step_count: enrollment.stepCount })
         .update({ ...stateColumns(next, step.at), step_count: enrollment.stepCount + 1 });
@@ -192,8 +219,29 @@ export class KnexEnrollmentRepository implements EnrollmentRepository {
         email_send_id: step.emailSendId,
         at: toDbDate(step.at),
       });
+      if (this.webhooks && (next.status === "completed" || next.status === "failed")) {
+        const type = next.status === "completed" ? "sequence.finished" : "sequence.failed";
+        published = await this.webhooks.publishIn(trx, enrollment.companyId, async (wanted) => {
+          if (!wanted.has(type)) return [];
+          const contact = await trx("subscribers").where({ company_id: enrollment.companyId, id: enrollment.subscriberId }).first("email", "external_id");
+          // The step that ended the run names the event: the same ID whenever it is published.
+          return [
+            sequenceWebhookEvent(`evt_${enrollment.id}_${enrollment.stepCount + 1}`, type, next.finishedAt ?? step.at, {
+              sequenceId: enrollment.sequenceId,
+              enrollmentId: enrollment.id,
+              subscriberId: enrollment.subscriberId,
+              email: contact?.email ?? null,
+              externalId: contact?.external_id ?? null,
+              failedReason: next.failedReason,
+              finishedAt: next.finishedAt,
+            }),
+          ];
+        });
+      }
       return true;
     });
+    await this.webhooks?.announce(published);
+    return advanced;
   }
 
   async steps(companyId: string, enrollmentId: string): Promise<Array<StepRecord & { readonly stepNumber: number }>> {
@@ -218,6 +266,19 @@ export class KnexEnrollmentRepository implements EnrollmentRepository {
       .whereNull("unsubscribed_at")
       .first("list_id");
     return row !== undefined;
+  }
+
+  async move(companyId: string, sequenceId: string, relocation: Relocation, change: MoveChange, enrollmentIds?: readonly string[]): Promise<MovedEnrollment[]> {
+    return relocateEnrollments(this.knex, companyId, sequenceId, relocation, change, enrollmentIds);
+  }
+
+  async movedSince(companyId: string, sequenceId: string, since: Date): Promise<number> {
+    const row = await this.knex("sequence_enrollments")
+      .where({ company_id: companyId, sequence_id: sequenceId, moved_by: "api" })
+      .andWhere("moved_at", ">=", toDbDate(since))
+      .count({ n: "*" })
+      .first();
+    return Number(row?.n ?? 0);
   }
 
   async cancelRunning(

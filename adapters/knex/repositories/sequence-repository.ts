@@ -1,9 +1,11 @@
 import * as t from "io-ts";
 import type { Knex } from "knex";
 import { COMPLETION_NODE, RUNNABLE_NODE_TYPES, SEQUENCE_STATUSES, TRIGGER_NODE, type Sequence } from "../../../core/sequences/model.js";
+import type { MoveChange, Relocation } from "../../../core/sequences/enrollment-ports.js";
 import type { References, SequenceFilter, SequenceRepository } from "../../../core/sequences/ports.js";
 import { oneOf } from "../../../core/shared/codecs.js";
 import { DbBoolean, DbDate, DbInteger, dbJson, decodeRow, toDbDate } from "../row-codecs.js";
+import { relocateEnrollments } from "./enrollment-relocation.js";
 
 const StoredNode = t.type({
   id: t.string,
@@ -154,14 +156,34 @@ export class KnexSequenceRepository implements SequenceRepository {
   }
 
   async update(sequence: Sequence, expectedRevision: number): Promise<boolean> {
+    return this.knex.transaction((trx) => this.save(trx, sequence, expectedRevision));
+  }
+
+  private async save(trx: Knex.Transaction, sequence: Sequence, expectedRevision: number): Promise<boolean> {
+    const changed = await trx("sequences")
+      .where({ company_id: sequence.companyId, id: sequence.id, graph_revision: expectedRevision })
+      .update(columns(sequence));
+    if (changed === 0) return false;
+    await trx("sequence_labels").where({ sequence_id: sequence.id }).delete();
+    if (sequence.labels.length > 0) await trx("sequence_labels").insert(labelRows(sequence));
+    return true;
+  }
+
+  async updateGraph(
+    sequence: Sequence,
+    expectedRevision: number,
+    relocations: readonly Relocation[],
+    change: MoveChange,
+  ): Promise<{ readonly migrated: number; readonly completed: number } | null> {
     return this.knex.transaction(async (trx) => {
-      const changed = await trx("sequences")
-        .where({ company_id: sequence.companyId, id: sequence.id, graph_revision: expectedRevision })
-        .update(columns(sequence));
-      if (changed === 0) return false;
-      await trx("sequence_labels").where({ sequence_id: sequence.id }).delete();
-      if (sequence.labels.length > 0) await trx("sequence_labels").insert(labelRows(sequence));
-      return true;
+      if (!(await this.save(trx, sequence, expectedRevision))) return null;
+      const counts = { migrated: 0, completed: 0 };
+      for (const relocation of relocations) {
+        const moved = (await relocateEnrollments(trx, sequence.companyId, sequence.id, relocation, change)).length;
+        if (relocation.completes) counts.completed += moved;
+        else counts.migrated += moved;
+      }
+      return counts;
     });
   }
 

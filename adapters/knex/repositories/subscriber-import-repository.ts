@@ -1,5 +1,8 @@
 import * as t from "io-ts";
 import type { Knex } from "knex";
+import { DELIVER_WEBHOOK_JOB } from "../../../core/webhooks/delivery-job.js";
+import { subscriberWebhookEvent } from "../../../core/webhooks/event-data.js";
+import type { KnexWebhookPublisher } from "../knex-webhook-publisher.js";
 import type { IdGenerator } from "../../../core/ports/id-generator.js";
 import type { JobRequest } from "../../../core/ports/job-queue.js";
 import { nullable, oneOf } from "../../../core/shared/codecs.js";
@@ -202,6 +205,7 @@ class KnexImportStepWork implements ImportStepWork {
     private readonly trx: Knex.Transaction,
     private readonly ids: IdGenerator,
     private readonly subscriberImport: SubscriberImport,
+    private readonly webhooks?: KnexWebhookPublisher,
   ) {}
 
   async nextChunk(): Promise<StoredChunk | null> {
@@ -263,6 +267,19 @@ class KnexImportStepWork implements ImportStepWork {
 
     const memberships = changes.listIds.flatMap((listId) => written.map((write) => [companyId, listId, write.subscriber.id, at]));
     await insertRows(trx, "list_memberships", ["company_id", "list_id", "subscriber_id", "subscribed_at"], memberships, "list_id, subscriber_id");
+    await this.publish(changes, now);
+  }
+
+  /** subscriber.created and subscriber.updated of the chunk's contacts, in its transaction. */
+  private async publish(changes: { inserts: readonly ContactWrite[]; updates: readonly ContactWrite[] }, now: Date): Promise<void> {
+    if (!this.webhooks) return;
+    const event = (type: "subscriber.created" | "subscriber.updated", write: ContactWrite) =>
+      subscriberWebhookEvent(this.ids.next("evt"), type, now, { ...write.subscriber, tags: write.tags });
+    const published = await this.webhooks.publishIn(this.trx, this.subscriberImport.companyId, (wanted) => [
+      ...(wanted.has("subscriber.created") ? changes.inserts.map((write) => event("subscriber.created", write)) : []),
+      ...(wanted.has("subscriber.updated") ? changes.updates.map((write) => event("subscriber.updated", write)) : []),
+    ]);
+    if (published > 0) this.queuedJobTypes.push(DELIVER_WEBHOOK_JOB);
   }
 
   async startOptIns(subscriberIds: readonly string[], job: JobRequest, now: Date): Promise<void> {
@@ -307,6 +324,8 @@ export class KnexSubscriberImportRepository implements SubscriberImportRepositor
   constructor(
     private readonly knex: Knex,
     private readonly ids: IdGenerator,
+    /** Publishes the contacts a chunk creates or changes to the company's webhooks, in the chunk's transaction. */
+    private readonly webhooks?: KnexWebhookPublisher,
   ) {
     this.postgres = isPostgres(knex);
   }
@@ -359,7 +378,7 @@ export class KnexSubscriberImportRepository implements SubscriberImportRepositor
       const row = await (this.postgres ? select.forUpdate() : select).first();
       if (!row) return null;
       const current = toImport(row);
-      const stepWork = new KnexImportStepWork(trx, this.ids, current);
+      const stepWork = new KnexImportStepWork(trx, this.ids, current, this.webhooks);
       const next = await work(current, stepWork);
       if (!next) return current;
       await trx("subscriber_imports").where({ company_id: companyId, id }).update(progressColumns(next));

@@ -1,5 +1,7 @@
 import * as t from "io-ts";
 import type { Knex } from "knex";
+import { subscriberWebhookEvent } from "../../../core/webhooks/event-data.js";
+import type { KnexWebhookPublisher } from "../knex-webhook-publisher.js";
 import { oneOf } from "../../../core/shared/codecs.js";
 import {
   SMS_STATUSES,
@@ -115,6 +117,8 @@ export class KnexSubscriberRepository implements SubscriberRepository {
   constructor(
     private readonly knex: Knex,
     private readonly ids: IdGenerator,
+    /** Publishes subscriber.created, .updated and .unsubscribed to the company's webhooks, in the transaction of the change. */
+    private readonly webhooks?: KnexWebhookPublisher,
   ) {}
 
   findById(companyId: string, id: string): Promise<TaggedSubscriber | null> {
@@ -130,26 +134,52 @@ export class KnexSubscriberRepository implements SubscriberRepository {
   }
 
   async insert(subscriber: Subscriber, changes: ContactChanges): Promise<TaggedSubscriber | null> {
-    return this.knex.transaction(async (trx) => {
+    let published = 0;
+    const saved = await this.knex.transaction(async (trx) => {
       const inserted = await trx("subscribers").insert(subscriberColumns(subscriber)).onConflict().ignore().returning("id");
       if (inserted.length === 0) return null;
       await this.applyChanges(trx, subscriber.companyId, subscriber.id, changes, subscriber.updatedAt);
       if (changes.startOptIn && subscriber.status === "active") {
         await trx("opt_ins").insert({ company_id: subscriber.companyId, subscriber_id: subscriber.id, requested_at: toDbDate(subscriber.createdAt) });
       }
-      return this.findOne(subscriber.companyId, { id: subscriber.id }, trx);
+      const contact = await this.findOne(subscriber.companyId, { id: subscriber.id }, trx);
+      if (contact && this.webhooks) {
+        published = await this.webhooks.publishIn(trx, subscriber.companyId, (wanted) =>
+          wanted.has("subscriber.created") ? [subscriberWebhookEvent(this.ids.next("evt"), "subscriber.created", subscriber.createdAt, contact)] : [],
+        );
+      }
+      return contact;
     });
+    await this.webhooks?.announce(published);
+    return saved;
   }
 
   async update(subscriber: Subscriber, changes: ContactChanges): Promise<TaggedSubscriber> {
-    return this.knex.transaction(async (trx) => {
+    let published = 0;
+    const saved = await this.knex.transaction(async (trx) => {
       const { id, company_id, ...fields } = subscriberColumns(subscriber);
+      // The status before, only when a webhook wants to hear of unsubscribes.
+      const wanted: ReadonlySet<string> = this.webhooks ? await this.webhooks.wanted(trx, company_id) : new Set<string>();
+      const before: { status: string } | undefined = wanted.has("subscriber.unsubscribed")
+        ? await trx("subscribers").where({ company_id, id }).first("status")
+        : undefined;
       await trx("subscribers").where({ company_id, id }).update(fields);
       await this.applyChanges(trx, subscriber.companyId, subscriber.id, changes, subscriber.updatedAt);
       const saved = await this.findOne(subscriber.companyId, { id: subscriber.id }, trx);
       if (!saved) throw new Error(`subscriber ${subscriber.id} vanished while being updated`);
+      if (this.webhooks && wanted.size > 0) {
+        const events = [
+          ...(wanted.has("subscriber.updated") ? [subscriberWebhookEvent(this.ids.next("evt"), "subscriber.updated", subscriber.updatedAt, saved)] : []),
+          ...(before && before.status !== "unsubscribed" && saved.status === "unsubscribed"
+            ? [subscriberWebhookEvent(this.ids.next("evt"), "subscriber.unsubscribed", saved.unsubscribedAt ?? subscriber.updatedAt, saved)]
+            : []),
+        ];
+        published = await this.webhooks.publishIn(trx, company_id, events);
+      }
       return saved;
     });
+    await this.webhooks?.announce(published);
+    return saved;
   }
 
   async changeStatus(companyId: string, email: string, from: SubscriberStatus, to: SubscriberStatus, at: Date): Promise<boolean> {

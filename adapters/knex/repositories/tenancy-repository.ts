@@ -23,7 +23,7 @@ export class KnexTenancyRepository implements TenancyRepository {
   async createCompany(company: Company, owner: NewTeamMember): Promise<TeamMember> {
     return this.knex.transaction(async (trx) => {
       await trx("companies").insert({ id: company.id, name: company.name, website_url: company.websiteUrl, created_at: toDbDate(company.createdAt) });
-      return this.insertMember(trx, owner);
+      return insertTeamMember(trx, owner);
     });
   }
 
@@ -35,7 +35,7 @@ export class KnexTenancyRepository implements TenancyRepository {
   }
 
   async addMember(member: NewTeamMember): Promise<TeamMember> {
-    return this.knex.transaction((trx) => this.insertMember(trx, member));
+    return this.knex.transaction((trx) => insertTeamMember(trx, member));
   }
 
   async findMember(companyId: string, memberId: string): Promise<TeamMember | null> {
@@ -51,6 +51,13 @@ export class KnexTenancyRepository implements TenancyRepository {
   async findMemberOfUser(companyId: string, userId: string): Promise<TeamMember | null> {
     const row = await selectTeamMembers(this.knex).where({ "m.company_id": companyId, "m.user_id": userId }).first();
     return row ? toTeamMember(row) : null;
+  }
+
+  async listMembers(companyId: string): Promise<TeamMember[]> {
+    const rows = await selectTeamMembers(this.knex)
+      .where({ "m.company_id": companyId })
+      .orderBy([{ column: "m.created_at" }, { column: "m.id" }]);
+    return rows.map(toTeamMember);
   }
 
   async findFirstMemberWithRole(companyId: string, role: Role): Promise<TeamMember | null> {
@@ -70,22 +77,22 @@ export class KnexTenancyRepository implements TenancyRepository {
       .select(...teamMemberColumns, "c.id as id", "c.name as name", "c.website_url as website_url", "c.created_at as created_at");
     return rows.map((row) => ({ company: toCompany(row), member: toTeamMember(row) }));
   }
+}
 
-  /** Reuses the user with that email (a person can work in several companies). */
-  private async insertMember(trx: Knex.Transaction, member: NewTeamMember): Promise<TeamMember> {
-    await trx("users")
-      .insert({ id: member.user.id, email: member.user.email, name: member.user.name, created_at: toDbDate(member.user.createdAt) })
-      .onConflict("email")
-      .ignore();
-    const user = await trx("users").where({ email: member.user.email }).first("id");
-    await trx("team_members").insert({
-      id: member.id,
-      company_id: member.companyId,
-      user_id: user.id,
-      role: member.role,
-      created_at: toDbDate(member.createdAt),
-    });
-    const row = await selectTeamMembers(trx).where({ "m.id": member.id }).first();
-    return toTeamMember(row);
-  }
+/** Adds a member inside `trx`, reusing the user with that email (a person can work in several companies). */
+export async function insertTeamMember(trx: Knex.Transaction, member: NewTeamMember): Promise<TeamMember> {
+  await trx("users")
+    .insert({ id: member.user.id, email: member.user.email, name: member.user.name, created_at: toDbDate(member.user.createdAt) })
+    .onConflict("email")
+    .ignore();
+  const user = await trx("users").where({ email: member.user.email }).first("id");
+  await trx("team_members").insert({
+    id: member.id,
+    company_id: member.companyId,
+    user_id: user.id,
+    role: member.role,
+    created_at: toDbDate(member.createdAt),
+  });
+  const row = await selectTeamMembers(trx).where({ "m.id": member.id }).first();
+  return toTeamMember(row);
 }

@@ -1,6 +1,8 @@
 import type { PublicSurface } from "../public-surface.js";
 import { deliveryWebhooks } from "./delivery-webhooks.js";
+import { integrationWebhooks } from "./integration-webhooks.js";
 import { formsSurface } from "./forms.js";
+import { invitationsSurface } from "./invitations.js";
 import { landingPagesSurface } from "./landing-pages.js";
 import { optInSurface } from "./opt-in.js";
 import { sharedEmailsSurface } from "./shared-emails.js";
@@ -14,10 +16,12 @@ import { webTrackingSurface } from "./web-tracking.js";
  */
 export const publicSurfaces: readonly PublicSurface[] = [
   deliveryWebhooks,
+  integrationWebhooks,
   trackingSurface,
   optInSurface,
   sharedEmailsSurface,
   webTrackingSurface,
   formsSurface,
   landingPagesSurface,
+  invitationsSurface,
 ];

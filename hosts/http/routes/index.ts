@@ -35,6 +35,9 @@ import { trackingSettingsRoutes } from "./tracking-settings.js";
 import { formsRoutes } from "./forms.js";
 import { landingPagesRoutes } from "./landing-pages.js";
 import { webTrackingRoutes } from "./web-tracking.js";
+import { teamRoutes } from "./team.js";
+import { webhooksRoutes } from "./webhooks.js";
+import { integrationsRoutes } from "./integrations.js";
 
 /**
  * Every API route module, in mounting order: fixed paths such as /subscribers/me, /subscribers/events
@@ -77,5 +80,8 @@ export const apiRouteModules: readonly RouteModule[] = [
   formsRoutes,
   landingPagesRoutes,
   webTrackingRoutes,
+  teamRoutes,
+  webhooksRoutes,
+  integrationsRoutes,
   subscribersRoutes,
 ];

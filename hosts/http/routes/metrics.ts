@@ -30,10 +30,11 @@ const RULES =
   "includeMachineEngagement=true counts scanner, preview and prefetch opens and clicks too; engagementBreakdown always gives both. " +
   `bounceBreakdown counts each bounced send once by its latest bounce; clickedLinks lists the ${CLICKED_LINKS_LIMIT} links clicked by the most sends (percentage of clicking sends).`;
 
-const account = (getAccountMetrics: GetAccountMetrics, path: string, summary: string) =>
+const account = (getAccountMetrics: GetAccountMetrics, path: string, summary: string, aliasOf?: string) =>
   defineRoute({
     method: "get",
     path,
+    ...(aliasOf ? { aliasOf } : {}),
     tag: "Metrics",
     scopes: ["analytics:read"],
     summary: `${summary}. period defaults to 7d; emailType (campaign, transactional, sequence) and mailboxProvider (${MAILBOX_PROVIDERS.join(", ")}) narrow the sends (a provider filter reports replies as 0). subscriberCount and activeSubscriberCount ignore the period. ${RULES}`,
@@ -43,10 +44,11 @@ const account = (getAccountMetrics: GetAccountMetrics, path: string, summary: st
     handle: async ({ input, actor }) => getAccountMetrics.execute(actor, input.query),
   });
 
-const transactional = (getTransactionalMetrics: GetTransactionalMetrics, path: string, summary: string) =>
+const transactional = (getTransactionalMetrics: GetTransactionalMetrics, path: string, summary: string, aliasOf?: string) =>
   defineRoute({
     method: "get",
     path,
+    ...(aliasOf ? { aliasOf } : {}),
     tag: "Metrics",
     scopes: ["analytics:read"],
     summary: `${summary}, by ID or API slug; all time unless period or start and end are given. 404 'Transactional email not found' (also once deleted). ${RULES}`,
@@ -71,12 +73,13 @@ export const metricsRoutes = routeModule(
   },
   (uses) => [
     account(uses.getAccountMetrics, "/metrics", "Email metrics of the account"),
-    account(uses.getAccountMetrics, "/stats", "Email metrics of the account (alias of GET /metrics)"),
+    account(uses.getAccountMetrics, "/stats", "Email metrics of the account (alias of GET /metrics)", "/metrics"),
     transactional(uses.getTransactionalMetrics, "/metrics/transactional/:idOrSlug", "Email metrics of one saved transactional email"),
     transactional(
       uses.getTransactionalMetrics,
       "/transactional/:idOrSlug/stats",
       "Email metrics of one saved transactional email (alias of GET /metrics/transactional/{idOrSlug})",
+      "/metrics/transactional/:idOrSlug",
     ),
     defineRoute({
       method: "get",

@@ -6,10 +6,20 @@ import { DeleteSequence } from "../../../core/sequences/delete-sequence.js";
 import { DuplicateSequence } from "../../../core/sequences/duplicate-sequence.js";
 import { GetSequence } from "../../../core/sequences/get-sequence.js";
 import { ListSequences } from "../../../core/sequences/list-sequences.js";
+import { MoveEnrollments } from "../../../core/sequences/move-enrollments.js";
 import { MAX_GRAPH_NODES, UNSUPPORTED_NODE_TYPES } from "../../../core/sequences/model.js";
 import { CancelEnrollments } from "../../../core/sequences/cancel-enrollments.js";
 import { EnrollInSequence } from "../../../core/sequences/enroll-in-sequence.js";
-import { CancelEnrollmentsCommand, EnrollCommand, EnrollmentPath, ListEnrollmentsQuery } from "../../../core/sequences/enrollment-commands.js";
+import {
+  CancelEnrollmentsCommand,
+  DEFAULT_MOVE_LIMIT,
+  EnrollCommand,
+  EnrollmentPath,
+  ListEnrollmentsQuery,
+  MAX_MOVE_LIMIT,
+  MAX_MOVE_TAGS,
+  MoveEnrollmentsCommand,
+} from "../../../core/sequences/enrollment-commands.js";
 import { EnrollmentView } from "../../../core/sequences/enrollment-view.js";
 import { ListEnrollments } from "../../../core/sequences/list-enrollments.js";
 import { SetSequenceStatus } from "../../../core/sequences/set-sequence-status.js";
@@ -48,6 +58,7 @@ export const sequencesRoutes = routeModule(
     enroll: EnrollInSequence,
     listEnrollments: ListEnrollments,
     cancelEnrollments: CancelEnrollments,
+    moveEnrollments: MoveEnrollments,
   },
   (uses) => [
     defineRoute({
@@ -227,6 +238,38 @@ export const sequencesRoutes = routeModule(
       }),
       errors: [400, 404, 422],
       handle: async ({ input, actor }) => uses.cancelEnrollments.execute(actor, input.params.sequenceId, input.body),
+    }),
+    defineRoute({
+      method: "post",
+      path: "/sequences/:sequenceId/enrollments/move",
+      tag: "Sequences",
+      scopes: ["sequences:write"],
+      summary: `Move running enrollments (active, waiting) at fromNodeId to targetNodeId (a step; default: the node after fromNodeId when it has one way out), where they go on at once (a delay or wait there begins afresh). A dry run unless dryRun: false. limit 1-${MAX_MOVE_LIMIT} (${DEFAULT_MOVE_LIMIT}) per request in sort order (wait_until_asc default), subscriberIds[] to move only those contacts; dailyLimit caps the sequence's moves through this endpoint over the last 24 hours (movedInWindow, dailyRemaining; effectiveLimit is what this request may move). tags[] (<=${MAX_MOVE_TAGS}) are added to the contacts moved (tagResult); reason is kept as the enrollments' moveReason. hasMore: enrollments at fromNodeId remain after this batch. 404 'Sequence not found'; 400 when archived or the target is not a step`,
+      params: SequencePath,
+      body: MoveEnrollmentsCommand,
+      response: view({
+        sequenceId: Id,
+        dryRun: t.boolean,
+        fromNodeId: t.string,
+        targetNodeId: t.string,
+        sort: t.string,
+        requestedLimit: t.number,
+        effectiveLimit: t.number,
+        matchedCount: t.number,
+        movedCount: t.number,
+        remainingCount: t.number,
+        skippedCount: t.number,
+        dailyLimit: t.union([t.number, t.null]),
+        movedInWindow: t.number,
+        dailyRemaining: t.union([t.number, t.null]),
+        enqueuedCount: t.number,
+        enqueueErrors: t.readonlyArray(t.string),
+        tagResult: t.union([view({ tags: t.readonlyArray(t.string), taggedCount: t.number }), t.null]),
+        enrollments: t.readonlyArray(EnrollmentView),
+        hasMore: t.boolean,
+      }),
+      errors: [400, 404, 422],
+      handle: async ({ input, actor }) => uses.moveEnrollments.execute(actor, input.params.sequenceId, input.body),
     }),
     defineRoute({
       method: "post",

@@ -14,7 +14,7 @@ import { createCompanyFixture, createMemberKeyFixture } from "../../../fixtures/
 import { apiFixture } from "../../helpers/api-fixture.js";
 import { dialects } from "../../helpers/databases.js";
 import { call, type JsonResponse } from "../../helpers/http-client.js";
-import { runCli, startCli } from "../../helpers/cli.js";
+import { runCli, startCli, type RunningServer } from "../../helpers/cli.js";
 
 const statuses = (responses: JsonResponse[]) =>
   responses
@@ -71,8 +71,13 @@ async function twoServers(t: import("ava").ExecutionContext, env: Record<string,
   const created = await runCli(["admin", "create-company", "--name", "Limits", "--owner-email", "rl@example.com", "--json"], { cwd, env });
   t.is(created.code, 0, created.stderr);
   const companyId = JSON.parse(created.stdout).company.id as string;
-  const servers = await Promise.all([0, 1].map(() => startCli(["serve", "--port", "0", "--no-worker"], { cwd, env })));
-  for (const server of servers) t.teardown(() => server.stop());
+  // One after the other, each stopped after the test even when the other fails to start.
+  const servers: RunningServer[] = [];
+  for (let i = 0; i < 2; i++) {
+    const server = await startCli(["serve", "--port", "0", "--no-worker"], { cwd, env });
+    t.teardown(() => server.stop());
+    servers.push(server);
+  }
   for (let attempt = 1; ; attempt++) {
     const minted = await runCli(["admin", "create-api-key", "--company", companyId, "--json"], { cwd, env });
     const key = JSON.parse(minted.stdout).apiKey.key as string;

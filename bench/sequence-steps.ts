@@ -1,0 +1,300 @@
+import { createPrivateKey } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import nodemailer from "nodemailer";
+import { toDbDate } from "../adapters/knex/row-codecs.js";
+import { SetUpOperatorSender } from "../core/company/set-up-operator-sender.js";
+import { DkimKeys } from "../core/delivery/ports.js";
+import type { Clock } from "../core/ports/clock.js";
+import { AdvanceEnrollments } from "../core/sequences/advance-enrollments.js";
+import { OPERATOR } from "../core/shared/actor.js";
+import { createCompanyFixture, createMemberKeyFixture } from "../fixtures/companies.js";
+import { createHttpApp } from "../hosts/http/app.js";
+import { startRuntime } from "../hosts/runtime.js";
+import { createWorker } from "../hosts/worker/create-worker.js";
+import { HttpLoad, type LoadPlan } from "./http-load.js";
+import { infoLogTo } from "./log-file.js";
+import { checkMail } from "./mail-check.js";
+import { alternate, ratioLine } from "./rounds.js";
+import { close, count, listen } from "./settings.js";
+import { startSmtpSink } from "./smtp-sink.js";
+import { median } from "./statistics.js";
+
+/**
+ * A sequence's steps at scale: contacts each record one event (`POST /api/v1/subscribers/events`
+ * from autocannon in its own process) that starts a sequence email -> 1-day delay -> email; the
+ * worker sends the first wave, the clock is moved one day on, and the worker sends the second.
+ * The figure is the emails the SMTP sink accepted per second over both waves (the engine's steps,
+ * rendering, queueing, delivery through the SMTP adapter with DKIM). Baseline: nodemailer pooled
+ * the same way sending as many of the product's own rendered messages, signed with the same DKIM
+ * key parsed once, to the same sink. Every message of both sides is parsed and its signature
+ * verified; the event ingest rate is printed on the line, outside the figure.
+ */
+
+const NAME = "sequence-steps";
+const GOAL = 0.5;
+const SENDER = "hello@bench.example";
+const EVENT = "signed_up";
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** `lifecycle worker --concurrency 8` (the default is 1): the line says so. */
+const WORKER_CONCURRENCY = 8;
+const IN_FLIGHT = 10;
+/** Events a key sends at most (300 a minute per key): enough keys for the whole run. */
+const EVENTS_PER_KEY = 40;
+const MAX_KEYS = 2_500;
+/** The company ceiling this run needs: every key's budget together. */
+const COMPANY_RATE_PER_MINUTE = 1_000_000;
+const WARMUP = 50;
+const CONTACT_BATCH = 400;
+/** The SMTP adapter's pool (adapters/mail), given to the baseline too. */
+const POOL = { pool: true, maxConnections: 5, maxMessages: 100 } as const;
+const HTML_MARK = "Open your dashboard";
+
+/** Real time, moved on by whole days when the benchmark says so (rate limits keep counting real seconds). */
+class ShiftedClock implements Clock {
+  private offset = 0;
+  now(): Date {
+    return new Date(Date.now() + this.offset);
+  }
+  advance(ms: number): void {
+    this.offset += ms;
+  }
+}
+
+async function inParallel(n: number, width: number, task: (i: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < n) await task(next++);
+    }),
+  );
+}
+
+const seconds = async (task: () => Promise<void>): Promise<number> => {
+  const start = performance.now();
+  await task();
+  return (performance.now() - start) / 1000;
+};
+
+const email = (run: string, i: number) => `reader-${run}-${i}@example.org`;
+const firstName = (run: string, i: number) => `R${run}x${i}`;
+/** The first name a product message's recipient was given. */
+const nameOf = (to: string) => {
+  const [, run, i] = /^reader-(.+)-(\d+)@/.exec(to)!;
+  return firstName(run!, Number(i));
+};
+
+export async function sequenceSteps(): Promise<string> {
+  const contacts = count("BENCH_SEQUENCE_CONTACTS", 100_000);
+  const rounds = count("BENCH_ROUNDS", 2);
+  const share = Math.ceil(contacts / rounds);
+  const smtp = await startSmtpSink();
+  const dir = mkdtempSync(join(tmpdir(), "lifecycle-bench-"));
+  const clock = new ShiftedClock();
+  const runtime = await startRuntime({
+    databaseUrl: `sqlite:${join(dir, "bench.sqlite")}`,
+    logger: infoLogTo(join(dir, "product.log")),
+    baseUrl: "http://127.0.0.1",
+    mailUrl: `smtp://127.0.0.1:${smtp.port}`,
+    clock,
+    capacity: { companyPerMinute: COMPANY_RATE_PER_MINUTE },
+  });
+  const { knex, container } = runtime;
+  const server = await listen(createHttpApp(container));
+  const load = await HttpLoad.start();
+  let transporter: ReturnType<typeof nodemailer.createTransport> | undefined;
+  try {
+    const company = await createCompanyFixture(container, { name: "Bench Company" });
+    const sender = await container.get(SetUpOperatorSender).execute(OPERATOR, company.companyId, SENDER);
+    if (sender._tag === "Left") throw new Error(sender.left.message);
+    const dkim = await container.get<DkimKeys>(DkimKeys).find(company.companyId, SENDER.split("@")[1]!);
+    if (!dkim) throw new Error(`bench ${NAME}: the sender's domain has no DKIM key`);
+    const keys = [company.ownerKey];
+    const keyCount = Math.min(MAX_KEYS, Math.ceil((contacts + WARMUP) / EVENTS_PER_KEY));
+    for (let i = 1; i < keyCount; i++)
+      keys.push((await createMemberKeyFixture(container, company.companyId, { role: "owner", email: company.ownerEmail })).key);
+
+    /** A set-up request; one the app sheds (503, its event loop lagging behind the set-up's own work) or holds back (429) is sent again. */
+    const api = async (method: string, path: string, body?: unknown, key = company.ownerKey): Promise<Record<string, unknown>> => {
+      for (let attempt = 1; ; attempt++) {
+        const response = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`, {
+          method,
+          headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
+          ...(body ? { body: JSON.stringify(body) } : {}),
+        });
+        const answer = (await response.json()) as Record<string, unknown>;
+        if ((response.status === 503 || response.status === 429) && attempt < 20) await new Promise((resolve) => setTimeout(resolve, 500));
+        else if (!response.ok) throw new Error(`bench ${NAME}: ${method} ${path} answered ${response.status}: ${JSON.stringify(answer)}`);
+        else return answer;
+      }
+    };
+    const created = (await api("POST", "/api/v1/sequences", {
+      name: "Onboarding",
+      trigger: "event_received",
+      eventName: EVENT,
+      enrollmentMode: "one_time",
+      steps: [
+        {
+          subject: "Welcome {{firstName}}",
+          html: `<p>Hi {{firstName}}, your plan: {{event.plan}}.</p><p><a href="https://bench.example/start">${HTML_MARK}</a></p>`,
+        },
+        { subject: "Day two, {{firstName}}", html: `<p>Tips for {{firstName}}.</p><p><a href="https://bench.example/tips">${HTML_MARK}</a></p>`, delayDays: 1 },
+      ],
+    })) as { sequence: { id: string } };
+    const sequenceId = created.sequence.id;
+    await api("POST", `/api/v1/sequences/${sequenceId}/enable`);
+
+    /** The run's contacts, written straight into the table (they exist before their event). */
+    const seed = async (run: string, n: number) => {
+      const at = toDbDate(clock.now());
+      await knex.transaction(async (trx) => {
+        for (let start = 0; start < n; start += CONTACT_BATCH)
+          await trx("subscribers").insert(
+            Array.from({ length: Math.min(CONTACT_BATCH, n - start) }, (_, k) => ({
+              id: `sub_seqbench_r${run}n${start + k}`,
+              company_id: company.companyId,
+              email: email(run, start + k),
+              first_name: firstName(run, start + k),
+              status: "active",
+              sms_status: "not_subscribed",
+              custom_attributes: "{}",
+              created_at: at,
+              updated_at: at,
+            })),
+          );
+      });
+    };
+    const plan = (run: string): LoadPlan => ({
+      label: "events",
+      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1/subscribers/events`,
+      method: "POST",
+      connections: IN_FLIGHT,
+      keys,
+      bodies: [JSON.stringify({ email: `reader-${run}-{n}@example.org`, event: EVENT, properties: { plan: "pro" } })],
+    });
+    const enrollmentsOf = async (run: string, status: string): Promise<number> => {
+      const row = await knex("sequence_enrollments")
+        .where({ company_id: company.companyId, sequence_id: sequenceId, status })
+        .andWhere("subscriber_id", "like", `sub_seqbench_r${run}n%`)
+        .count({ n: "*" })
+        .first();
+      return Number(row?.n ?? 0);
+    };
+    const settled = async (what: string, check: () => Promise<boolean>) => {
+      const deadline = Date.now() + 120_000;
+      while (!(await check())) {
+        if (Date.now() > deadline) throw new Error(`bench ${NAME}: timed out waiting for ${what}`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    };
+    const ingestRates: number[] = [];
+
+    /** One product run: n contacts' events, then both waves; resolves to emails accepted per second over the waves. */
+    const runSequence = async (run: string, n: number): Promise<number> => {
+      await seed(run, n);
+      if (run === "w")
+        // The warm-up's events one by one (a shed one sent again): it warms the engine and makes the baseline's messages.
+        for (let i = 0; i < n; i++)
+          await api("POST", "/api/v1/subscribers/events", { email: email(run, i), event: EVENT, properties: { plan: "pro" } }, keys[i % keys.length]);
+      else ingestRates.push(n / (await load.run(plan(run), { amount: n })).seconds);
+      const enrolled = await enrollmentsOf(run, "active");
+      if (enrolled !== n) throw new Error(`bench ${NAME}: ${enrolled} of ${n} contacts entered the sequence`);
+      const recipients = Array.from({ length: n }, (_, i) => email(run, i));
+      const worker = createWorker(container, { concurrency: WORKER_CONCURRENCY });
+      try {
+        // Wave one: the welcome emails, each run waiting at the delay.
+        let before = smtp.received();
+        await worker.start();
+        const first = await seconds(async () => {
+          await smtp.until(before + n);
+          await settled("every run to wait at the delay", async () => (await enrollmentsOf(run, "waiting")) === n);
+        });
+        await checkMail(
+          `bench ${NAME}: product, first wave`,
+          smtp.take(),
+          { from: SENDER, recipients, subjectOf: (to) => `Welcome ${nameOf(to)}`, htmlIncludes: HTML_MARK },
+          dkim,
+        );
+        // A day later: the sweep finds the delays that ended, as the worker's minute schedule does.
+        clock.advance(DAY_MS);
+        before = smtp.received();
+        const second = await seconds(async () => {
+          await container.get(AdvanceEnrollments).sweep();
+          await smtp.until(before + n);
+          await settled("every run to complete", async () => (await enrollmentsOf(run, "completed")) === n);
+        });
+        await checkMail(
+          `bench ${NAME}: product, second wave`,
+          smtp.take(),
+          { from: SENDER, recipients, subjectOf: (to) => `Day two, ${nameOf(to)}`, htmlIncludes: HTML_MARK },
+          dkim,
+        );
+        return (2 * n) / (first + second);
+      } finally {
+        await worker.stop();
+      }
+    };
+
+    // Warm-up, which also makes the messages the baseline sends: the product's own output.
+    await runSequence("w", WARMUP);
+    const rendered = await knex("email_sends")
+      .where({ company_id: company.companyId, recipient_email: email("w", 0) })
+      .orderBy("created_at")
+      .select("subject", "html", "text", "sender_email");
+    if (rendered.length !== 2) throw new Error(`bench ${NAME}: the warm-up contact has ${rendered.length} sends, not 2`);
+    transporter = nodemailer.createTransport({
+      host: "127.0.0.1",
+      port: smtp.port,
+      secure: false,
+      ignoreTLS: true,
+      ...POOL,
+      // A KeyObject, which nodemailer's types do not list but its signer (node:crypto) takes.
+      dkim: { ...dkim, privateKey: createPrivateKey(dkim.privateKey) as unknown as string },
+    });
+    const sendBare = async (run: string, n: number): Promise<number> => {
+      const recipients = Array.from({ length: 2 * n }, (_, i) => `direct-${run}-${i}@example.org`);
+      const messageOf = (i: number) => rendered[i % 2] as { subject: string; html: string; text: string; sender_email: string };
+      const taken = await seconds(() =>
+        inParallel(2 * n, IN_FLIGHT, async (i) => {
+          const message = messageOf(i);
+          await transporter!.sendMail({ from: message.sender_email, to: recipients[i], subject: message.subject, html: message.html, text: message.text });
+        }),
+      );
+      const subjects = new Map(recipients.map((to, i) => [to, messageOf(i).subject]));
+      await checkMail(
+        `bench ${NAME}: baseline`,
+        smtp.take(),
+        { from: SENDER, recipients, subjectOf: (to) => subjects.get(to)!, htmlIncludes: HTML_MARK },
+        dkim,
+      );
+      return (2 * n) / taken;
+    };
+    await sendBare("w", WARMUP);
+
+    process.stderr.write(
+      `${NAME}: ${share} contacts (${2 * share} emails) a side a round, ${rounds} rounds, worker concurrency ${WORKER_CONCURRENCY}, ${keys.length} keys\n`,
+    );
+    const comparison = await alternate(
+      NAME,
+      rounds,
+      "emails/s",
+      (round) => sendBare(String(round), share),
+      (round) => runSequence(String(round), share),
+    );
+    return ratioLine(NAME, "emails/s", comparison, GOAL, [
+      `events ingested at ${Math.round(median(ingestRates))} events/s before the waves (${IN_FLIGHT} connections, each event enrolling its contact)`,
+      "LOG_LEVEL=info to a file",
+      `worker --concurrency ${WORKER_CONCURRENCY}`,
+      `COMPANY_RATE_PER_MINUTE=${COMPANY_RATE_PER_MINUTE}`,
+    ]);
+  } finally {
+    transporter?.close();
+    await load.close();
+    await close(server);
+    await runtime.close();
+    await smtp.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,3 @@
+import { notFound } from "../shared/errors.js";
+
+export const integrationNotFound = () => notFound("Integration not found");

@@ -1,0 +1,486 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { once } from "node:events";
+import { createServer, type IncomingHttpHeaders } from "node:http";
+import type { AddressInfo } from "node:net";
+import test, { type ExecutionContext } from "ava";
+import { signWebhookBody } from "../../../adapters/crypto/webhook-signatures.js";
+import { createCompanyFixture, createMemberKeyFixture } from "../../../fixtures/companies.js";
+import { apiFixture } from "../../helpers/api-fixture.js";
+import { dialects } from "../../helpers/databases.js";
+import { createAndEnable, sequenceSession, type SequenceSession } from "../../helpers/sequence-session.js";
+import { SweepRetention } from "../../../core/retention/sweep-retention.js";
+
+interface Delivered {
+  readonly path: string;
+  readonly headers: IncomingHttpHeaders;
+  readonly body: string;
+  readonly event: Record<string, any>;
+}
+
+/** A customer's receiver on loopback: answers `status` (200 unless changed), keeps every request. */
+async function receiver(t: ExecutionContext): Promise<{ url: string; received: Delivered[]; answer: { status: number } }> {
+  const received: Delivered[] = [];
+  const answer = { status: 200 };
+  const server = createServer((request, response) => {
+    const parts: Buffer[] = [];
+    request.on("data", (chunk: Buffer) => parts.push(chunk));
+    request.on("end", () => {
+      const body = Buffer.concat(parts).toString("utf8");
+      received.push({ path: request.url ?? "", headers: request.headers, body, event: JSON.parse(body) });
+      response.writeHead(answer.status, { "content-type": "text/plain" }).end(answer.status === 200 ? "ok" : "down for maintenance");
+    });
+  });
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  t.teardown(
+    () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`, received, answer };
+}
+
+/** What a receiver does (README, Outbound webhooks): the signatures of the header that `secret` makes match. */
+function signedWith(secret: string, delivery: Pick<Delivered, "headers" | "body">): boolean {
+  const timestamp = String(delivery.headers["x-sequenzy-timestamp"]);
+  const expected = createHmac("sha256", secret).update(`v1:${timestamp}:${delivery.body}`).digest();
+  return String(delivery.headers["x-sequenzy-signature"])
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter((entry) => entry.startsWith("v1="))
+    .some((entry) => {
+      const given = Buffer.from(entry.slice(3), "hex");
+      return given.length === expected.length && timingSafeEqual(given, expected);
+    });
+}
+
+async function createWebhook(s: SequenceSession, body: Record<string, unknown>): Promise<{ id: string; secret: string }> {
+  const created = await s.call("POST", "/api/v1/webhooks", { body });
+  if (created.status !== 200) throw new Error(JSON.stringify(created.body));
+  return { id: created.body.webhook.id, secret: created.body.webhook.signingSecret };
+}
+
+const addContact = (s: SequenceSession, email: string) => s.call("POST", "/api/v1/subscribers", { body: { email, firstName: "Ada" } });
+
+const SECOND = 1000;
+
+for (const dialect of dialects()) {
+  const name = (title: string) => `${dialect.name}: outbound webhooks ${title}`;
+
+  test(name("are created, listed, changed and deleted as compat-reference §21 shows; the secret is shown once and stored sealed"), async (t) => {
+    const s = await sequenceSession(t, dialect, { allowPrivateDestinations: true });
+    const hook = await receiver(t);
+
+    const created = await s.call("POST", "/api/v1/webhooks", { body: { name: "CRM", url: hook.url } });
+    t.is(created.status, 200);
+    const webhook = created.body.webhook;
+    t.regex(webhook.signingSecret, /^whsec_[A-Za-z0-9_-]{32}$/);
+    t.like(webhook, { name: "CRM", url: hook.url, status: "enabled", consecutiveFailures: 0, circuitOpenedAt: null, circuitOpenUntil: null });
+    t.deepEqual(webhook.events, [
+      "email.sent",
+      "email.delivered",
+      "email.delivery_delayed",
+      "email.bounced",
+      "email.complained",
+      "email.unsubscribed",
+      "subscriber.invalid",
+      "subscriber.unsubscribed",
+    ]);
+    t.is(webhook.signingSecrets.length, 1);
+    t.is(webhook.signingSecrets[0].prefix, webhook.signingSecret.slice(0, 12));
+
+    const listed = await s.call("GET", "/api/v1/webhooks");
+    t.is(listed.status, 200);
+    t.is(listed.body.webhooks.length, 1);
+    t.is(listed.body.webhooks[0].signingSecret, undefined, "never shown again");
+    const fetched = await s.call("GET", `/api/v1/webhooks/${webhook.id}`);
+    t.is(fetched.body.webhook.signingSecret, undefined);
+    t.false(JSON.stringify([listed.body, fetched.body]).includes(webhook.signingSecret));
+
+    // Only its sealed form is stored, anywhere.
+    const knex = s.api.runtime.knex;
+    const rows = [...(await knex("webhooks")), ...(await knex("webhook_signing_secrets"))];
+    t.is(rows.length, 2);
+    t.false(JSON.stringify(rows).includes(webhook.signingSecret));
+    t.false(JSON.stringify(rows).includes(webhook.signingSecret.slice(6)));
+
+    const patched = await s.call("PATCH", `/api/v1/webhooks/${webhook.id}`, {
+      body: { events: ["subscriber.created", "subscriber.created"], status: "disabled", name: "CRM sync" },
+    });
+    t.is(patched.status, 200);
+    t.like(patched.body.webhook, { name: "CRM sync", status: "disabled" });
+    t.deepEqual(patched.body.webhook.events, ["subscriber.created"]);
+    t.is(patched.body.webhook.signingSecret, undefined);
+
+    const empty = await s.call("PATCH", `/api/v1/webhooks/${webhook.id}`, { body: {} });
+    t.is(empty.status, 400);
+    t.is(empty.body.success, false);
+    const badEvent = await s.call("POST", "/api/v1/webhooks", { body: { name: "x", url: hook.url, events: ["email.teleported"] } });
+    t.is(badEvent.status, 422);
+    t.is(badEvent.body.errors[0].path, "events.0");
+    const noName = await s.call("POST", "/api/v1/webhooks", { body: { url: hook.url } });
+    t.is(noName.status, 422);
+    t.is((await s.call("GET", "/api/v1/webhooks")).body.webhooks.length, 1, "refused requests saved nothing");
+
+    const removed = await s.call("DELETE", `/api/v1/webhooks/${webhook.id}`);
+    t.deepEqual(removed.body, { success: true, webhookId: webhook.id });
+    t.is((await s.call("GET", `/api/v1/webhooks/${webhook.id}`)).status, 404);
+    t.is((await s.call("DELETE", `/api/v1/webhooks/${webhook.id}`)).status, 404);
+    t.is((await knex("webhook_signing_secrets")).length, 0);
+  });
+
+  test(name("take only https URLs of public hosts unless private destinations are allowed"), async (t) => {
+    const api = await apiFixture(t, dialect);
+    const a = await createCompanyFixture(api.runtime.container, { name: "Acme" });
+    const post = (url: string) => api.call("POST", "/api/v1/webhooks", { key: a.ownerKey, body: { name: "x", url } });
+    for (const url of [
+      "http://hooks.example.com/in",
+      "https://127.0.0.1/in",
+      "https://10.1.2.3/in",
+      "https://localhost/in",
+      "https://user:pw@hooks.example.com/",
+      "ftp://x.example.com",
+      "not a url",
+    ]) {
+      const refused = await post(url);
+      t.is(refused.status, 400, url);
+      t.is(refused.body.success, false);
+      t.is(refused.body.code, "invalid_input");
+    }
+    t.is((await post("https://hooks.example.com/in?source=lifecycle")).status, 200);
+    t.is((await api.call("GET", "/api/v1/webhooks", { key: a.ownerKey })).body.webhooks.length, 1);
+  });
+
+  test(name("belong to their company: another company's webhook is not found, and scopes are checked"), async (t) => {
+    const s = await sequenceSession(t, dialect, { allowPrivateDestinations: true });
+    const hook = await receiver(t);
+    const { id } = await createWebhook(s, { name: "A's", url: hook.url, events: ["subscriber.created"] });
+    const asB = (method: string, path: string, body?: unknown) => s.call(method, path, body === undefined ? {} : { body }, s.b);
+    t.deepEqual((await asB("GET", "/api/v1/webhooks")).body.webhooks, []);
+    for (const [method, path, body] of [
+      ["GET", `/api/v1/webhooks/${id}`],
+      ["PATCH", `/api/v1/webhooks/${id}`, { name: "taken" }],
+      ["POST", `/api/v1/webhooks/${id}/test`],
+      ["POST", `/api/v1/webhooks/${id}/signing-secrets`, {}],
+      ["GET", `/api/v1/webhooks/${id}/deliveries`],
+      ["DELETE", `/api/v1/webhooks/${id}`],
+    ] as const) {
+      const answer = await asB(method, path, body);
+      t.is(answer.status, 404, `${method} ${path}`);
+      t.is(answer.body.error, "Webhook not found");
+    }
+    t.is(hook.received.length, 0, "B's test reached nothing");
+    // B's contacts do not reach A's webhook.
+    await addContact(s, "a-contact@example.com");
+    await s.call("POST", "/api/v1/subscribers", { body: { email: "b-contact@example.com" } }, s.b);
+    await s.runJobs();
+    t.deepEqual(
+      hook.received.map((d) => d.event.data.email),
+      ["a-contact@example.com"],
+    );
+    t.is((await s.call("GET", `/api/v1/webhooks/${id}`)).body.webhook.name, "A's");
+
+    const reader = await createMemberKeyFixture(s.api.runtime.container, s.a.companyId, { role: "owner", scopes: ["webhooks:read"] });
+    t.is((await s.api.call("GET", "/api/v1/webhooks", { key: reader.key })).status, 200);
+    const refused = await s.api.call("POST", "/api/v1/webhooks", { key: reader.key, body: { name: "x", url: hook.url } });
+    t.is(refused.status, 403);
+    t.regex(refused.body.error, /webhooks:write/);
+    const none = await createMemberKeyFixture(s.api.runtime.container, s.a.companyId, { role: "owner", scopes: ["subscribers:read"] });
+    t.is((await s.api.call("GET", "/api/v1/webhooks", { key: none.key })).status, 403);
+  });
+
+  test(name("deliver contact and email events signed, once each, with stable event IDs"), async (t) => {
+    const s = await sequenceSession(t, dialect, { allowPrivateDestinations: true });
+    const hook = await receiver(t);
+    const { id, secret } = await createWebhook(s, {
+      name: "All",
+      url: hook.url,
+      events: ["subscriber.created", "subscriber.updated", "subscriber.unsubscribed", "email.sent", "email.delivered", "email.bounced"],
+    });
+
+    t.is((await addContact(s, "ada@example.com")).status, 200);
+    t.is(hook.received.length, 0, "delivered by the worker, not in the request");
+    await s.runJobs();
+    t.is(hook.received.length, 1);
+    const created = hook.received[0]!;
+    t.true(signedWith(secret, created));
+    t.false(signedWith("whsec_someone-else", created));
+    t.is(created.headers["content-type"], "application/json");
+    t.is(created.headers["x-sequenzy-timestamp"], String(Math.floor(s.api.clock.now().getTime() / 1000)));
+    t.like(created.event, { type: "subscriber.created", object: "event", metric: "created", created_at: s.api.clock.now().toISOString() });
+    t.like(created.event.data, { email: "ada@example.com", first_name: "Ada", status: "active" });
+    t.regex(created.event.id, /^evt_/);
+
+    const unsubscribed = await s.call("PATCH", "/api/v1/subscribers/ada@example.com", { body: { status: "unsubscribed" } });
+    t.is(unsubscribed.status, 200);
+    await s.runJobs();
+    t.deepEqual(
+      hook.received
+        .slice(1)
+        .map((d) => d.event.type)
+        .sort(),
+      ["subscriber.unsubscribed", "subscriber.updated"],
+    );
+
+    const sent = await s.call("POST", "/api/v1/transactional/send", { body: { to: "grace@example.com", subject: "Your receipt", body: "<p>Thanks</p>" } });
+    t.is(sent.status, 200, JSON.stringify(sent.body));
+    await s.runJobs();
+    await s.runJobs();
+    const emailSent = hook.received.find((d) => d.event.type === "email.sent");
+    t.truthy(emailSent);
+    t.true(signedWith(secret, emailSent!));
+    t.like(emailSent!.event.data, { recipient: "grace@example.com", subject: "Your receipt", email_type: "transactional" });
+    t.is(typeof emailSent!.event.data.email_send_id, "string");
+    t.regex(emailSent!.event.data.message_id, /^<.+@.+>$/);
+
+    // Provider events (here through the signed generic delivery webhook) follow, with the provider's facts.
+    const sendId: string = emailSent!.event.data.email_send_id;
+    const relaySecret = (await s.call("POST", "/api/v1/delivery-webhooks/secret")).body.secret;
+    const relay = async (payload: Record<string, unknown>) => {
+      const body = JSON.stringify(payload);
+      const response = await fetch(`${s.api.server.url}/api/webhooks/generic/${s.a.companyId}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-signature": signWebhookBody(relaySecret, body) },
+        body,
+      });
+      t.is(response.status, 200);
+    };
+    await relay({ type: "delivered", emailSendId: sendId, occurredAt: "2026-11-22T10:01:00.000Z", id: "relay-1" });
+    await relay({
+      type: "bounced",
+      emailSendId: sendId,
+      bounceType: "Transient",
+      bounceSubType: "MailboxFull",
+      occurredAt: "2026-11-22T10:02:00.000Z",
+      id: "relay-2",
+    });
+    await relay({
+      type: "bounced",
+      emailSendId: sendId,
+      bounceType: "Transient",
+      bounceSubType: "MailboxFull",
+      occurredAt: "2026-11-22T10:02:00.000Z",
+      id: "relay-2",
+    });
+    await s.runJobs();
+    const delivered = hook.received.filter((d) => d.event.type === "email.delivered");
+    const bounced = hook.received.filter((d) => d.event.type === "email.bounced");
+    t.is(delivered.length, 1);
+    t.is(bounced.length, 1, "a redelivered provider event is published once");
+    t.like(delivered[0]!.event, { created_at: "2026-11-22T10:01:00.000Z", data: { email_send_id: sendId, recipient: "grace@example.com" } });
+    t.like(bounced[0]!.event.data, { email_send_id: sendId, bounce_type: "Transient", bounce_sub_type: "MailboxFull" });
+    t.true(signedWith(secret, bounced[0]!));
+
+    // Every event once; the deliveries list shows them settled.
+    const ids = hook.received.map((d) => d.event.id);
+    t.is(new Set(ids).size, ids.length);
+    const deliveries = await s.call("GET", `/api/v1/webhooks/${id}/deliveries?limit=100`);
+    t.is(deliveries.status, 200);
+    t.is(deliveries.body.deliveries.length, hook.received.length);
+    t.true(deliveries.body.deliveries.every((d: any) => d.status === "succeeded" && d.responseCode === 200 && d.attempts === 1 && d.error === null));
+    t.is((await s.call("GET", `/api/v1/webhooks/${id}/deliveries?limit=0`)).status, 422);
+
+    // A disabled webhook is sent nothing new.
+    await s.call("PATCH", `/api/v1/webhooks/${id}`, { body: { status: "disabled" } });
+    await addContact(s, "lin@example.com");
+    await s.runJobs();
+    t.false(hook.received.some((d) => d.event.data.email === "lin@example.com"));
+  });
+
+  test(name("retry failed deliveries with back-off, open the circuit after 5 failures in a row, and give up after 7 days"), async (t) => {
+    const s = await sequenceSession(t, dialect, { allowPrivateDestinations: true });
+    const hook = await receiver(t);
+    hook.answer.status = 500;
+    const { id } = await createWebhook(s, { name: "Flaky", url: hook.url, events: ["subscriber.created"] });
+    const clock = s.api.clock;
+    const started = clock.now().getTime();
+    const deliveriesOf = async () => (await s.call("GET", `/api/v1/webhooks/${id}/deliveries`)).body.deliveries as any[];
+    const webhookNow = async () => (await s.call("GET", `/api/v1/webhooks/${id}`)).body.webhook;
+
+    await addContact(s, "one@example.com");
+    await s.runJobs();
+    let [delivery] = await deliveriesOf();
+    t.like(delivery, { status: "pending", attempts: 1, responseCode: 500, error: "The endpoint answered HTTP 500: down for maintenance" });
+    t.is(delivery.nextAttemptAt, new Date(started + 30 * SECOND).toISOString(), "first retry after 30 s");
+    await s.runJobs();
+    t.is(hook.received.length, 1, "nothing before its time");
+
+    // 30 s, 60 s, 120 s, 240 s: the fifth failure in a row opens the circuit for a minute.
+    for (const wait of [30, 60, 120, 240]) {
+      clock.advance(wait * SECOND);
+      await s.runJobs();
+    }
+    [delivery] = await deliveriesOf();
+    t.is(delivery.attempts, 5);
+    t.is(delivery.nextAttemptAt, new Date(clock.now().getTime() + 480 * SECOND).toISOString());
+    let webhook = await webhookNow();
+    t.is(webhook.consecutiveFailures, 5);
+    t.is(webhook.circuitOpenedAt, clock.now().toISOString());
+    t.is(webhook.circuitOpenUntil, new Date(clock.now().getTime() + 60 * SECOND).toISOString());
+
+    // While it is open, new events wait for it to close.
+    const requestsBefore = hook.received.length;
+    await addContact(s, "two@example.com");
+    await s.runJobs();
+    t.is(hook.received.length, requestsBefore, "no request while the circuit is open");
+    const waiting = (await deliveriesOf()).find((d) => d.attempts === 0)!;
+    t.is(waiting.nextAttemptAt, webhook.circuitOpenUntil);
+
+    // The endpoint recovers: once the rest is over, the waiting delivery goes and closes the circuit.
+    hook.answer.status = 200;
+    clock.advance(61 * SECOND);
+    await s.runJobs();
+    t.true(hook.received.some((d) => d.event.data.email === "two@example.com"));
+    webhook = await webhookNow();
+    t.like(webhook, { consecutiveFailures: 0, circuitOpenedAt: null, circuitOpenUntil: null });
+
+    // The first event still retries on its own schedule, and succeeds now.
+    clock.advance(480 * SECOND);
+    await s.runJobs();
+    const received = hook.received.filter((d) => d.event.data.email === "one@example.com");
+    t.is(received.length, 6);
+    t.is(new Set(received.map((d) => d.event.id)).size, 1, "the same event ID in every attempt");
+    t.is(new Set(received.map((d) => d.body)).size, 1, "the same body in every attempt");
+    t.like(
+      (await deliveriesOf()).find((d) => d.id === delivery.id),
+      { status: "succeeded", attempts: 6, responseCode: 200, error: null },
+    );
+
+    // An endpoint down for good: retried until 7 days after the event, then failed.
+    hook.answer.status = 503;
+    const eventAt = clock.now().getTime();
+    await addContact(s, "three@example.com");
+    for (let round = 0; round < 60; round += 1) {
+      await s.runJobs();
+      const current = (await deliveriesOf()).find((d) => d.status === "pending");
+      if (!current) break;
+      const hookNow = await webhookNow();
+      const next = Math.max(Date.parse(current.nextAttemptAt), hookNow.circuitOpenUntil ? Date.parse(hookNow.circuitOpenUntil) : 0);
+      clock.set(new Date(Math.max(next, clock.now().getTime())));
+    }
+    const failed = (await deliveriesOf()).find((d) => d.status === "failed");
+    t.truthy(failed);
+    t.like(failed, { responseCode: 503, nextAttemptAt: null });
+    t.true(failed.attempts >= 12, `${failed.attempts} attempts`);
+    t.true(Date.parse(failed.lastAttemptAt) <= eventAt + 7 * 24 * 3600 * SECOND);
+    t.true(Date.parse(failed.lastAttemptAt) >= eventAt + 3 * 24 * 3600 * SECOND, "it kept trying for days");
+    const three = hook.received.filter((d) => d.event.data.email === "three@example.com");
+    t.is(three.length, failed.attempts);
+  });
+
+  test(name("sign with both secrets during a rotation's grace period, and with the new one after it"), async (t) => {
+    const s = await sequenceSession(t, dialect, { allowPrivateDestinations: true });
+    const hook = await receiver(t);
+    const { id, secret: oldSecret } = await createWebhook(s, { name: "Rotating", url: hook.url, events: ["subscriber.created"] });
+
+    const rotated = await s.call("POST", `/api/v1/webhooks/${id}/signing-secrets`, { body: { gracePeriodHours: 2 } });
+    t.is(rotated.status, 200);
+    const newSecret: string = rotated.body.webhook.signingSecret;
+    t.regex(newSecret, /^whsec_/);
+    t.not(newSecret, oldSecret);
+    t.is(rotated.body.webhook.signingSecrets.length, 2);
+    const [current, retiring] = [...rotated.body.webhook.signingSecrets].sort((x: any, y: any) => Number(x.expiresAt !== null) - Number(y.expiresAt !== null));
+    t.is(current.prefix, newSecret.slice(0, 12));
+    t.is(current.expiresAt, null);
+    t.is(retiring.prefix, oldSecret.slice(0, 12));
+    t.is(retiring.expiresAt, new Date(s.api.clock.now().getTime() + 2 * 3600 * SECOND).toISOString());
+    t.false(JSON.stringify((await s.call("GET", "/api/v1/webhooks")).body).includes(newSecret));
+    t.false(JSON.stringify(await s.api.runtime.knex("webhook_signing_secrets")).includes(newSecret));
+
+    await addContact(s, "during@example.com");
+    await s.runJobs();
+    const during = hook.received.at(-1)!;
+    t.is(String(during.headers["x-sequenzy-signature"]).split(",").length, 2);
+    t.true(signedWith(oldSecret, during), "a receiver still on the old secret accepts it");
+    t.true(signedWith(newSecret, during));
+
+    s.api.clock.advance(2 * 3600 * SECOND + SECOND);
+    await addContact(s, "after@example.com");
+    await s.runJobs();
+    const after = hook.received.at(-1)!;
+    t.is(after.event.data.email, "after@example.com");
+    t.false(signedWith(oldSecret, after));
+    t.true(signedWith(newSecret, after));
+    t.is((await s.call("GET", `/api/v1/webhooks/${id}`)).body.webhook.signingSecrets.length, 1);
+    t.is((await s.call("POST", `/api/v1/webhooks/${id}/signing-secrets`, { body: { gracePeriodHours: 500 } })).status, 422);
+  });
+
+  test(name("test sends a sample event at once, and replay queues the same event again"), async (t) => {
+    const s = await sequenceSession(t, dialect, { allowPrivateDestinations: true });
+    const hook = await receiver(t);
+    const { id, secret } = await createWebhook(s, { name: "Test me", url: hook.url });
+
+    const tested = await s.call("POST", `/api/v1/webhooks/${id}/test`);
+    t.is(tested.status, 200);
+    t.like(tested.body.delivery, { webhookId: id, eventType: "email.sent", status: "succeeded", attempts: 1, responseCode: 200, error: null });
+    t.is(tested.body.webhook.id, id);
+    t.is(tested.body.webhook.signingSecret, undefined);
+    t.is(hook.received.length, 1);
+    t.true(signedWith(secret, hook.received[0]!));
+    t.like(hook.received[0]!.event, { type: "email.sent", data: { test: true } });
+
+    hook.answer.status = 404;
+    const failing = await s.call("POST", `/api/v1/webhooks/${id}/test`);
+    t.like(failing.body.delivery, { status: "failed", responseCode: 404, nextAttemptAt: null });
+    t.is(failing.body.webhook.consecutiveFailures, 1);
+
+    hook.answer.status = 200;
+    const original = tested.body.delivery;
+    const replayed = await s.call("POST", `/api/v1/webhooks/${id}/deliveries/${original.id}/replay`);
+    t.is(replayed.status, 200);
+    t.like(replayed.body.delivery, { status: "pending", attempts: 0, eventId: original.eventId, replayOf: original.id });
+    t.like(replayed.body.job, { status: "queued" });
+    t.regex(replayed.body.job.id, /^job_/);
+    await s.runJobs();
+    t.is(hook.received.length, 3);
+    t.is(hook.received[2]!.event.id, original.eventId);
+    t.is(hook.received[2]!.body, hook.received[0]!.body);
+    t.is((await s.call("POST", `/api/v1/webhooks/${id}/deliveries/whd_missing/replay`)).status, 404);
+
+    await s.call("PATCH", `/api/v1/webhooks/${id}`, { body: { status: "disabled" } });
+    const refused = await s.call("POST", `/api/v1/webhooks/${id}/deliveries/${original.id}/replay`);
+    t.is(refused.status, 400);
+    t.is(refused.body.success, false);
+  });
+
+  test(name("hear of imported contacts and finished sequences; settled deliveries go with the retention of delivery events"), async (t) => {
+    const s = await sequenceSession(t, dialect, { allowPrivateDestinations: true });
+    const hook = await receiver(t);
+    const { id, secret } = await createWebhook(s, { name: "Ops", url: hook.url, events: ["subscriber.created", "sequence.finished"] });
+
+    const imported = await s.call("POST", "/api/v1/subscribers/imports", {
+      body: { subscribers: [{ email: "imp-1@example.com" }, { email: "imp-2@example.com", firstName: "Bo" }], fileName: "people.csv" },
+    });
+    t.is(imported.status, 202, JSON.stringify(imported.body));
+    await s.runJobs();
+    t.deepEqual(hook.received.map((d) => [d.event.type, d.event.data.email]).sort(), [
+      ["subscriber.created", "imp-1@example.com"],
+      ["subscriber.created", "imp-2@example.com"],
+    ]);
+    t.true(hook.received.every((d) => signedWith(secret, d)));
+
+    const sequenceId = await createAndEnable(s, {
+      name: "Welcome",
+      trigger: "event_received",
+      eventName: "joined",
+      steps: [{ subject: "Hi", html: "<p>Hi</p>" }],
+    });
+    t.is((await s.call("POST", "/api/v1/subscribers/events", { body: { email: "imp-1@example.com", event: "joined" } })).status, 200);
+    await s.runJobs();
+    await s.runJobs();
+    const finished = hook.received.filter((d) => d.event.type === "sequence.finished");
+    t.is(finished.length, 1);
+    t.like(finished[0]!.event.data, { sequence_id: sequenceId, email: "imp-1@example.com", status: "completed", failed_reason: null });
+
+    // After the delivery events' retention (400 days by default), the settled history is swept.
+    const knex = s.api.runtime.knex;
+    t.is(Number((await knex("webhook_deliveries").where({ webhook_id: id }).count({ n: "*" }).first())!.n), 3);
+    s.api.clock.advance(401 * 24 * 3600 * SECOND);
+    const swept = await s.api.runtime.container.get(SweepRetention).execute();
+    t.true(swept.deliveryEvents >= 3);
+    t.is(Number((await knex("webhook_deliveries").where({ webhook_id: id }).count({ n: "*" }).first())!.n), 0);
+    t.is((await s.call("GET", `/api/v1/webhooks/${id}`)).status, 200, "the webhook itself stays");
+  });
+}
