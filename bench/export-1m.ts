@@ -19,6 +19,7 @@ import type { Actor } from "../core/shared/actor.js";
 import { createCompanyFixture } from "../fixtures/companies.js";
 import { startRuntime } from "../hosts/runtime.js";
 import { infoLogTo } from "./log-file.js";
+import { MB, watchMemory } from "./memory-watch.js";
 import { alternate, ratioLine } from "./rounds.js";
 import { count } from "./settings.js";
 
@@ -40,7 +41,6 @@ const GOAL = 0.6;
 /** How far the product's resident memory may grow during a run, whatever the number of rows. */
 const FLAT_MEMORY_MB = 150;
 const EVENTS_PER_SEND = 10;
-const MB = 1024 * 1024;
 /** About the product's chunk of JSON lines handed to gzip at a time. */
 const CHUNK_CHARS = 64 * 1024;
 
@@ -108,18 +108,6 @@ async function seed(knex: Knex, companyId: string, events: number, end: number):
     }
   });
   await knex.raw("analyze");
-}
-
-/** Samples the resident set size until stopped; resolves to the peak. */
-function watchMemory(): () => number {
-  let peak = process.memoryUsage().rss;
-  const timer = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage().rss);
-  }, 50);
-  return () => {
-    clearInterval(timer);
-    return Math.max(peak, process.memoryUsage().rss);
-  };
 }
 
 const EVENTS_QUERY = `select e.id, e.event_type, e.event_time, e.created_at, e.email_send_id, e.bounce_type, e.bounce_sub_type, e.url,

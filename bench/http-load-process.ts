@@ -9,6 +9,9 @@ import type { LoadOrder, LoadReport } from "./http-load.js";
  * plan says what they must be.
  */
 
+/** The i-th of the client addresses a proxy forwards for: 10.0.0.0, 10.0.0.1, ... */
+const clientAddress = (i: number): string => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
+
 async function run(order: LoadOrder): Promise<LoadReport> {
   const { plan, extent } = order;
   let next = 0;
@@ -16,7 +19,7 @@ async function run(order: LoadOrder): Promise<LoadReport> {
   const result = await autocannon({
     url: plan.url,
     method: plan.method,
-    headers: plan.bodies ? { "content-type": "application/json" } : {},
+    headers: { ...(plan.bodies ? { "content-type": "application/json" } : {}), ...plan.headers },
     connections: plan.connections,
     ...extent,
     requests: [
@@ -24,11 +27,14 @@ async function run(order: LoadOrder): Promise<LoadReport> {
         // One request at a time per connection: the answer read next is to the request set up last.
         setupRequest: (request, context: { expected?: string }) => {
           const n = next++;
-          const authorization = `Bearer ${plan.keys[n % plan.keys.length]}`;
+          const headers = { ...request.headers };
+          if (plan.keys.length > 0) headers.authorization = `Bearer ${plan.keys[n % plan.keys.length]}`;
+          if (plan.clientAddresses) headers["x-forwarded-for"] = clientAddress(n % plan.clientAddresses);
           context.expected = plan.answers?.[n % plan.answers.length];
           const template = plan.bodies?.[n % plan.bodies.length];
           const body = template === undefined ? undefined : template.replaceAll("{n}", String(n));
-          return { ...request, ...(body === undefined ? {} : { body }), headers: { ...request.headers, authorization } };
+          const path = plan.paths?.[n % plan.paths.length];
+          return { ...request, ...(path === undefined ? {} : { path }), ...(body === undefined ? {} : { body }), headers };
         },
         onResponse: (_status, body, context: { expected?: string }) => {
           if (context.expected !== undefined && body !== context.expected) wrong += 1;

@@ -8,8 +8,14 @@ export interface LoadPlan {
   readonly url: string;
   readonly method: "GET" | "POST";
   readonly connections: number;
-  /** Rotated one per request as `Authorization: Bearer ...`, so no key leaves its rate budget. */
+  /** Rotated one per request as `Authorization: Bearer ...`, so no key leaves its rate budget; none: no Authorization header. */
   readonly keys: readonly string[];
+  /** When given, request n goes to `paths[n % paths.length]` on the url's origin (aligned with `bodies` when both are as long). */
+  readonly paths?: readonly string[];
+  /** Headers of every request (such as `Origin`, or a `Content-Type` other than JSON). */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** When given, request n says it comes from one of so many client addresses, in turn (`X-Forwarded-For`, for a server behind a proxy). */
+  readonly clientAddresses?: number;
   /** JSON bodies taken in turn; `{n}` in one becomes the request's number in its run. */
   readonly bodies?: readonly string[];
   /** When given, the exact bodies of the answers, taken in turn like the keys (`answers[i]` answers `keys[i]` when both are as long). */

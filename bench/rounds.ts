@@ -14,6 +14,8 @@ export interface Comparison {
 /**
  * Runs baseline, product, baseline, product... (`rounds` of each), so a machine that gets busier
  * or quieter meanwhile weighs on both sides alike; each round function resolves to its rate.
+ * With `productFirst`, each round's product side runs first (when the baseline replays what the
+ * product made in the same round).
  */
 export async function alternate(
   name: string,
@@ -21,13 +23,19 @@ export async function alternate(
   unit: string,
   baselineRound: (round: number) => Promise<number>,
   productRound: (round: number) => Promise<number>,
+  { productFirst = false }: { readonly productFirst?: boolean } = {},
 ): Promise<Comparison> {
   const baselineRates: number[] = [];
   const productRates: number[] = [];
   const ratios: number[] = [];
   for (let round = 1; round <= rounds; round += 1) {
-    baselineRates.push(await baselineRound(round));
-    productRates.push(await productRound(round));
+    if (productFirst) {
+      productRates.push(await productRound(round));
+      baselineRates.push(await baselineRound(round));
+    } else {
+      baselineRates.push(await baselineRound(round));
+      productRates.push(await productRound(round));
+    }
     ratios.push(productRates.at(-1)! / baselineRates.at(-1)!);
     process.stderr.write(
       `  ${name} round ${round}/${rounds}: baseline ${Math.round(baselineRates.at(-1)!)} ${unit}, product ${Math.round(productRates.at(-1)!)} ${unit}, ratio ${ratios.at(-1)!.toFixed(2)}\n`,

@@ -21,6 +21,8 @@ const benchmarks: Record<string, () => Promise<() => Promise<string>>> = {
   "sequence-steps": async () => (await import("./sequence-steps.js")).sequenceSteps,
   "export-1m": async () => (await import("./export-1m.js")).export1m,
   "webhook-fanout": async () => (await import("./webhook-fanout.js")).webhookFanout,
+  "campaign-send": async () => (await import("./campaign-send.js")).campaignSend,
+  "web-events": async () => (await import("./web-events.js")).webEvents,
 };
 
 const USAGE = `usage: npm run bench -- [--quick | --record] [NAME...]

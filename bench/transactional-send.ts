@@ -12,6 +12,7 @@ import { createHttpApp } from "../hosts/http/app.js";
 import { startRuntime } from "../hosts/runtime.js";
 import { createWorker } from "../hosts/worker/create-worker.js";
 import { HttpLoad, type LoadPlan } from "./http-load.js";
+import { inParallel } from "./in-parallel.js";
 import { infoLogTo } from "./log-file.js";
 import { checkMail } from "./mail-check.js";
 import { alternate, ratioLine } from "./rounds.js";
@@ -41,16 +42,6 @@ const WARMUP = 50;
 /** The SMTP adapter's pool (adapters/mail), given to the baseline too. */
 const POOL = { pool: true, maxConnections: 5, maxMessages: 100 } as const;
 const HTML_MARK = "See your orders";
-
-/** Runs `task(i)` for i in [0, n), `width` at a time. */
-async function inParallel(n: number, width: number, task: (i: number) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: width }, async () => {
-      while (next < n) await task(next++);
-    }),
-  );
-}
 
 const seconds = async (task: () => Promise<void>): Promise<number> => {
   const start = performance.now();

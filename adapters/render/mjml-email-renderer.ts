@@ -4,6 +4,7 @@ import { GENERATED_FOOTER, isBlocksBody, type EmailContent } from "../../core/em
 import { badRequest } from "../../core/shared/errors.js";
 import { fail, ok, type Result } from "../../core/shared/result.js";
 import { HtmlDocument, insertAt } from "./html-document.js";
+import { FieldSlots } from "./field-slots.js";
 import { escapeHtml, oneLine, safeUrl } from "./html-text.js";
 import {
   DEFAULT_MERGE_TAG_LIMITS,
@@ -191,9 +192,18 @@ export class MjmlEmailRenderer implements EmailRenderer {
       // A body with a footer block of its own keeps it instead of the default one.
       const ownFooter = request.body.blocks.some((block) => block.type === "footer");
       const defaultFooter = ownFooter ? [] : await fillBlocks(footerBlocks, tags, "footer");
-      // The recipient's links go in after MJML, so recipients with the same merge values (a campaign without personal tags) share one compile.
-      const source = emailDocument({ subject, previewText, body, footer: defaultFooter }, withLinkSlots(context));
-      document = HtmlDocument.parse(fillLinkSlots(await this.compileOnce(source), context, escapeHtml));
+      // The recipient's links and merge-filled fields go in after MJML, so every recipient of an email shares one compile.
+      const slots = new FieldSlots();
+      const source = emailDocument(
+        {
+          subject: slots.text(subject),
+          previewText: previewText === null ? null : slots.text(previewText),
+          body: slots.blocks(body),
+          footer: slots.blocks(defaultFooter),
+        },
+        withLinkSlots(context),
+      );
+      document = HtmlDocument.parse(slots.fill(fillLinkSlots(await this.compileOnce(source), context, escapeHtml)));
       hasUnsubscribeLink = document.hasLinkTo(links.unsubscribeUrl);
     } else {
       document = HtmlDocument.parse(await tags.html(request.body.html, { surface: "body" }));
@@ -259,7 +269,7 @@ export class MjmlEmailRenderer implements EmailRenderer {
     return { html: fill(html, escapeHtml), text };
   }
 
-  /** MJML of a whole email, compiled once per source (bounded: personal merge values make every source new). */
+  /** MJML of a whole email, compiled once per source (its fields and links as stand-ins: one source per email and theme, in practice). */
   private async compileOnce(source: string): Promise<string> {
     let html = this.documents.get(source);
     if (html === undefined) {

@@ -41,6 +41,7 @@ export class DuplicateCampaign {
       status: "draft",
       schedule: { ...NO_SCHEDULE, sendTimeOptimization: original.schedule.sendTimeOptimization, sendTimeWindowHours: original.schedule.sendTimeWindowHours },
       sentAt: null,
+      previousOccurrenceId: null,
       source: null,
       externalId: null,
       createdAt: now,

@@ -1,7 +1,9 @@
 import type { WorkOf } from "../jobs/job-definition.js";
 import type { Clock } from "../ports/clock.js";
 import type { JobQueue } from "../ports/job-queue.js";
+import type { Campaign } from "./model.js";
 import type { CampaignRepository } from "./ports.js";
+import type { ScheduleNextOccurrence } from "./schedule-next-occurrence.js";
 import { finishCampaignSendJob, type FinishCampaignSendJob } from "./send-jobs.js";
 import type { CampaignSendRepository } from "./send-ports.js";
 import { transition } from "./transitions.js";
@@ -12,19 +14,25 @@ const lookAgainAfterMs = (check: number): number => Math.min(5_000, 1_000 * 2 **
 /**
  * After its last batch a campaign is `sent` (sentAt: the end of delivery) once none of its sends
  * waits for the relay; sends held while the company's sending is paused keep it `sending` until
- * they go out.
+ * they go out. A recurring campaign's next occurrence is scheduled then (also when a finish job
+ * runs again after the campaign was saved `sent`, so a worker that died in between loses none).
  */
 export class FinishCampaignSend {
   constructor(
     private readonly campaigns: CampaignRepository,
     private readonly sends: CampaignSendRepository,
     private readonly jobs: JobQueue,
+    private readonly nextOccurrence: ScheduleNextOccurrence,
     private readonly clock: Clock,
   ) {}
 
   runJob = async ({ companyId, payload }: WorkOf<typeof FinishCampaignSendJob>): Promise<void> => {
     const campaign = await this.campaigns.find(companyId, payload.campaignId);
     if (!campaign) return;
+    if (campaign.status === "sent") {
+      await this.nextOccurrence.execute(campaign);
+      return;
+    }
     const status = transition(campaign.status, "finish");
     if (status._tag === "Left") return;
     const now = this.clock.now();
@@ -33,6 +41,7 @@ export class FinishCampaignSend {
       return;
     }
     // A pause or cancel in between wins: the save only applies while the campaign is still sending.
-    await this.campaigns.save({ ...campaign, status: status.right, sentAt: now, updatedAt: now }, campaign.status);
+    const sent: Campaign = { ...campaign, status: status.right, sentAt: now, updatedAt: now };
+    if (await this.campaigns.save(sent, campaign.status)) await this.nextOccurrence.execute(sent);
   };
 }

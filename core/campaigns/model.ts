@@ -55,6 +55,12 @@ export interface CampaignSchedule {
   readonly sendInRecipientTimezone: boolean;
   readonly spreadOverHours: number | null;
   readonly recurringInterval: RecurringInterval | null;
+  /**
+   * With recurringInterval: the series' first scheduledAt. Every occurrence falls on its weekday
+   * (weekly) or day of month (monthly, the month's last day when it is shorter), at its
+   * wall-clock time in scheduledTimezone (UTC without one).
+   */
+  readonly recurrenceAnchor: Date | null;
   readonly sendTimeOptimization: boolean;
   readonly sendTimeWindowHours: number | null;
 }
@@ -65,6 +71,7 @@ export const NO_SCHEDULE: CampaignSchedule = {
   sendInRecipientTimezone: false,
   spreadOverHours: null,
   recurringInterval: null,
+  recurrenceAnchor: null,
   sendTimeOptimization: false,
   sendTimeWindowHours: null,
 };
@@ -94,6 +101,8 @@ export interface Campaign {
   /** The provider an imported campaign came from (`mailchimp`) and its ID there; null for campaigns made here. */
   readonly source: string | null;
   readonly externalId: string | null;
+  /** An occurrence of a recurring campaign: the occurrence whose finished send scheduled it (written once, when it is made). */
+  readonly previousOccurrenceId?: string | null;
   readonly createdAt: Date;
   readonly updatedAt: Date;
   /**

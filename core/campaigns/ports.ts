@@ -1,5 +1,6 @@
 import type { SegmentDefinition } from "../segments/ports.js";
 import { token } from "../shared/token.js";
+import type { CampaignGoal } from "./goals.js";
 import type { Campaign, CampaignStatus } from "./model.js";
 
 export interface CampaignPage {
@@ -13,6 +14,11 @@ export interface CampaignRepository {
   list(companyId: string, filter: { status?: CampaignStatus | undefined; label?: string | undefined; limit: number; offset: number }): Promise<CampaignPage>;
   find(companyId: string, campaignId: string): Promise<Campaign | null>;
   insert(campaign: Campaign): Promise<void>;
+  /**
+   * In one transaction: the next occurrence of a recurring campaign (`previousOccurrenceId` set)
+   * and its goals. False (nothing written) when that occurrence already has a next one.
+   */
+  insertOccurrence(campaign: Campaign, goals: readonly CampaignGoal[]): Promise<boolean>;
   /**
    * Saves every field of the campaign, only while its status is still `expected` (a state move
    * or an edit that raced another one changes nothing): false when it was not.

@@ -10,7 +10,7 @@ const EARLIEST_ZONE = "Pacific/Kiritimati";
 const formats = new Map<string, Intl.DateTimeFormat>();
 
 /** The format of a zone, or null when the name is not an IANA timezone. */
-function formatOf(zone: string): Intl.DateTimeFormat | null {
+export function formatOf(zone: string): Intl.DateTimeFormat | null {
   let format = formats.get(zone);
   if (format === undefined) {
     try {
@@ -35,13 +35,13 @@ function formatOf(zone: string): Intl.DateTimeFormat | null {
 export const isTimeZone = (zone: string): boolean => formatOf(zone) !== null;
 
 /** What clocks in `zone` show at `instant`, written as a UTC time (so it can be compared and shifted). */
-function wallClock(instant: number, format: Intl.DateTimeFormat): number {
+export function wallClock(instant: number, format: Intl.DateTimeFormat): number {
   const parts = Object.fromEntries(format.formatToParts(new Date(instant)).map((part) => [part.type, Number(part.value)]));
   return Date.UTC(parts.year!, parts.month! - 1, parts.day, parts.hour, parts.minute, parts.second, new Date(instant).getUTCMilliseconds());
 }
 
 /** The instant clocks in a zone show `wall` (an hour skipped by a clock change: the hour after). */
-function instantOf(wall: number, format: Intl.DateTimeFormat): number {
+export function instantOf(wall: number, format: Intl.DateTimeFormat): number {
   const first = wall - (wallClock(wall, format) - wall);
   // Once more with the offset in force at the first guess: right across a clock change.
   return wall - (wallClock(first, format) - first);

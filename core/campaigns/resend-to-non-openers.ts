@@ -85,6 +85,7 @@ export class ResendToNonOpeners {
       status: "draft",
       schedule: { ...NO_SCHEDULE, sendTimeOptimization: original.schedule.sendTimeOptimization, sendTimeWindowHours: original.schedule.sendTimeWindowHours },
       sentAt: null,
+      previousOccurrenceId: null,
       externalId: null,
       createdAt: now,
       updatedAt: now,

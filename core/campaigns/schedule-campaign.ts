@@ -85,6 +85,8 @@ export class ScheduleCampaign {
       sendInRecipientTimezone: input.sendInRecipientTimezone ?? false,
       spreadOverHours,
       recurringInterval: input.recurringInterval ?? null,
+      // A series counts its dates from its first: scheduling (again) starts it from scheduledAt.
+      recurrenceAnchor: input.recurringInterval !== undefined ? input.scheduledAt : null,
       // A spread decides the send times itself: it overrides send-time optimisation.
       sendTimeOptimization: spreadOverHours !== null ? false : (input.sendTimeOptimization ?? campaign.schedule.sendTimeOptimization),
       sendTimeWindowHours: input.sendTimeWindowHours ?? campaign.schedule.sendTimeWindowHours,

@@ -31,6 +31,8 @@ const summary = {
   sendTimeWindowHours: t.union([t.number, t.null]),
   spreadOverHours: t.union([t.number, t.null]),
   recurringInterval: t.union([oneOf(RECURRING_INTERVALS, "RecurringInterval"), t.null]),
+  /** An occurrence of a recurring campaign: the occurrence whose finished send scheduled it (which may have been deleted since); null otherwise. */
+  previousOccurrenceId: NullableString,
   sentAt: NullableTimestamp,
   /** Where an imported campaign came from (`mailchimp`); null for campaigns made here. */
   source: NullableString,
@@ -108,6 +110,7 @@ export const toCampaignSummaryView = (campaign: Campaign): CampaignSummaryView =
   sendTimeWindowHours: campaign.schedule.sendTimeWindowHours,
   spreadOverHours: campaign.schedule.spreadOverHours,
   recurringInterval: campaign.schedule.recurringInterval,
+  previousOccurrenceId: campaign.previousOccurrenceId ?? null,
   sentAt: campaign.sentAt?.toISOString() ?? null,
   source: campaign.source,
   createdAt: campaign.createdAt.toISOString(),

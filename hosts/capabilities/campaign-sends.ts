@@ -2,9 +2,11 @@ import { ContainerModule, type ResolutionContext } from "inversify";
 import { KnexCampaignSendRepository } from "../../adapters/knex/repositories/campaign-send-repository.js";
 import { PrepareCampaignMessage } from "../../core/campaigns/campaign-message.js";
 import { FinishCampaignSend } from "../../core/campaigns/finish-campaign-send.js";
+import { CampaignGoalRepository } from "../../core/campaigns/goals.js";
 import { PauseCampaign } from "../../core/campaigns/pause-campaign.js";
 import { CampaignAudienceQueries, CampaignRepository } from "../../core/campaigns/ports.js";
 import { ResumeCampaign } from "../../core/campaigns/resume-campaign.js";
+import { ScheduleNextOccurrence } from "../../core/campaigns/schedule-next-occurrence.js";
 import { SendCampaignBatch } from "../../core/campaigns/send-campaign-batch.js";
 import { FinishCampaignSendJob, SendCampaignBatchJob, StartCampaignSendJob, SWEEP_DUE_CAMPAIGNS_JOB } from "../../core/campaigns/send-jobs.js";
 import { CampaignSendRepository, CampaignSendSettings } from "../../core/campaigns/send-ports.js";
@@ -66,7 +68,8 @@ export const campaignSendsModule = new ContainerModule((container) => {
     IdGenerator,
     Clock,
   ]);
-  bindClass(container, FinishCampaignSend, [CampaignRepository, CampaignSendRepository, JobQueue, Clock]);
+  bindClass(container, ScheduleNextOccurrence, [CampaignRepository, CampaignGoalRepository, JobQueue, IdGenerator, Clock]);
+  bindClass(container, FinishCampaignSend, [CampaignRepository, CampaignSendRepository, JobQueue, ScheduleNextOccurrence, Clock]);
   bindClass(container, PauseCampaign, [CampaignRepository, MetricsQueries, Clock]);
   bindClass(container, ResumeCampaign, [CampaignRepository, CampaignSendRepository, MetricsQueries, CampaignSendSettings, Clock]);
   container.onActivation(JobHandlers, registerJobs);

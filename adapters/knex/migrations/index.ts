@@ -33,6 +33,7 @@ import * as m0036 from "./0036-webhooks.js";
 import * as m0037 from "./0037-team-invitations.js";
 import * as m0038 from "./0038-integrations.js";
 import * as m0039 from "./0039-sequence-enrollment-moves.js";
+import * as m0040 from "./0040-recurring-campaigns.js";
 import * as m0041 from "./0041-data-export-service-accounts.js";
 
 interface Migration {
@@ -77,6 +78,7 @@ const migrations: readonly Migration[] = [
   m0037,
   m0038,
   m0039,
+  m0040,
   m0041,
 ];
 

@@ -49,6 +49,15 @@ const toRow = (goal: CampaignGoal) => ({
   updated_at: toDbDate(goal.updatedAt),
 });
 
+/** The whole row of a new goal. */
+export const goalRow = (goal: CampaignGoal) => ({
+  id: goal.id,
+  company_id: goal.companyId,
+  campaign_id: goal.campaignId,
+  created_at: toDbDate(goal.createdAt),
+  ...toRow(goal),
+});
+
 /** `campaign_goals`, gone with their campaign. */
 export class KnexCampaignGoalRepository implements CampaignGoalRepository {
   constructor(private readonly knex: Knex) {}
@@ -64,13 +73,7 @@ export class KnexCampaignGoalRepository implements CampaignGoalRepository {
   }
 
   async insert(goal: CampaignGoal): Promise<void> {
-    await this.knex("campaign_goals").insert({
-      id: goal.id,
-      company_id: goal.companyId,
-      campaign_id: goal.campaignId,
-      created_at: toDbDate(goal.createdAt),
-      ...toRow(goal),
-    });
+    await this.knex("campaign_goals").insert(goalRow(goal));
   }
 
   async update(goal: CampaignGoal): Promise<void> {

@@ -2,12 +2,14 @@ import * as t from "io-ts";
 import type { Knex } from "knex";
 import { TargetListsCodec } from "../../../core/campaigns/commands.js";
 import { CAMPAIGN_STATUSES, RECURRING_INTERVALS, type Campaign, type CampaignStatus } from "../../../core/campaigns/model.js";
+import type { CampaignGoal } from "../../../core/campaigns/goals.js";
 import type { CampaignPage, CampaignRepository } from "../../../core/campaigns/ports.js";
 import { EmailBlocks } from "../../../core/emails/blocks.js";
 import type { EmailBody } from "../../../core/emails/model.js";
 import { oneOf } from "../../../core/shared/codecs.js";
 import { isPostgres } from "../connection.js";
 import { DbBoolean, DbDate, DbInteger, DbNullableDate, dbJson, decodeRow, toDbDate } from "../row-codecs.js";
+import { goalRow } from "./campaign-goal-repository.js";
 import { sendStateOf } from "./campaign-send-repository.js";
 
 const nullable = <C extends t.Mixed>(codec: C) => t.union([codec, t.null]);
@@ -40,6 +42,8 @@ const CampaignRow = t.type({
   send_in_recipient_timezone: DbBoolean,
   spread_over_hours: nullable(DbInteger),
   recurring_interval: nullable(oneOf(RECURRING_INTERVALS, "RecurringInterval")),
+  recurrence_anchor_at: DbNullableDate,
+  previous_occurrence_id: nullable(t.string),
   send_time_optimization: DbBoolean,
   send_time_window_hours: nullable(DbInteger),
   sent_at: DbNullableDate,
@@ -81,12 +85,14 @@ function toCampaign(row: unknown): Campaign {
       sendInRecipientTimezone: r.send_in_recipient_timezone,
       spreadOverHours: r.spread_over_hours,
       recurringInterval: r.recurring_interval,
+      recurrenceAnchor: r.recurrence_anchor_at,
       sendTimeOptimization: r.send_time_optimization,
       sendTimeWindowHours: r.send_time_window_hours,
     },
     sentAt: r.sent_at,
     source: r.source,
     externalId: r.external_id,
+    previousOccurrenceId: r.previous_occurrence_id,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
     send: sendStateOf(row),
@@ -119,10 +125,21 @@ const savedColumns = (campaign: Campaign) => ({
   send_in_recipient_timezone: campaign.schedule.sendInRecipientTimezone,
   spread_over_hours: campaign.schedule.spreadOverHours,
   recurring_interval: campaign.schedule.recurringInterval,
+  recurrence_anchor_at: toDbDate(campaign.schedule.recurrenceAnchor),
   send_time_optimization: campaign.schedule.sendTimeOptimization,
   send_time_window_hours: campaign.schedule.sendTimeWindowHours,
   sent_at: toDbDate(campaign.sentAt),
   updated_at: toDbDate(campaign.updatedAt),
+});
+
+/** A new campaign's row: every saved column and the ones written once. */
+const insertedRow = (campaign: Campaign) => ({
+  id: campaign.id,
+  company_id: campaign.companyId,
+  ...savedColumns(campaign),
+  source: campaign.source,
+  external_id: campaign.externalId,
+  created_at: toDbDate(campaign.createdAt),
 });
 
 /** `campaigns`: those made here and the drafts migrations imported, alike. */
@@ -160,13 +177,18 @@ export class KnexCampaignRepository implements CampaignRepository {
   }
 
   async insert(campaign: Campaign): Promise<void> {
-    await this.knex("campaigns").insert({
-      id: campaign.id,
-      company_id: campaign.companyId,
-      ...savedColumns(campaign),
-      source: campaign.source,
-      external_id: campaign.externalId,
-      created_at: toDbDate(campaign.createdAt),
+    await this.knex("campaigns").insert(insertedRow(campaign));
+  }
+
+  async insertOccurrence(campaign: Campaign, goals: readonly CampaignGoal[]): Promise<boolean> {
+    const previous = campaign.previousOccurrenceId;
+    if (!previous) throw new Error(`campaign ${campaign.id} is not an occurrence: it names no previous one`);
+    return this.knex.transaction(async (trx) => {
+      // The unique index backs this check against a finish handled at once by two workers.
+      if (await trx("campaigns").where({ company_id: campaign.companyId, previous_occurrence_id: previous }).first("id")) return false;
+      await trx("campaigns").insert({ ...insertedRow(campaign), previous_occurrence_id: previous });
+      if (goals.length > 0) await trx("campaign_goals").insert(goals.map(goalRow));
+      return true;
     });
   }
 

@@ -208,7 +208,7 @@ export const campaignsRoutes = routeModule(
       scopes: ["campaigns:send"],
       summary:
         "Schedule a draft (or re-schedule a scheduled campaign): scheduledAt (required, in the future), targetLists or listIds (replace the audience), spreadOverHours (1-72; overrides sendTimeOptimization), " +
-        "sendInRecipientTimezone (needs scheduledTimezone, an IANA zone; not with recurringInterval or spreadOverHours), recurringInterval (weekly, monthly), sendTimeWindowHours (1-24), maxRecipients. " +
+        "sendInRecipientTimezone (needs scheduledTimezone, an IANA zone; not with recurringInterval or spreadOverHours), recurringInterval (weekly, monthly: when an occurrence's send finishes, the next is scheduled as a new campaign with previousOccurrenceId; unscheduling or cancelling it ends the series), sendTimeWindowHours (1-24), maxRecipients. " +
         `Needs a subject, content, and an audience whose lists and segments still exist (400 otherwise). ${STATE_RULE} ${SENDING} ${NOT_FOUND}`,
       params: CampaignPath,
       body: ScheduleCampaignCommand,

@@ -303,6 +303,32 @@ test("raw HTML bodies of many recipients share one compiled footer, each with it
   t.regex(second.text, /https:\/\/mail\.example\.test\/u\/b/);
 });
 
+test("block emails of recipients with different merge values share one MJML compile, each with its own values, escaped as before", async (t) => {
+  const own = new MjmlEmailRenderer();
+  let compiles = 0;
+  const compile = (own as unknown as { compile(source: string): Promise<string> }).compile.bind(own);
+  (own as unknown as { compile(source: string): Promise<string> }).compile = (source) => ((compiles += 1), compile(source));
+  const body = {
+    blocks: [
+      { type: "heading", content: "Hello {{ firstName }}" },
+      { type: "text", content: "  {{ firstName }} is on <b>{{ plan }}</b>  " },
+      { type: "button", text: " Open {{ firstName }} ", url: "https://app.example.test/{{ plan }}?a=1&b=2" },
+      { type: "image", src: "https://cdn.example.test/{{ plan }}.png", alt: "{{ firstName }}" },
+    ] satisfies EmailBlock[],
+  };
+  const names = ["Ann", `O'Brien & "Sons" <i>`, "lifecycle-field-0-7f3a9c"];
+  const emails = [];
+  for (const firstName of names) emails.push(await render({ body, variables: { firstName, plan: "Pro" } }, own));
+  t.is(compiles, 1, "one compile for every recipient");
+  t.true(emails[0]!.html.includes("Hello Ann") && emails[0]!.html.includes("<title>Welcome, Ann</title>"));
+  t.true(emails[1]!.html.includes("Hello O&#39;Brien &amp; &#34;Sons&#34; &lt;i&gt;"), "merge values escaped in HTML fields");
+  t.true(emails[1]!.html.includes("<title>Welcome, O&#39;Brien &amp; &quot;Sons&quot; &lt;i&gt;</title>"));
+  t.regex(emails[1]!.html, />\s*Open O&#39;Brien &amp; &quot;Sons&quot; &lt;i&gt;\s*<\/a>/, "the button text escaped as a whole");
+  t.true(hrefs(emails[1]!.html).includes("https://app.example.test/Pro?a=1&b=2"));
+  t.true(emails[2]!.html.includes("Hello lifecycle-field-0-7f3a9c"), "a value that looks like a stand-in is written as it is");
+  t.false(emails[0]!.html.includes("lifecycle-"), "no stand-in is left");
+});
+
 test("variablesOf lists the variables an email's merge tags read, from every field, without the service's links", (t) => {
   t.deepEqual(
     renderer.variablesOf({

@@ -75,6 +75,7 @@ for (const dialect of dialects()) {
       sendTimeWindowHours: null,
       spreadOverHours: null,
       recurringInterval: null,
+      previousOccurrenceId: null,
       sentAt: null,
       source: null,
       createdAt: "2026-11-22T10:00:00.000Z",
