@@ -29,6 +29,28 @@ const sqlite: Dialect = {
 };
 
 /**
+ * Migrating a schema, or dropping one, locks every table and index in one transaction, and Postgres
+ * has room for max_locks_per_transaction (64) x max_connections (100) locks in all: a test file
+ * whose tests all set up at once ran out ("out of shared memory"). A few at a time per process.
+ */
+const SCHEMA_WORK_AT_ONCE = 2;
+let schemaWorkRunning = 0;
+const schemaWorkWaiting: Array<() => void> = [];
+
+export async function schemaWork<T>(work: () => Promise<T>): Promise<T> {
+  if (schemaWorkRunning < SCHEMA_WORK_AT_ONCE) schemaWorkRunning += 1;
+  else await new Promise<void>((resolve) => schemaWorkWaiting.push(resolve));
+  try {
+    return await work();
+  } finally {
+    // The slot passes straight to the next in line, so no newcomer slips in between.
+    const next = schemaWorkWaiting.shift();
+    if (next) next();
+    else schemaWorkRunning -= 1;
+  }
+}
+
+/**
  * Postgres through TEST_DATABASE_URL: each test gets a schema of its own, reached through
  * `?options=-c search_path=...` so that child processes land in it too.
  */
@@ -45,9 +67,11 @@ const postgres = (baseUrl: string): Dialect => ({
       schema,
       env: { DATABASE_URL: url },
       async drop() {
-        const cleaner = knexFactory({ client: "pg", connection: baseUrl, pool: { min: 0, max: 1 } });
-        await cleaner.raw("drop schema if exists ?? cascade", [schema]);
-        await cleaner.destroy();
+        await schemaWork(async () => {
+          const cleaner = knexFactory({ client: "pg", connection: baseUrl, pool: { min: 0, max: 1 } });
+          await cleaner.raw("drop schema if exists ?? cascade", [schema]);
+          await cleaner.destroy();
+        });
       },
     };
   },

@@ -5,7 +5,7 @@ import type { Clock } from "../../core/ports/clock.js";
 import { createHttpApp, type HttpAppOptions } from "../../hosts/http/app.js";
 import { createLogger } from "../../hosts/logger.js";
 import { startRuntime, type Runtime, type RuntimeOptions } from "../../hosts/runtime.js";
-import type { TestDatabase } from "./databases.js";
+import { schemaWork, type TestDatabase } from "./databases.js";
 
 export const BASE_URL = "http://lifecycle.test";
 
@@ -19,14 +19,17 @@ export type TestRuntimeOptions = Partial<Omit<RuntimeOptions, "databaseUrl" | "l
 export const TEST_CAPACITY = { shedEventLoopDelayMs: 0 } as const;
 
 export function startTestRuntime(database: TestDatabase, clock?: Clock, options: TestRuntimeOptions = {}): Promise<Runtime> {
-  return startRuntime({
-    ...options,
-    capacity: { ...TEST_CAPACITY, ...options.capacity },
-    databaseUrl: database.url,
-    logger: createLogger("silent"),
-    baseUrl: BASE_URL,
-    ...(clock ? { clock } : {}),
-  });
+  const start = () =>
+    startRuntime({
+      ...options,
+      capacity: { ...TEST_CAPACITY, ...options.capacity },
+      databaseUrl: database.url,
+      logger: createLogger("silent"),
+      baseUrl: BASE_URL,
+      ...(clock ? { clock } : {}),
+    });
+  // Starting migrates a new schema: on Postgres, a few at a time (see schemaWork).
+  return database.schema ? schemaWork(start) : start();
 }
 
 export interface TestServer {
