@@ -134,7 +134,7 @@ const LINK_SLOTS = /lifecycle-link-(\d+)-7f3a9c/g;
 
 type Mjml2Html = typeof import("mjml");
 let mjml: Promise<Mjml2Html> | undefined;
-/** MJML and its CSS inliner are some 700 modules: loaded at the first render, so that commands which never render start fast. */
+/** MJML and its CSS inliner are some 600 modules: loaded at the first render, so that commands which never render start fast. */
 const loadMjml = (): Promise<Mjml2Html> => (mjml ??= import("mjml").then((module) => module.default));
 
 export class MjmlEmailRenderer implements EmailRenderer {
