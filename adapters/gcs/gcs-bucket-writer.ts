@@ -1,3 +1,4 @@
+import { MeteredSource } from "../system/metered-source.js";
 import { createReadStream, createWriteStream } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -125,7 +126,7 @@ class GcsBucket implements Bucket {
 
   async upload(key: string, body: AsyncIterable<Uint8Array>, options: ObjectOptions): Promise<{ readonly bytes: number }> {
     const file = this.bucket.file(key);
-    const source = new MeteredBody(body, this.settings.maxObjectBytes, () => this.tooLarge());
+    const source = new MeteredSource(body, this.settings.maxObjectBytes, () => this.tooLarge());
     let leftover: ObjectFacts | null | "unknown";
     try {
       leftover = await this.factsOf(file, { unknownWhenDenied: true });
@@ -165,7 +166,7 @@ class GcsBucket implements Bucket {
    * An earlier attempt left an object at the key: the body goes to a temporary file first. The
    * same bytes are left as they are; other bytes replace that very generation.
    */
-  private async settle(file: File, source: MeteredBody, leftover: ObjectFacts, options: ObjectOptions): Promise<{ readonly bytes: number }> {
+  private async settle(file: File, source: MeteredSource, leftover: ObjectFacts, options: ObjectOptions): Promise<{ readonly bytes: number }> {
     const directory = await mkdtemp(join(this.settings.spoolDirectory, "lifecycle-gcs-"));
     try {
       const spool = join(directory, "body");
@@ -270,43 +271,4 @@ function isTransient(error: unknown): boolean {
   if (status !== undefined) return status === 408 || status === 429 || status >= 500;
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === "string" && TRANSIENT_CODES.has(code);
-}
-
-/** Counts what the body yields, stops past the size cap, and remembers the body's own failure. */
-class MeteredBody {
-  bytes = 0;
-  failure: unknown = undefined;
-
-  constructor(
-    private readonly body: AsyncIterable<Uint8Array>,
-    private readonly maxBytes: number,
-    private readonly tooLarge: () => Error,
-  ) {}
-
-  /** Ends the body's iteration when the upload stops early, so whatever feeds it is released. */
-  async *chunks(): AsyncGenerator<Uint8Array> {
-    const iterator = this.body[Symbol.asyncIterator]();
-    let ended = false;
-    try {
-      for (;;) {
-        let next: IteratorResult<Uint8Array>;
-        try {
-          next = await iterator.next();
-        } catch (error) {
-          ended = true;
-          this.failure = error;
-          throw error;
-        }
-        if (next.done) {
-          ended = true;
-          return;
-        }
-        this.bytes += next.value.byteLength;
-        if (this.bytes > this.maxBytes) throw this.tooLarge();
-        if (next.value.byteLength > 0) yield next.value;
-      }
-    } finally {
-      if (!ended) await iterator.return?.();
-    }
-  }
 }

@@ -1,3 +1,4 @@
+import { MeteredSource } from "../system/metered-source.js";
 import type { LookupFunction } from "node:net";
 import { Readable } from "node:stream";
 import { HeadObjectCommand, PutObjectCommand, S3Client, type S3ClientConfig } from "@aws-sdk/client-s3";
@@ -191,43 +192,4 @@ class S3Bucket implements Bucket {
 
 function objectHeaders(options: ObjectOptions) {
   return { ContentType: options.contentType, ...(options.contentEncoding ? { ContentEncoding: options.contentEncoding } : {}) };
-}
-
-/** Counts what `body` yields, stops past the size cap, and remembers the body's own failure. */
-class MeteredSource {
-  bytes = 0;
-  failure: unknown = undefined;
-
-  constructor(
-    private readonly body: AsyncIterable<Uint8Array>,
-    private readonly maxBytes: number,
-    private readonly tooLarge: () => Error,
-  ) {}
-
-  /** Ends the body's iteration when the upload stops early, so whatever feeds it is released. */
-  async *chunks(): AsyncGenerator<Uint8Array> {
-    const iterator = this.body[Symbol.asyncIterator]();
-    let ended = false;
-    try {
-      for (;;) {
-        let next: IteratorResult<Uint8Array>;
-        try {
-          next = await iterator.next();
-        } catch (error) {
-          ended = true;
-          this.failure = error;
-          throw error;
-        }
-        if (next.done) {
-          ended = true;
-          return;
-        }
-        this.bytes += next.value.byteLength;
-        if (this.bytes > this.maxBytes) throw this.tooLarge();
-        if (next.value.byteLength > 0) yield next.value;
-      }
-    } finally {
-      if (!ended) await iterator.return?.();
-    }
-  }
 }
