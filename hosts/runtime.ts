@@ -10,6 +10,7 @@ import type { TranslationService } from "../adapters/translation/libre-translate
 import { parseDatabaseUrl } from "../adapters/knex/database-url.js";
 import { DEFAULT_CAPACITY, type Capacity } from "./capacity.js";
 import { migrateToLatest } from "../adapters/knex/migrate.js";
+import { preloadMjml } from "../adapters/render/mjml-email-renderer.js";
 import { buildContainer } from "./container.js";
 import { Disposables } from "./tokens.js";
 import type { Logger } from "./logger.js";
@@ -36,6 +37,8 @@ export interface RuntimeOptions {
   readonly retention?: RetentionPolicy;
   /** Fair share, load shedding and statement time limit; DEFAULT_CAPACITY where omitted. */
   readonly capacity?: Partial<Capacity>;
+  /** Load the email renderer before the runtime is ready (true when omitted); commands that never render pass false. */
+  readonly preloadRenderer?: boolean;
 }
 
 /** What every host runs on: one database pool, an up-to-date schema, and the container. */
@@ -67,6 +70,11 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     throw error;
   } finally {
     if (migrating !== knex) await migrating.destroy();
+  }
+  if (options.preloadRenderer ?? true) {
+    const started = performance.now();
+    await preloadMjml();
+    options.logger.debug({ ms: Math.round(performance.now() - started) }, "email renderer loaded");
   }
   const container = buildContainer({
     knex,

@@ -134,8 +134,17 @@ const LINK_SLOTS = /lifecycle-link-(\d+)-7f3a9c/g;
 
 type Mjml2Html = typeof import("mjml");
 let mjml: Promise<Mjml2Html> | undefined;
-/** MJML and its CSS inliner are some 600 modules: loaded at the first render, so that commands which never render start fast. */
+/** MJML and its CSS inliner are some 600 modules, loaded once: by preloadMjml where a host serves, else at the first render. */
 const loadMjml = (): Promise<Mjml2Html> => (mjml ??= import("mjml").then((module) => module.default));
+
+/**
+ * Loading MJML holds the event loop for a few hundred ms: a server that loaded it at its first
+ * render shed the requests that came with it (503), so hosts that serve load it before they are
+ * ready, and short commands (migrate, admin) that never render skip it.
+ */
+export const preloadMjml = async (): Promise<void> => {
+  await loadMjml();
+};
 
 export class MjmlEmailRenderer implements EmailRenderer {
   private readonly engines: MergeTagEngines;

@@ -21,7 +21,7 @@ import { runtimeOptions } from "./runtime-options.js";
 
 async function withRuntime<T>(database: string | undefined, work: (runtime: Runtime) => Promise<T>): Promise<T> {
   const config = loadConfig(process.env, { databaseUrl: database });
-  const runtime = await startRuntime(runtimeOptions(config, createLogger(config.logLevel)));
+  const runtime = await startRuntime({ ...runtimeOptions(config, createLogger(config.logLevel)), preloadRenderer: false });
   try {
     return await work(runtime);
   } finally {

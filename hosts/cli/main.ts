@@ -61,7 +61,7 @@ program
   .option("--database <url>", "database URL (overrides DATABASE_URL)")
   .action(async (flags: { database?: string }) => {
     const config = loadConfig(process.env, { databaseUrl: flags.database });
-    const runtime = await startRuntime(runtimeOptions(config, createLogger(config.logLevel)));
+    const runtime = await startRuntime({ ...runtimeOptions(config, createLogger(config.logLevel)), preloadRenderer: false });
     await runtime.close();
     process.stdout.write("database schema is up to date\n");
   });

@@ -52,6 +52,8 @@ export interface RunningServer {
   readonly child: ChildProcess;
   readonly url: string;
   readonly firstLine: string;
+  /** What the command wrote to stderr so far (its logs). */
+  stderr(): string;
   /** Sends SIGTERM and resolves with the exit code. */
   stop(): Promise<number | null>;
 }
@@ -91,6 +93,7 @@ export async function startCli(
     child,
     url,
     firstLine,
+    stderr: () => stderr,
     async stop() {
       if (child.exitCode !== null) return child.exitCode;
       const exited = once(child, "exit") as Promise<[number | null, NodeJS.Signals | null]>;

@@ -30,6 +30,25 @@ test("with no configuration, serve runs on SQLite under ./data, and stops cleanl
   t.is(await server.stop(), 0);
 });
 
+test("serve loads the email renderer before it listens, so its first sends are not shed; migrate does not load it", async (t) => {
+  const cwd = workdir(t);
+  const env = { LOG_LEVEL: "debug" };
+  const migrated = await runCli(["migrate"], { cwd, env });
+  t.is(migrated.code, 0, migrated.stderr);
+  t.false(migrated.stderr.includes("email renderer loaded"));
+
+  const server = await startCli(["serve", "--port", "0", "--no-worker"], { cwd, env });
+  t.teardown(() => server.stop());
+  t.is(await server.stop(), 0);
+  const loaded = server
+    .stderr()
+    .split("\n")
+    .filter((line) => line.includes("email renderer loaded"))
+    .map((line) => JSON.parse(line) as { level: number; ms: number });
+  t.is(loaded.length, 1, server.stderr());
+  t.true(loaded[0]!.ms > 0);
+});
+
 for (const dialect of dialects()) {
   const name = (title: string) => `${dialect.name}: ${title}`;
 
