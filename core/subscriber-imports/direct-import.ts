@@ -20,6 +20,8 @@ export interface DirectImportInput {
   readonly lists: readonly string[];
   /** Whether the contacts it creates are asked to confirm (default: the company's double opt-in setting). */
   readonly optInMode?: OptInMode;
+  /** Whether its contacts start the sequences of the lists they join and the tags they get, as an API import's `enrollInSequences` (default false). */
+  readonly enrollInSequences?: boolean;
 }
 
 /** Attempts of one chunk before its rows are counted as failed (a busy database, a lost connection). */
@@ -47,7 +49,12 @@ export class DirectImport {
     const now = this.clock.now();
     const lists = input.lists.length ? await this.subscribers.resolveLists(companyId, input.lists, now) : { ids: [], unknownIds: [] };
     if (lists.unknownIds.length > 0) return fail(notFound(`List not found: ${lists.unknownIds.join(", ")}`));
-    const options = { duplicateStrategy: input.duplicateStrategy, listIds: lists.ids, enrollInSequences: false, optInMode: input.optInMode ?? "default" };
+    const options = {
+      duplicateStrategy: input.duplicateStrategy,
+      listIds: lists.ids,
+      enrollInSequences: input.enrollInSequences ?? false,
+      optInMode: input.optInMode ?? "default",
+    };
     const created = newImport(this.ids.next("imp"), companyId, input.fileName, null, options, now);
     const { subscriberImport } = await this.imports.insertOrFind(must(transition(created, { type: "start" }, now)), []);
     return ok(subscriberImport);

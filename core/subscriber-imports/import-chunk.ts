@@ -2,8 +2,10 @@ import { askImportedContactsJob } from "../opt-in/ask-imported-contacts.js";
 import { startSequencesJob } from "../sequences/trigger-jobs.js";
 import type { ChunkOutcome, SubscriberImport } from "./model.js";
 import { planChunk, type ContactWrite } from "./plan-chunk.js";
-import type { ImportChunkWork } from "./ports.js";
+import type { ImportChunkWork, NewJoins } from "./ports.js";
 import { readChunk, type ChunkRow } from "./rows.js";
+
+const NO_JOINS: NewJoins = { lists: new Map(), tags: new Map() };
 
 /** What a chunk did. */
 export interface ChunkResult {
@@ -18,8 +20,9 @@ export interface ChunkResult {
  * written in a few multi-row statements, all inside the caller's transaction.
  * With `askToConfirm` (double opt-in applies to the import), the active contacts it created start
  * unconfirmed and the job that emails them is queued in that same transaction: the contacts, their
- * opt-ins and the job commit together or not at all. Likewise the job that starts the created
- * contacts' sequences, with `enrollInSequences`.
+ * opt-ins and the job commit together or not at all. Likewise the jobs that start sequences, with
+ * `enrollInSequences`: the created contacts', and those of existing contacts that join a list or
+ * get a tag for the first time.
  */
 export async function importChunk(
   subscriberImport: SubscriberImport,
@@ -40,13 +43,18 @@ export async function importChunk(
   const existing = emails.size + externalIds.size > 0 ? await work.findContacts([...emails], [...externalIds]) : [];
   const { options } = subscriberImport;
   const plan = planChunk(readings, existing, { companyId: subscriberImport.companyId, strategy: options.duplicateStrategy, newId, now });
+  // Read before the write: which lists and tags the existing contacts are about to get for the first time.
+  const joins = options.enrollInSequences && plan.updates.length > 0 ? await work.findNewJoins(plan.updates, options.listIds) : NO_JOINS;
   if (plan.inserts.length + plan.updates.length > 0) {
     await work.writeContacts({ inserts: plan.inserts, updates: plan.updates, listIds: options.listIds }, now);
   }
   const created = plan.inserts.map((insert) => insert.subscriber);
   const asked = askToConfirm ? created.filter((contact) => contact.status === "active").map((contact) => contact.id) : [];
   if (asked.length > 0) await work.startOptIns(asked, askImportedContactsJob(subscriberImport.companyId, asked), now);
-  if (options.enrollInSequences) await queueSequenceStarts(subscriberImport, plan.inserts, new Set(asked), work, now);
+  if (options.enrollInSequences) {
+    await queueSequenceStarts(subscriberImport, plan.inserts, new Set(asked), work, now);
+    await queueJoinedSequenceStarts(subscriberImport.companyId, joins, work, now);
+  }
   return { outcome: plan.outcome, askedToConfirm: asked.length };
 }
 
@@ -67,7 +75,36 @@ async function queueSequenceStarts(
   const { companyId, options } = subscriberImport;
   const ids = entering.map((write) => write.subscriber.id);
   await work.enqueue(startSequencesJob(companyId, ids, { trigger: "contact_added", created: true, listIds: options.listIds }), now);
+  await queueTagStarts(
+    companyId,
+    entering.map((write) => [write.subscriber.id, write.tags]),
+    work,
+    now,
+  );
+}
+
+/**
+ * Existing contacts that joined lists start those lists' contact_added sequences (not the ones
+ * for any new contact), one job per set of lists joined, so that a sequence for any list starts
+ * once; those given a tag for the first time start its tag_added ones. The entry point leaves out
+ * contacts that are not active or not confirmed.
+ */
+async function queueJoinedSequenceStarts(companyId: string, joins: NewJoins, work: ImportChunkWork, now: Date): Promise<void> {
+  const byLists = new Map<string, string[]>();
+  for (const [subscriberId, listIds] of joins.lists) byLists.set(listIds.join(" "), [...(byLists.get(listIds.join(" ")) ?? []), subscriberId]);
+  for (const [key, ids] of byLists)
+    await work.enqueue(startSequencesJob(companyId, ids, { trigger: "contact_added", created: false, listIds: key.split(" ") }), now);
+  await queueTagStarts(companyId, joins.tags, work, now);
+}
+
+/** One job per tag, for the contacts that got it: its tag_added sequences. */
+async function queueTagStarts(
+  companyId: string,
+  tagsByContact: Iterable<readonly [string, readonly string[]]>,
+  work: ImportChunkWork,
+  now: Date,
+): Promise<void> {
   const byTag = new Map<string, string[]>();
-  for (const write of entering) for (const tag of write.tags) byTag.set(tag, [...(byTag.get(tag) ?? []), write.subscriber.id]);
-  for (const [tag, tagged] of byTag) await work.enqueue(startSequencesJob(companyId, tagged, { trigger: "tag_added", tagNames: [tag] }), now);
+  for (const [subscriberId, tags] of tagsByContact) for (const tag of tags) byTag.set(tag, [...(byTag.get(tag) ?? []), subscriberId]);
+  for (const [tag, ids] of byTag) await work.enqueue(startSequencesJob(companyId, ids, { trigger: "tag_added", tagNames: [tag] }), now);
 }

@@ -12,6 +12,12 @@ export interface StoredChunk {
   readonly rows: readonly ChunkRow[];
 }
 
+/** The lists and tags a chunk's write gives existing contacts for the first time, by contact ID. */
+export interface NewJoins {
+  readonly lists: ReadonlyMap<string, readonly string[]>;
+  readonly tags: ReadonlyMap<string, readonly string[]>;
+}
+
 /** The contact writes of one chunk, inside the transaction that holds the import. */
 export interface ImportChunkWork {
   /** The company's contacts with any of these (lower-cased) emails or external IDs, in one query. */
@@ -24,6 +30,11 @@ export interface ImportChunkWork {
     changes: { readonly inserts: readonly ContactWrite[]; readonly updates: readonly ContactWrite[]; readonly listIds: readonly string[] },
     now: Date,
   ): Promise<void>;
+  /**
+   * What writing `updates` with `listIds` will newly give these existing contacts, read before the
+   * write: by contact ID, the lists they are not members of yet and the tags they do not carry yet.
+   */
+  findNewJoins(updates: readonly ContactWrite[], listIds: readonly string[]): Promise<NewJoins>;
   /**
    * Starts these new contacts' opt-ins, unconfirmed, and queues `job` (which emails them), in the
    * chunk's transaction: neither is ever written without the contacts, nor the contacts without them.

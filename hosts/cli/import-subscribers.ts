@@ -42,6 +42,8 @@ export interface CsvImportOptions {
   readonly lists: readonly string[];
   /** Whether the contacts it creates are asked to confirm (default: the company's double opt-in setting). */
   readonly optInMode?: OptInMode;
+  /** Whether its contacts start the sequences of the lists they join and the tags they get (queued for the worker). */
+  readonly enrollInSequences?: boolean;
   /** Called once the import record exists (the company and lists are known), before any row is read. */
   readonly onStarted?: (started: SubscriberImport) => Promise<void> | void;
   /** Called after every chunk with the import as it stands, and the bytes of the file read so far. */
@@ -63,6 +65,7 @@ export async function importCsvFile(container: Container, options: CsvImportOpti
     duplicateStrategy: options.duplicateStrategy,
     lists: options.lists,
     optInMode: options.optInMode,
+    enrollInSequences: options.enrollInSequences ?? false,
   });
   if (isLeft(started)) throw new CliError(started.left.message);
   let current = started.right;
@@ -113,6 +116,7 @@ interface ImportFlags {
   duplicateStrategy: string;
   list: string[];
   optInMode: string;
+  enrollInSequences?: boolean;
   json?: boolean;
 }
 
@@ -144,6 +148,7 @@ export function registerImportSubscribersCommand(program: Command): void {
       "new active contacts: default (the company's double opt-in setting), double_opt_in (asked to confirm) or confirmed",
       "default",
     )
+    .option("--enroll-in-sequences", "contacts start the sequences of the lists they join and the tags they get (run by the worker)")
     .option("--json", "print the import as one JSON object")
     .action(async (file: string, flags: ImportFlags) => {
       const strategy = decode(DuplicateStrategyCodec, flags.duplicateStrategy);
@@ -154,7 +159,7 @@ export function registerImportSubscribersCommand(program: Command): void {
       const source = await openCsvSource(file);
 
       const config = loadConfig(process.env, { databaseUrl: flags.database });
-      const runtime = await startRuntime(runtimeOptions(config, createLogger(config.logLevel)));
+      const runtime = await startRuntime({ ...runtimeOptions(config, createLogger(config.logLevel)), preloadRenderer: false });
       const bar = new SingleBar(
         { format: "importing |{bar}| {value}/{total} rows | {percentage}% | ETA {eta_formatted}", stream: process.stderr, hideCursor: true },
         Presets.shades_classic,
@@ -170,6 +175,7 @@ export function registerImportSubscribersCommand(program: Command): void {
           duplicateStrategy: strategy.right,
           lists: flags.list,
           optInMode: optInMode.right,
+          enrollInSequences: flags.enrollInSequences === true,
           onStarted: async () => bar.start(source.path !== null ? await countRecords(source.path) : 0, 0),
           onProgress: (current, bytesRead) => {
             // A bucket object is read once: its rows are estimated from the share of bytes read.

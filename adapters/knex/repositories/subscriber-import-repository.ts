@@ -8,7 +8,7 @@ import type { JobRequest } from "../../../core/ports/job-queue.js";
 import { nullable, oneOf } from "../../../core/shared/codecs.js";
 import { IMPORT_STATUSES, type SubscriberImport } from "../../../core/subscriber-imports/model.js";
 import type { ContactWrite } from "../../../core/subscriber-imports/plan-chunk.js";
-import type { ImportStepWork, StoredChunk, SubscriberImportRepository } from "../../../core/subscriber-imports/ports.js";
+import type { ImportStepWork, NewJoins, StoredChunk, SubscriberImportRepository } from "../../../core/subscriber-imports/ports.js";
 import { DUPLICATE_STRATEGIES, OPT_IN_MODES, type Subscriber } from "../../../core/subscribers/model.js";
 import { isPostgres } from "../connection.js";
 import { announceJobs, newJobRow } from "../knex-job-queue.js";
@@ -236,6 +236,38 @@ class KnexImportStepWork implements ImportStepWork {
       found.set(subscriber.id, subscriber);
     }
     return [...found.values()];
+  }
+
+  async findNewJoins(updates: readonly ContactWrite[], listIds: readonly string[]): Promise<NewJoins> {
+    const companyId = this.subscriberImport.companyId;
+    const ids = updates.map((write) => write.subscriber.id);
+    const members = new Set<string>();
+    if (listIds.length > 0) {
+      const rows: Array<{ subscriber_id: string; list_id: string }> = await this.trx("list_memberships")
+        .where({ company_id: companyId })
+        .whereIn("list_id", listIds)
+        .whereIn("subscriber_id", ids)
+        .select("subscriber_id", "list_id");
+      for (const row of rows) members.add(`${row.subscriber_id} ${row.list_id}`);
+    }
+    const carried = new Set<string>();
+    if (updates.some((write) => write.tags.length > 0)) {
+      const rows: Array<{ subscriber_id: string; name: string }> = await this.trx("subscriber_tags as st")
+        .join("tags as t", "t.id", "st.tag_id")
+        .where("st.company_id", companyId)
+        .whereIn("st.subscriber_id", ids)
+        .select("st.subscriber_id", "t.name");
+      for (const row of rows) carried.add(`${row.subscriber_id} ${row.name}`);
+    }
+    const lists = new Map<string, string[]>();
+    const tags = new Map<string, string[]>();
+    for (const { subscriber, tags: names } of updates) {
+      const joined = listIds.filter((listId) => !members.has(`${subscriber.id} ${listId}`));
+      if (joined.length > 0) lists.set(subscriber.id, joined);
+      const added = names.filter((name) => !carried.has(`${subscriber.id} ${name}`));
+      if (added.length > 0) tags.set(subscriber.id, added);
+    }
+    return { lists, tags };
   }
 
   async writeContacts(changes: { inserts: readonly ContactWrite[]; updates: readonly ContactWrite[]; listIds: readonly string[] }, now: Date): Promise<void> {

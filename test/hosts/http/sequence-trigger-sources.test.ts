@@ -1,9 +1,10 @@
 import test from "ava";
 import knexFactory from "knex";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { signWebhookBody } from "../../../adapters/crypto/webhook-signatures.js";
+import { importCsvFile } from "../../../hosts/cli/import-subscribers.js";
 import { dialects } from "../../helpers/databases.js";
 import { createAndEnable, DAY, MINUTE, sequenceSession, type SequenceSession } from "../../helpers/sequence-session.js";
 
@@ -20,21 +21,21 @@ const twoEmails = (name: string, trigger: Record<string, unknown>) => ({
   ...trigger,
 });
 
-const ALL = "active,waiting,completed,failed,cancelled";
-
-const enrollments = async (s: SequenceSession, sequenceId: string, status = ALL, company = s.a) =>
-  (await s.call("GET", `/api/v1/sequences/${sequenceId}/enrollments?status=${status}&limit=100`, {}, company)).body.enrollments as Array<
-    Record<string, unknown>
-  >;
-
-const emailsIn = async (s: SequenceSession, sequenceId: string, status?: string, company = s.a): Promise<string[]> =>
-  (await enrollments(s, sequenceId, status, company)).map((enrollment) => enrollment.email as string).sort();
-
 const ok = async (response: Promise<{ status: number; body: any }>) => {
   const answer = await response;
   if (answer.status !== 200 && answer.status !== 201 && answer.status !== 202) throw new Error(`${answer.status} ${JSON.stringify(answer.body)}`);
   return answer.body;
 };
+
+const ALL = "active,waiting,completed,failed,cancelled";
+
+const enrollments = async (s: SequenceSession, sequenceId: string, status = ALL, company = s.a) =>
+  (await ok(s.call("GET", `/api/v1/sequences/${sequenceId}/enrollments?status=${status}&limit=100`, {}, company))).enrollments as Array<
+    Record<string, unknown>
+  >;
+
+const emailsIn = async (s: SequenceSession, sequenceId: string, status?: string, company = s.a): Promise<string[]> =>
+  (await enrollments(s, sequenceId, status, company)).map((enrollment) => enrollment.email as string).sort();
 
 for (const dialect of dialects()) {
   const name = (title: string) => `${dialect.name}: sequence trigger sources ${title}`;
@@ -80,6 +81,78 @@ for (const dialect of dialects()) {
     await ok(s.call("POST", "/api/v1/subscribers", { body: { email: "zed@example.com" } }, s.b));
     await s.runJobs();
     t.is((await emailsIn(s, anyContact)).length, 5);
+  });
+
+  test(name("imports of existing contacts: a list joined or a tag got for the first time starts its sequences; what they had starts nothing"), async (t) => {
+    const s = await sequenceSession(t, dialect);
+    const one = (await ok(s.call("POST", "/api/v1/lists", { body: { name: "One" } }))).list.id;
+    const two = (await ok(s.call("POST", "/api/v1/lists", { body: { name: "Two" } }))).list.id;
+    await createAndEnable(s, oneEmail("Any contact", { trigger: "contact_added" }));
+    await createAndEnable(s, oneEmail("Any list", { trigger: "contact_added", listScope: "any_list" }));
+    const listOne = await createAndEnable(s, oneEmail("List one", { trigger: "contact_added", listId: one }));
+    await createAndEnable(s, oneEmail("Tagged", { trigger: "tag_added", tagName: "vip" }));
+    // Backdated, so that creating them starts nothing: ann is in list one with the tag already.
+    const createdAt = "2026-01-01T00:00:00.000Z";
+    await ok(s.call("POST", "/api/v1/subscribers", { body: { email: "ann@example.com", lists: [one], tags: ["vip"], createdAt } }));
+    for (const email of ["bob", "gil", "ivy"]) await ok(s.call("POST", "/api/v1/subscribers", { body: { email: `${email}@example.com`, createdAt } }));
+    await ok(s.call("POST", "/api/v1/subscribers", { body: { email: "cy@example.com", status: "unsubscribed", createdAt } }));
+    await s.runJobs();
+    t.deepEqual(s.received(), {});
+
+    await ok(
+      s.call("POST", "/api/v1/subscribers/imports", {
+        body: {
+          subscribers: [
+            { email: "ann@example.com", tags: ["vip"] },
+            { email: "bob@example.com", tags: ["VIP"] },
+            { email: "cy@example.com", tags: ["vip"] },
+            { email: "dan@example.com" },
+          ],
+          listIds: [one, two],
+          duplicateStrategy: "merge",
+          enrollInSequences: true,
+        },
+      }),
+    );
+    // Without enrollInSequences an existing contact joins quietly.
+    await ok(
+      s.call("POST", "/api/v1/subscribers/imports", {
+        body: { subscribers: [{ email: "ivy@example.com", tags: ["vip"] }], listIds: [one], duplicateStrategy: "merge" },
+      }),
+    );
+    await s.runJobs();
+    // Only created contacts are new contacts; ann joined list two (she was in one, with the tag);
+    // bob joined both and starts the any-list sequence once; cy is unsubscribed.
+    const sorted = (received: Record<string, string[]>) => Object.fromEntries(Object.entries(received).map(([to, subjects]) => [to, subjects.sort()]));
+    t.deepEqual(sorted(s.received()), {
+      "ann@example.com": ["Any list"],
+      "bob@example.com": ["Any list", "List one", "Tagged"],
+      "dan@example.com": ["Any contact", "Any list", "List one"],
+    });
+
+    // The CLI's import, with --enroll-in-sequences, goes the same way; without it, nothing starts.
+    const dir = mkdtempSync(join(tmpdir(), "sequence-csv-"));
+    t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+    const file = join(dir, "contacts.csv");
+    writeFileSync(file, "email\ngil@example.com\nhal@example.com\n");
+    const container = s.api.runtime.container;
+    const quiet = join(dir, "quiet.csv");
+    writeFileSync(quiet, "email\nivy@example.com\n");
+    t.like(await importCsvFile(container, { companyId: s.a.companyId, file: quiet, duplicateStrategy: "merge", lists: [two] }), {
+      status: "completed",
+      updatedCount: 1,
+    });
+    const done = await importCsvFile(container, { companyId: s.a.companyId, file, duplicateStrategy: "merge", lists: [one], enrollInSequences: true });
+    t.like(done, { status: "completed", addedCount: 1, updatedCount: 1 });
+    await s.runJobs();
+    t.deepEqual(sorted(s.received()), {
+      "ann@example.com": ["Any list"],
+      "bob@example.com": ["Any list", "List one", "Tagged"],
+      "dan@example.com": ["Any contact", "Any list", "List one"],
+      "gil@example.com": ["Any list", "List one"],
+      "hal@example.com": ["Any contact", "Any list", "List one"],
+    });
+    t.deepEqual(await emailsIn(s, listOne), ["bob@example.com", "dan@example.com", "gil@example.com", "hal@example.com"]);
   });
 
   test(name("tag_added from the tag routes, PATCH, bulk tags and operations with triggerAutomations; tags carried already start nothing"), async (t) => {
