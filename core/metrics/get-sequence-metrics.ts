@@ -7,12 +7,13 @@ import { fail, ok, type Result } from "../shared/result.js";
 import { NO_SENDS, toStats, type FunnelCounts, type Stats } from "./model.js";
 import { resolveWindow, windowView } from "./period.js";
 import type { SequenceMetricsQuery } from "./sequence-metrics-commands.js";
-import type { SequenceMetricsQueries } from "./sequence-metrics-ports.js";
+import type { SequenceConversion, SequenceMetricsQueries } from "./sequence-metrics-ports.js";
+import { revenueCentsOf } from "./conversion-revenue.js";
 
 /** Failed contacts listed per step. */
 export const FAILED_SUBSCRIBERS_LIMIT = 20;
 
-/** A sequence's stats: the funnel, and the conversions it earned (goals are not attributed on this server: 0). */
+/** A sequence's stats: the funnel, and the conversions its goals recorded with their revenue. */
 export type SequenceStats = Stats & { readonly conversions: number; readonly revenueCents: number };
 
 export interface SequenceMetrics {
@@ -78,16 +79,17 @@ export class GetSequenceMetrics {
     const sequence = await this.sequences.find(actor.companyId, sequenceId);
     if (!sequence) return fail(SEQUENCE_NOT_FOUND);
     const { companyId } = actor;
-    const [funnels, running, failed, skipped] = await Promise.all([
+    const [funnels, running, failed, skipped, conversions] = await Promise.all([
       this.queries.funnelsByNode(companyId, sequenceId, window.right),
       this.queries.runningByNode(companyId, sequenceId),
       this.queries.failedCounts(companyId, sequenceId),
       this.queries.skippedSteps(companyId, sequenceId),
+      this.queries.conversions(companyId, sequenceId, window.right),
     ]);
-    const statsOf = (counts: FunnelCounts): SequenceStats => ({
+    const credits = creditsByStep(conversions);
+    const statsOf = (counts: FunnelCounts, credit: Credit): SequenceStats => ({
       ...toStats(counts, { includeMachineEngagement: query.includeMachineEngagement ?? false, withoutReplies: false }),
-      conversions: 0,
-      revenueCents: 0,
+      ...credit,
     });
 
     const numbers = stepNumbers(sequence.graph);
@@ -100,7 +102,7 @@ export class GetSequenceMetrics {
           step: index + 1,
           nodeId: node.id,
           subject: typeof node.config.subject === "string" ? node.config.subject : "",
-          stats: statsOf(funnels.get(node.id) ?? NO_SENDS),
+          stats: statsOf(funnels.get(node.id) ?? NO_SENDS, credits.byStep.get(node.id) ?? NO_CREDIT),
           failedCount,
           failedSubscribers: latest.map((entry) => ({
             subscriberId: entry.subscriberId,
@@ -118,12 +120,34 @@ export class GetSequenceMetrics {
       sequence: { id: sequence.id, name: sequence.name, status: sequence.status },
       period: windowView(window.right),
       // Sends of email steps deleted since still count for the sequence.
-      stats: statsOf(sum(funnels.values())),
+      stats: statsOf(sum(funnels.values()), credits.total),
       steps,
       enrollmentCounts: enrollmentCounts(sequence, running),
       enrollmentSkipped: { count: Object.values(byReason).reduce((a, b) => a + b, 0), byReason },
     });
   };
+}
+
+interface Credit {
+  readonly conversions: number;
+  readonly revenueCents: number;
+}
+const NO_CREDIT: Credit = { conversions: 0, revenueCents: 0 };
+const plus = (credit: Credit, revenueCents: number): Credit => ({ conversions: credit.conversions + 1, revenueCents: credit.revenueCents + revenueCents });
+
+/**
+ * The sequence is credited with every conversion; a step, with those whose contact it was the
+ * last email of the sequence sent before converting.
+ */
+function creditsByStep(conversions: readonly SequenceConversion[]): { readonly total: Credit; readonly byStep: ReadonlyMap<string, Credit> } {
+  let total = NO_CREDIT;
+  const byStep = new Map<string, Credit>();
+  for (const conversion of conversions) {
+    const revenue = revenueCentsOf(conversion.propertyName, conversion.value);
+    total = plus(total, revenue);
+    if (conversion.nodeId !== null) byStep.set(conversion.nodeId, plus(byStep.get(conversion.nodeId) ?? NO_CREDIT, revenue));
+  }
+  return { total, byStep };
 }
 
 function enrollmentCounts(sequence: Sequence, running: Awaited<ReturnType<SequenceMetricsQueries["runningByNode"]>>): SequenceMetrics["enrollmentCounts"] {

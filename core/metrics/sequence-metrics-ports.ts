@@ -18,6 +18,15 @@ export interface FailedEnrollment {
   readonly failedReason: string | null;
 }
 
+/** A conversion credited to one of the sequence's goals. */
+export interface SequenceConversion {
+  /** The email step the contact was last sent by the sequence before converting; null when none was. */
+  readonly nodeId: string | null;
+  /** The goal's `eventPropertyName` and the value the conversion recorded for it. */
+  readonly propertyName: string | null;
+  readonly value: string | null;
+}
+
 /** Aggregates of one sequence: its sends (never test sends), its enrollments and their steps. Every method names the company. */
 export interface SequenceMetricsQueries {
   /** The funnel of the sequence's sends made in the window, per email node (a node without sends is absent). */
@@ -28,6 +37,8 @@ export interface SequenceMetricsQueries {
   failedCounts(companyId: string, sequenceId: string): Promise<ReadonlyMap<string, number>>;
   /** The latest failed enrollments at the node, at most `limit`. */
   latestFailed(companyId: string, sequenceId: string, nodeId: string, limit: number): Promise<FailedEnrollment[]>;
+  /** The conversions its goals recorded in the window (all of its goals, whether active now or not). */
+  conversions(companyId: string, sequenceId: string, window: MetricsWindow): Promise<SequenceConversion[]>;
   /** Steps the sequence's enrollments skipped, by the recorded reason. */
   skippedSteps(companyId: string, sequenceId: string): Promise<ReadonlyArray<{ readonly reason: string; readonly count: number }>>;
 }

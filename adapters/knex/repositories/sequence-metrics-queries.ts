@@ -2,7 +2,7 @@ import * as t from "io-ts";
 import type { Knex } from "knex";
 import type { FunnelCounts } from "../../../core/metrics/model.js";
 import type { MetricsWindow } from "../../../core/metrics/period.js";
-import type { FailedEnrollment, NodeEnrollmentCount, SequenceMetricsQueries } from "../../../core/metrics/sequence-metrics-ports.js";
+import type { FailedEnrollment, NodeEnrollmentCount, SequenceConversion, SequenceMetricsQueries } from "../../../core/metrics/sequence-metrics-ports.js";
 import { nullable } from "../../../core/shared/codecs.js";
 import { DbDate, DbInteger, decodeRow, toDbDate } from "../row-codecs.js";
 import { FUNNEL_COLUMNS, toFunnelCounts } from "./metrics-queries.js";
@@ -80,6 +80,33 @@ export class KnexSequenceMetricsQueries implements SequenceMetricsQueries {
         "sequence_enrollments",
       );
       return { nodeId, subscriberId: r.subscriber_id, email: r.email, failedAt: r.finished_at ?? r.updated_at, failedReason: r.failed_reason };
+    });
+  }
+
+  async conversions(companyId: string, sequenceId: string, window: MetricsWindow): Promise<SequenceConversion[]> {
+    // The step credited: the sequence's last real send to the contact at or before the conversion.
+    const lastStep = this.knex("email_sends as s")
+      .select("s.automation_node_id")
+      .where("s.company_id", companyId)
+      .whereRaw("s.subscriber_id = c.subscriber_id")
+      .where({ "s.automation_id": sequenceId, "s.email_type": "sequence", "s.is_test": false })
+      .whereNotNull("s.automation_node_id")
+      .whereRaw("s.sent_at <= c.converted_at")
+      .orderBy("s.sent_at", "desc")
+      .limit(1);
+    const query = this.knex("sequence_goal_conversions as c")
+      .join("sequence_goals as g", "g.id", "c.goal_id")
+      .where({ "c.company_id": companyId, "g.company_id": companyId, "g.sequence_id": sequenceId });
+    if (window.start) query.where("c.converted_at", ">=", toDbDate(window.start));
+    if (window.end) query.where("c.converted_at", "<=", toDbDate(window.end));
+    const rows: unknown[] = await query.select("c.value", "g.event_property_name", lastStep.as("node_id"));
+    return rows.map((row) => {
+      const r = decodeRow(
+        t.type({ value: nullable(t.string), event_property_name: nullable(t.string), node_id: nullable(t.string) }),
+        row,
+        "sequence_goal_conversions",
+      );
+      return { nodeId: r.node_id, propertyName: r.event_property_name, value: r.value };
     });
   }
 

@@ -65,6 +65,22 @@ for (const dialect of dialects()) {
       conversions.map((row) => row.value),
       ["49", null],
     );
+    // The metrics credit the sequence with both, and each step with the conversions it was the last email before:
+    // Ann's after "Welcome" (49 in minor units of her amount), Cy's after "Day two" (no amount).
+    const metrics = await s.call("GET", `/api/v1/metrics/sequences/${id}`);
+    t.is(metrics.status, 200, JSON.stringify(metrics.body));
+    t.like(metrics.body.stats, { sent: 6, conversions: 2, revenueCents: 49 });
+    t.deepEqual(
+      metrics.body.steps.map((step: { subject: string; stats: { conversions: number; revenueCents: number } }) => [
+        step.subject,
+        step.stats.conversions,
+        step.stats.revenueCents,
+      ]),
+      [
+        ["Welcome", 1, 49],
+        ["Day two", 1, 0],
+      ],
+    );
 
     const renamed = await s.call("PATCH", `/api/v1/sequences/${id}/goals/${goal.id}`, { body: { name: "Paid", description: "Any paid plan" } });
     t.is(renamed.status, 200);
