@@ -311,4 +311,9 @@ export class KnexSegmentEvaluator implements SegmentEvaluator {
     const counts = decodeRow(CountsRow, row, "segment count");
     return { total: counts.total, active: counts.active ?? 0 };
   }
+
+  async matches(definition: SegmentDefinition, subscriberId: string): Promise<boolean> {
+    const row: unknown = await segmentQuery(this.knex, definition).where("s.id", subscriberId).first(this.knex.raw("1 as found"));
+    return row !== undefined;
+  }
 }

@@ -37,5 +37,7 @@ export interface SegmentDefinition {
 /** Counts the contacts a segment matches, in one database query. */
 export interface SegmentEvaluator {
   count(definition: SegmentDefinition): Promise<SegmentCounts>;
+  /** Whether the segment matches this one contact of its company. */
+  matches(definition: SegmentDefinition, subscriberId: string): Promise<boolean>;
 }
 export const SegmentEvaluator = token<SegmentEvaluator>("lifecycle.SegmentEvaluator");

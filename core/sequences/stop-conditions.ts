@@ -1,3 +1,6 @@
+import type { Clock } from "../ports/clock.js";
+import { checkedDefinition } from "../segments/checked-definition.js";
+import type { SegmentEvaluator, SegmentRepository } from "../segments/ports.js";
 import type { TaggedSubscriber } from "../subscribers/model.js";
 import { normalizeTagName } from "../tags/model.js";
 import type { TagRepository } from "../tags/ports.js";
@@ -8,13 +11,14 @@ import type { EnrollmentRepository } from "./enrollment-ports.js";
 import type { Sequence } from "./model.js";
 import { asText, passesFilters, valueAt, type PropertyFilter } from "./property-filters.js";
 
-/** Stop condition types this server evaluates (compat-reference §10); `entered_segment` needs segment membership per contact. */
+/** Stop condition types this server evaluates (compat-reference §10): every one compat lists. */
 export const ENGINE_STOP_CONDITION_TYPES = [
   "none",
   "has_tag",
   "does_not_have_tag",
   "added_to_list",
   "removed_from_list",
+  "entered_segment",
   "field_changed",
   "event_received",
 ] as const;
@@ -35,6 +39,7 @@ const VALUE_MEANING: Readonly<Record<string, string>> = {
   does_not_have_tag: "the tag name",
   added_to_list: "the list ID",
   removed_from_list: "the list ID",
+  entered_segment: "the segment ID",
   field_changed: "the field name",
   event_received: "the event name",
 };
@@ -55,14 +60,18 @@ const same = (a: unknown, b: unknown): boolean => JSON.stringify(a ?? null) === 
 
 /**
  * The sequence's `stopCondition`, checked before each step. Conditions on a change (added to or
- * removed from a list, a field changed) compare with a baseline taken before the enrollment's
- * first step; `event_received` counts live events recorded after the enrollment started.
+ * removed from a list, entered a segment, a field changed) compare with a baseline taken before
+ * the enrollment's first step; `event_received` counts live events recorded after the enrollment
+ * started. A segment that is gone, or whose references broke, matches no one.
  */
 export class StopConditions {
   constructor(
     private readonly activity: SequenceActivityRepository,
     private readonly enrollments: Pick<EnrollmentRepository, "isListMember">,
     private readonly tags: TagRepository,
+    private readonly segments: SegmentRepository,
+    private readonly evaluator: SegmentEvaluator,
+    private readonly clock: Clock,
   ) {}
 
   check = async (sequence: Sequence, enrollment: Enrollment, contact: TaggedSubscriber): Promise<StopCheck> => {
@@ -88,6 +97,12 @@ export class StopConditions {
           return before && !member ? `stop condition met: the contact was removed from list ${value}` : null;
         });
       }
+      case "entered_segment": {
+        const member = await this.inSegment(contact.companyId, value, contact.id);
+        return this.changed(enrollment, `${type}:${value}`, member, (before) =>
+          !before && member ? `stop condition met: the contact entered segment ${value}` : null,
+        );
+      }
       case "field_changed": {
         const current = fieldValue(contact, value) ?? null;
         const wanted = matchConfig?.mode === "field_value" ? matchConfig : null;
@@ -106,6 +121,13 @@ export class StopConditions {
         return { reason: null };
     }
   };
+
+  private async inSegment(companyId: string, segmentId: string, subscriberId: string): Promise<boolean> {
+    const segment = await this.segments.find(companyId, segmentId);
+    if (!segment) return false;
+    const definition = await checkedDefinition(this.segments, { companyId, segmentId, root: segment.root, now: this.clock.now(), docsUrl: "" });
+    return definition._tag === "Right" && (await this.evaluator.matches(definition.right, subscriberId));
+  }
 
   /** A condition on a change: the first check takes the baseline (and never stops), later ones compare with it. */
   private changed(enrollment: Enrollment, key: string, current: unknown, compare: (before: unknown) => string | null): StopCheck {

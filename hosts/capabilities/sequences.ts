@@ -41,7 +41,7 @@ import { EnrollContact } from "../../core/sequences/enroll-contact.js";
 import { EnrollInactiveContacts, EnrollInactiveJob, INACTIVITY_SWEEP_MS, SWEEP_INACTIVITY_JOB } from "../../core/sequences/enroll-inactive-contacts.js";
 import { EnrollInSequence } from "../../core/sequences/enroll-in-sequence.js";
 import { EnrollmentRepository } from "../../core/sequences/enrollment-ports.js";
-import { SegmentRepository } from "../../core/segments/ports.js";
+import { SegmentEvaluator, SegmentRepository } from "../../core/segments/ports.js";
 import { EvaluateSegmentEntries, EvaluateSegmentJob, SEGMENT_SWEEP_MS, SWEEP_SEGMENT_ENTRIES_JOB } from "../../core/sequences/evaluate-segment-entries.js";
 import { ExitSequences } from "../../core/sequences/exit-sequences.js";
 import { GetSequence } from "../../core/sequences/get-sequence.js";
@@ -104,7 +104,7 @@ export const sequencesModule = new ContainerModule((container) => {
   container.bind<SequenceActivityRepository>(SequenceActivityRepository).toService(KnexSequenceActivityRepository);
   bindFactory(container, DestinationHttpClient, (allowPrivate: boolean) => new DestinationHttpAdapter({ allowPrivate }), [AllowPrivateDestinations]);
   bindClass(container, CallWebhook, [DestinationHttpClient]);
-  bindClass(container, StopConditions, [SequenceActivityRepository, EnrollmentRepository, TagRepository]);
+  bindClass(container, StopConditions, [SequenceActivityRepository, EnrollmentRepository, TagRepository, SegmentRepository, SegmentEvaluator, Clock]);
   bindClass(container, WakeWaitingEnrollments, [SequenceActivityRepository, SequenceRepository, JobQueue, Clock]);
   bindClass(container, KnexGoalRepository, [Database]);
   container.bind<GoalRepository>(GoalRepository).toService(KnexGoalRepository);

@@ -45,7 +45,16 @@ export async function sequenceSession(t: ExecutionContext, dialect: Dialect, opt
     a,
     b,
     transport,
-    call: (method, path, options = {}, company = a) => api.call(method, path, { key: company.ownerKey, ...options }),
+    // A test drives a key faster than its 20 requests a second on a quiet machine: like a client,
+    // the session waits out the second a 429 names (at most a few times) and goes on.
+    async call(method, path, options = {}, company = a) {
+      let response = await api.call(method, path, { key: company.ownerKey, ...options });
+      for (let tries = 0; response.status === 429 && tries < 5; tries += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 1_000 * Number(response.headers.get("retry-after") ?? 1)));
+        response = await api.call(method, path, { key: company.ownerKey, ...options });
+      }
+      return response;
+    },
     runJobs: () => worker.runDue(),
     received() {
       const byAddress: Record<string, string[]> = {};

@@ -203,6 +203,47 @@ for (const dialect of dialects()) {
     t.like((await s.call("GET", `/api/v1/sequences/${closed.body.sequence.id}`)).body.sequence, { status: "draft" });
   });
 
+  test(name("the entered_segment stop condition ends the runs of contacts who enter the segment, not of those already in it"), async (t) => {
+    const s = await sequenceSession(t, dialect);
+    const pro: string = (
+      await s.call("POST", "/api/v1/segments", { body: { name: "Pro", filters: [{ field: "attribute", operator: "is", value: "plan:pro" }] } })
+    ).body.segment.id;
+    const upgrade = await createAndEnable(s, {
+      name: "Upgrade",
+      trigger: "event_received",
+      eventName: "upgrading",
+      stopCondition: { type: "entered_segment", value: pro },
+      steps: [
+        { subject: "Upgrade one", html: "<p>1</p>" },
+        { subject: "Upgrade two", html: "<p>2</p>", delayDays: 1 },
+      ],
+    });
+    // Kay is in the segment before she enrolls: she never enters it.
+    t.is((await s.call("POST", "/api/v1/subscribers", { body: { email: "kay@example.com", customAttributes: { plan: "pro" } } })).status, 200);
+    for (const email of ["ivy@example.com", "jo@example.com", "kay@example.com"]) t.is((await event(s, { email, event: "upgrading" })).status, 200);
+    await s.runJobs();
+
+    s.api.clock.advance(MINUTE);
+    t.is((await s.call("PATCH", "/api/v1/subscribers/ivy%40example.com", { body: { customAttributes: { plan: "pro" } } })).status, 200);
+    const checked = await s.call("GET", `/api/v1/sequences/${upgrade}/enrollments?stopConditionMatch=true`);
+    t.deepEqual(Object.fromEntries(checked.body.enrollments.map((e: Record<string, unknown>) => [e.email, e.stopConditionMatches])), {
+      "ivy@example.com": true,
+      "jo@example.com": false,
+      "kay@example.com": false,
+    });
+    s.api.clock.advance(DAY);
+    await s.runJobs();
+    t.deepEqual(s.received(), {
+      "ivy@example.com": ["Upgrade one"],
+      "jo@example.com": ["Upgrade one", "Upgrade two"],
+      "kay@example.com": ["Upgrade one", "Upgrade two"],
+    });
+    t.like((await enrollmentsByEmail(s, upgrade))["ivy@example.com"], {
+      status: "completed",
+      failedReason: `stop condition met: the contact entered segment ${pro}`,
+    });
+  });
+
   test(name("a met stop condition ends the enrollment before its next step, with the reason"), async (t) => {
     const s = await sequenceSession(t, dialect);
     const drip = (name: string, eventName: string, stopCondition: Record<string, unknown>) =>
@@ -280,10 +321,6 @@ for (const dialect of dialects()) {
     t.like((await enrollmentsByEmail(s, plan))["eve@example.com"], { status: "completed", failedReason: "stop condition met: field 'plan' changed to pro" });
     t.like((await enrollmentsByEmail(s, plan))["fay@example.com"], { status: "completed", failedReason: null });
 
-    const segment = await s.call("POST", "/api/v1/sequences", { body: { name: "Seg", stopCondition: { type: "entered_segment", value: "seg_x" } } });
-    const refused = await s.call("POST", `/api/v1/sequences/${segment.body.sequence.id}/enable`);
-    t.is(refused.status, 400);
-    t.regex(refused.body.error, /stopCondition type 'entered_segment' is not applied by this server yet/);
     const valueless = await s.call("POST", "/api/v1/sequences", { body: { name: "No value", stopCondition: { type: "has_tag" } } });
     t.regex(
       (await s.call("POST", `/api/v1/sequences/${valueless.body.sequence.id}/enable`)).body.error,
