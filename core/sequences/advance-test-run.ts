@@ -7,10 +7,8 @@ import type { Clock } from "../ports/clock.js";
 import type { Job, JobQueue, JobRequest } from "../ports/job-queue.js";
 import type { TaggedSubscriber } from "../subscribers/model.js";
 import type { SubscriberRepository } from "../subscribers/ports.js";
-import type { TagRepository } from "../tags/ports.js";
-import { meetsCondition, type ConditionLookups } from "./contact-conditions.js";
+import type { ConditionScope, ContactConditions } from "./contact-conditions.js";
 import { ACTION_TEXT, branchWay, nextNode } from "./graph-walk.js";
-import type { EnrollmentRepository } from "./enrollment-ports.js";
 import { COMPLETION_NODE, type Sequence } from "./model.js";
 import type { SequenceRepository } from "./ports.js";
 import { delayMs } from "./run-step.js";
@@ -54,8 +52,7 @@ export class AdvanceTestRun {
     private readonly runs: TestRunRepository,
     private readonly sequences: SequenceRepository,
     private readonly subscribers: SubscriberRepository,
-    private readonly tags: TagRepository,
-    private readonly enrollments: EnrollmentRepository,
+    private readonly conditions: ContactConditions,
     private readonly sends: EmailSendRepository,
     private readonly tests: SendSequenceTestEmails,
     private readonly jobs: JobQueue,
@@ -117,6 +114,8 @@ export class AdvanceTestRun {
   private async runNode(sequence: Sequence, run: TestRun, contact: TaggedSubscriber): Promise<Outcome> {
     const now = this.clock.now();
     const node = sequence.graph.nodes.find((candidate) => candidate.id === run.currentNodeId);
+    // Activity conditions look at this sequence since the run started (its test sends are not real sends).
+    const scope: ConditionScope = { sequenceId: sequence.id, since: run.startedAt ?? run.createdAt };
     const entry = (
       status: string,
       message: string,
@@ -184,14 +183,14 @@ export class AdvanceTestRun {
         };
       }
       case "logic_condition": {
-        const yes = await meetsCondition(contact, config, this.lookups(sequence));
+        const yes = await this.conditions.meets(contact, config, scope);
         return go(
           entry(yes ? "yes" : "no", `The condition is ${yes ? "met" : "not met"}`, { conditionType: config.conditionType ?? null }),
           yes ? "yes" : "no",
         );
       }
       case "logic_branch": {
-        const way = await branchWay(node, contact, run.id, this.lookups(sequence));
+        const way = await branchWay(node, run.id, (condition) => this.conditions.meets(contact, condition, scope));
         return go(entry("branched", `Took path ${way}`, { path: way }), way);
       }
       default: {
@@ -200,9 +199,5 @@ export class AdvanceTestRun {
         return go(entry("skipped", `Not simulated in a test run: ${node.nodeType}`));
       }
     }
-  }
-
-  private lookups(sequence: Sequence): ConditionLookups {
-    return { tagName: async (tagId) => (await this.tags.find(sequence.companyId, tagId))?.name ?? null, enrollments: this.enrollments };
   }
 }

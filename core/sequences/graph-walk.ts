@@ -1,5 +1,3 @@
-import type { TaggedSubscriber } from "../subscribers/model.js";
-import { meetsCondition, type ConditionLookups } from "./contact-conditions.js";
 import type { Sequence, SequenceNode } from "./model.js";
 
 /** The node after `node`, leaving by `way` (a condition's yes/no, a branch's path) or by its first edge. */
@@ -16,7 +14,7 @@ function bucket(seed: string, nodeId: string): number {
 }
 
 /** The path a contact takes out of a logic_branch: a random split by `seed`, else the first path whose condition it meets, else `else`. */
-export async function branchWay(node: SequenceNode, contact: TaggedSubscriber, seed: string, lookups: ConditionLookups): Promise<string> {
+export async function branchWay(node: SequenceNode, seed: string, meets: (condition: Readonly<Record<string, unknown>>) => Promise<boolean>): Promise<string> {
   const paths = node.config.paths as Array<Record<string, unknown>>;
   if (node.config.splitMode === "random") {
     const percentages = node.config.randomPercentages as number[];
@@ -28,7 +26,7 @@ export async function branchWay(node: SequenceNode, contact: TaggedSubscriber, s
     }
     return String(paths[paths.length - 1]!.id);
   }
-  for (const path of paths) if (await meetsCondition(contact, path, lookups)) return String(path.id);
+  for (const path of paths) if (await meets(path)) return String(path.id);
   return "else";
 }
 

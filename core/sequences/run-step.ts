@@ -6,7 +6,8 @@ import { normalizeTagName } from "../tags/model.js";
 import type { SequenceActivityRepository } from "./activity-ports.js";
 import type { CallWebhook } from "./call-webhook.js";
 import { keepsEntryKey } from "./entry-key.js";
-import { meetsCondition, type ConditionLookups } from "./contact-conditions.js";
+import type { ContactConditions, ConditionScope } from "./contact-conditions.js";
+import { branchWay } from "./graph-walk.js";
 import { delayEnd } from "./delays.js";
 import type { Enrollment, EnrollmentContext, EnrollmentState, StepRecord } from "./enrollment.js";
 import type { EnrollmentRepository } from "./enrollment-ports.js";
@@ -26,12 +27,8 @@ export interface StepResult {
   readonly record: StepRecord;
 }
 
-/** A stable number 0-99 for this enrollment at this node: a random split that runs again picks the same path. */
-function bucket(enrollmentId: string, nodeId: string): number {
-  let hash = 2166136261;
-  for (const char of `${enrollmentId}:${nodeId}`) hash = Math.imul(hash ^ char.charCodeAt(0), 16777619) >>> 0;
-  return hash % 100;
-}
+/** Activity conditions of a run look at its sequence since the run started. */
+const scopeOf = (sequence: Sequence, enrollment: Enrollment): ConditionScope => ({ sequenceId: sequence.id, since: enrollment.startedAt });
 
 function typed(value: unknown, valueType: unknown): unknown {
   if (value === null) return null;
@@ -59,6 +56,7 @@ export class RunStep {
     private readonly activity: SequenceActivityRepository,
     private readonly stopConditions: StopConditions,
     private readonly callWebhook: CallWebhook,
+    private readonly conditions: ContactConditions,
   ) {}
 
   execute = async (sequence: Sequence, enrollment: Enrollment, contact: TaggedSubscriber, now: Date): Promise<StepResult> => {
@@ -171,9 +169,9 @@ export class RunStep {
       case "action_update_attributes":
         return go("attributes_updated", { fields: await this.updateAttributes(contact, enrollment, config, now) });
       case "logic_condition":
-        return (await meetsCondition(contact, config, this.lookups(sequence))) ? go("yes", null, { way: "yes" }) : go("no", null, { way: "no" });
+        return (await this.conditions.meets(contact, config, scopeOf(sequence, enrollment))) ? go("yes", null, { way: "yes" }) : go("no", null, { way: "no" });
       case "logic_branch": {
-        const way = await this.branchWay(sequence, enrollment, node, contact);
+        const way = await branchWay(node, enrollment.id, (condition) => this.conditions.meets(contact, condition, scopeOf(sequence, enrollment)));
         return go("branched", { path: way }, { way });
       }
       default: {
@@ -208,29 +206,6 @@ export class RunStep {
     if (enrollment.waitUntil && enrollment.waitUntil > now) return outcomes.wait(enrollment.waitUntil, "still_waiting", { eventName });
     if (node.config.timeoutAction === "exit") return outcomes.exit("timed_out", `no '${eventName}' event came before the wait timed out`);
     return outcomes.go("timed_out", { eventName }, { context });
-  }
-
-  private lookups(sequence: Sequence): ConditionLookups {
-    return {
-      tagName: async (tagId) => (await this.tags.find(sequence.companyId, tagId))?.name ?? null,
-      enrollments: this.enrollments,
-    };
-  }
-
-  private async branchWay(sequence: Sequence, enrollment: Enrollment, node: SequenceNode, contact: TaggedSubscriber): Promise<string> {
-    const paths = node.config.paths as Array<Record<string, unknown>>;
-    if (node.config.splitMode === "random") {
-      const percentages = node.config.randomPercentages as number[];
-      const roll = bucket(enrollment.id, node.id);
-      let upTo = 0;
-      for (const [index, path] of paths.entries()) {
-        upTo += percentages[index] ?? 0;
-        if (roll < upTo) return String(path.id);
-      }
-      return String(paths[paths.length - 1]!.id);
-    }
-    for (const path of paths) if (await meetsCondition(contact, path, this.lookups(sequence))) return String(path.id);
-    return "else";
   }
 
   /**

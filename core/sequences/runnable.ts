@@ -28,11 +28,14 @@ export const ENGINE_NODE_TYPES = [
   "logic_branch",
 ] as const;
 
-/** Condition types the engine can evaluate from a contact's own data. */
+/** Condition types the engine evaluates: every compat type but `sms_subscribed` (this server sends no SMS). */
 export const ENGINE_CONDITION_TYPES: readonly ConditionType[] = [
   "has_tag",
   "does_not_have_tag",
   "in_list",
+  "in_segment",
+  "event_received",
+  "link_clicked",
   "field_equals",
   "field_contains",
   "field_greater_than",
@@ -43,7 +46,7 @@ export const ENGINE_CONDITION_TYPES: readonly ConditionType[] = [
 const conditionProblem = (node: SequenceNode, condition: Record<string, unknown>): string | null =>
   ENGINE_CONDITION_TYPES.includes(condition.conditionType as ConditionType)
     ? null
-    : `node ${node.id}: condition type '${String(condition.conditionType)}' is not evaluated by this server yet (supported: ${ENGINE_CONDITION_TYPES.join(", ")})`;
+    : `node ${node.id}: condition type '${String(condition.conditionType)}' is not evaluated by this server (supported: ${ENGINE_CONDITION_TYPES.join(", ")})`;
 
 function nodeProblem(node: SequenceNode): string | null {
   if (!(ENGINE_NODE_TYPES as readonly string[]).includes(node.nodeType)) return `node ${node.id}: node type '${node.nodeType}' does not run on this server yet`;

@@ -9,10 +9,8 @@ import { badRequest, notFound } from "../shared/errors.js";
 import { fail, ok, type Result } from "../shared/result.js";
 import type { TaggedSubscriber } from "../subscribers/model.js";
 import type { SubscriberRepository } from "../subscribers/ports.js";
-import type { TagRepository } from "../tags/ports.js";
-import { meetsCondition, type ConditionLookups } from "./contact-conditions.js";
+import type { ContactConditions } from "./contact-conditions.js";
 import { EnrollContact } from "./enroll-contact.js";
-import type { EnrollmentRepository } from "./enrollment-ports.js";
 import { ACTION_TEXT, branchWay, nextNode } from "./graph-walk.js";
 import { COMPLETION_NODE, SEQUENCE_NOT_FOUND, type Sequence } from "./model.js";
 import { emailContentOf } from "./node-content.js";
@@ -55,8 +53,7 @@ export class SimulateSequence {
   constructor(
     private readonly sequences: SequenceRepository,
     private readonly subscribers: SubscriberRepository,
-    private readonly tags: TagRepository,
-    private readonly enrollments: EnrollmentRepository,
+    private readonly conditions: ContactConditions,
     private readonly render: RenderEmail,
     private readonly clock: Clock,
     private readonly baseUrl: string,
@@ -75,10 +72,6 @@ export class SimulateSequence {
   };
 
   private async walk(sequence: Sequence, contact: TaggedSubscriber, limit: number): Promise<Simulation> {
-    const lookups: ConditionLookups = {
-      tagName: async (tagId) => (await this.tags.find(sequence.companyId, tagId))?.name ?? null,
-      enrollments: this.enrollments,
-    };
     const start = this.clock.now();
     let at = start.getTime();
     const emails: Array<Simulation["emails"][number]> = [];
@@ -116,12 +109,12 @@ export class SimulateSequence {
           break;
         }
         case "logic_condition": {
-          way = (await meetsCondition(contact, config, lookups)) ? "yes" : "no";
+          way = (await this.conditions.meets(contact, config, null)) ? "yes" : "no";
           log(way, `The condition is ${way === "yes" ? "met" : "not met"} today`);
           break;
         }
         case "logic_branch": {
-          way = await branchWay(current, contact, contact.id, lookups);
+          way = await branchWay(current, contact.id, (condition) => this.conditions.meets(contact, condition, null));
           log("branched", `Takes path ${way}`);
           break;
         }

@@ -1,6 +1,4 @@
-import type { Clock } from "../ports/clock.js";
-import { checkedDefinition } from "../segments/checked-definition.js";
-import type { SegmentEvaluator, SegmentRepository } from "../segments/ports.js";
+import type { SegmentMembership } from "../segments/segment-membership.js";
 import type { TaggedSubscriber } from "../subscribers/model.js";
 import { normalizeTagName } from "../tags/model.js";
 import type { TagRepository } from "../tags/ports.js";
@@ -62,16 +60,14 @@ const same = (a: unknown, b: unknown): boolean => JSON.stringify(a ?? null) === 
  * The sequence's `stopCondition`, checked before each step. Conditions on a change (added to or
  * removed from a list, entered a segment, a field changed) compare with a baseline taken before
  * the enrollment's first step; `event_received` counts live events recorded after the enrollment
- * started. A segment that is gone, or whose references broke, matches no one.
+ * started.
  */
 export class StopConditions {
   constructor(
     private readonly activity: SequenceActivityRepository,
     private readonly enrollments: Pick<EnrollmentRepository, "isListMember">,
     private readonly tags: TagRepository,
-    private readonly segments: SegmentRepository,
-    private readonly evaluator: SegmentEvaluator,
-    private readonly clock: Clock,
+    private readonly segments: SegmentMembership,
   ) {}
 
   check = async (sequence: Sequence, enrollment: Enrollment, contact: TaggedSubscriber): Promise<StopCheck> => {
@@ -98,7 +94,7 @@ export class StopConditions {
         });
       }
       case "entered_segment": {
-        const member = await this.inSegment(contact.companyId, value, contact.id);
+        const member = await this.segments.contains(contact.companyId, value, contact.id);
         return this.changed(enrollment, `${type}:${value}`, member, (before) =>
           !before && member ? `stop condition met: the contact entered segment ${value}` : null,
         );
@@ -121,13 +117,6 @@ export class StopConditions {
         return { reason: null };
     }
   };
-
-  private async inSegment(companyId: string, segmentId: string, subscriberId: string): Promise<boolean> {
-    const segment = await this.segments.find(companyId, segmentId);
-    if (!segment) return false;
-    const definition = await checkedDefinition(this.segments, { companyId, segmentId, root: segment.root, now: this.clock.now(), docsUrl: "" });
-    return definition._tag === "Right" && (await this.evaluator.matches(definition.right, subscriberId));
-  }
 
   /** A condition on a change: the first check takes the baseline (and never stops), later ones compare with it. */
   private changed(enrollment: Enrollment, key: string, current: unknown, compare: (before: unknown) => string | null): StopCheck {

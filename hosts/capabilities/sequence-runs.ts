@@ -12,12 +12,12 @@ import { IdGenerator } from "../../core/ports/id-generator.js";
 import { JobQueue } from "../../core/ports/job-queue.js";
 import { SegmentRepository } from "../../core/segments/ports.js";
 import { AdvanceAudienceEnrollment, AdvanceAudienceEnrollmentJob } from "../../core/sequences/advance-audience-enrollment.js";
+import { ContactConditions } from "../../core/sequences/contact-conditions.js";
 import { AdvanceTestRun, AdvanceTestRunJob } from "../../core/sequences/advance-test-run.js";
 import { AudienceEnrollmentRepository } from "../../core/sequences/audience-enrollment-ports.js";
 import type { AudienceLookups } from "../../core/sequences/audience-selection.js";
 import { CancelAudienceEnrollment } from "../../core/sequences/cancel-audience-enrollment.js";
 import { EnrollContact } from "../../core/sequences/enroll-contact.js";
-import { EnrollmentRepository } from "../../core/sequences/enrollment-ports.js";
 import { ListAudienceEnrollments } from "../../core/sequences/list-audience-enrollments.js";
 import { SequenceRepository } from "../../core/sequences/ports.js";
 import { PreviewSequenceNode } from "../../core/sequences/preview-sequence-node.js";
@@ -88,14 +88,13 @@ export const sequenceRunsModule = new ContainerModule((container) => {
     TestRunRepository,
     SequenceRepository,
     SubscriberRepository,
-    TagRepository,
-    EnrollmentRepository,
+    ContactConditions,
     EmailSendRepository,
     SendSequenceTestEmails,
     JobQueue,
     Clock,
   ]);
-  bindClass(container, SimulateSequence, [SequenceRepository, SubscriberRepository, TagRepository, EnrollmentRepository, RenderEmail, Clock, BaseUrl]);
+  bindClass(container, SimulateSequence, [SequenceRepository, SubscriberRepository, ContactConditions, RenderEmail, Clock, BaseUrl]);
   container.onActivation(JobHandlers, registerJobs);
 });
 

@@ -55,6 +55,8 @@ import { SendSequenceEmail } from "../../core/sequences/send-sequence-email.js";
 import { SetSequenceStatus } from "../../core/sequences/set-sequence-status.js";
 import { StartSequences } from "../../core/sequences/start-sequences.js";
 import { StopConditions } from "../../core/sequences/stop-conditions.js";
+import { ContactConditions } from "../../core/sequences/contact-conditions.js";
+import { SegmentMembership } from "../../core/segments/segment-membership.js";
 import { StartSequencesJob } from "../../core/sequences/trigger-jobs.js";
 import { SegmentWatches, TriggerStore } from "../../core/sequences/trigger-ports.js";
 import { UpdateSequence } from "../../core/sequences/update-sequence.js";
@@ -104,7 +106,9 @@ export const sequencesModule = new ContainerModule((container) => {
   container.bind<SequenceActivityRepository>(SequenceActivityRepository).toService(KnexSequenceActivityRepository);
   bindFactory(container, DestinationHttpClient, (allowPrivate: boolean) => new DestinationHttpAdapter({ allowPrivate }), [AllowPrivateDestinations]);
   bindClass(container, CallWebhook, [DestinationHttpClient]);
-  bindClass(container, StopConditions, [SequenceActivityRepository, EnrollmentRepository, TagRepository, SegmentRepository, SegmentEvaluator, Clock]);
+  bindClass(container, SegmentMembership, [SegmentRepository, SegmentEvaluator, Clock]);
+  bindClass(container, StopConditions, [SequenceActivityRepository, EnrollmentRepository, TagRepository, SegmentMembership]);
+  bindClass(container, ContactConditions, [TagRepository, EnrollmentRepository, SequenceActivityRepository, SegmentMembership]);
   bindClass(container, WakeWaitingEnrollments, [SequenceActivityRepository, SequenceRepository, JobQueue, Clock]);
   bindClass(container, KnexGoalRepository, [Database]);
   container.bind<GoalRepository>(GoalRepository).toService(KnexGoalRepository);
@@ -122,6 +126,7 @@ export const sequencesModule = new ContainerModule((container) => {
     SequenceActivityRepository,
     StopConditions,
     CallWebhook,
+    ContactConditions,
   ]);
   bindClass(container, AdvanceEnrollments, [EnrollmentRepository, SequenceRepository, SubscriberRepository, RunStep, JobQueue, Clock]);
   bindClass(container, EnrollContact, [EnrollmentRepository, OptInRepository, JobQueue, IdGenerator]);

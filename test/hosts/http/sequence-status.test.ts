@@ -94,11 +94,11 @@ for (const dialect of dialects()) {
       name: "Clicked",
       trigger: "event_received",
       eventName: "paid",
-      steps: [{ nodeType: "logic_condition", config: { conditionType: "link_clicked" } }],
+      steps: [{ nodeType: "logic_condition", config: { conditionType: "sms_subscribed" } }],
     });
     const byNode = await s.call("POST", `/api/v1/sequences/${clicked}/enable`);
     t.is(byNode.status, 400);
-    t.regex(byNode.body.error, /condition type 'link_clicked' is not evaluated by this server yet/);
+    t.regex(byNode.body.error, /condition type 'sms_subscribed' is not evaluated by this server \(supported: .*in_segment, event_received, link_clicked/);
 
     t.is((await s.call("POST", "/api/v1/sequences/seq_missing/enable")).status, 404);
     await s.call("POST", `/api/v1/sequences/${clicked}/archive`);
@@ -129,9 +129,9 @@ for (const dialect of dialects()) {
     t.is(inserted.status, 200);
     t.is(inserted.body.sequence.emailCount, 2);
     const unrunnable = await s.call("PUT", `/api/v1/sequences/${id}`, {
-      body: { insertSteps: { steps: [{ nodeType: "logic_condition", config: { conditionType: "link_clicked" } }] }, confirmStructuralChange: true },
+      body: { insertSteps: { steps: [{ nodeType: "logic_condition", config: { conditionType: "sms_subscribed" } }] }, confirmStructuralChange: true },
     });
     t.is(unrunnable.status, 400);
-    t.regex(unrunnable.body.error, /live and could not run after this change: .*link_clicked/);
+    t.regex(unrunnable.body.error, /live and could not run after this change: .*sms_subscribed/);
   });
 }

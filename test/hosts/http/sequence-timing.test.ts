@@ -1,6 +1,9 @@
 import test from "ava";
 import { dialects } from "../../helpers/databases.js";
+import { BASE_URL } from "../../helpers/runtime.js";
 import { createAndEnable, DAY, MINUTE, sequenceSession, type SequenceSession } from "../../helpers/sequence-session.js";
+
+const CHROME = "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
 
 const event = (s: SequenceSession, body: Record<string, unknown>, company = s.a) => s.call("POST", "/api/v1/subscribers/events", { body }, company);
 
@@ -201,6 +204,75 @@ for (const dialect of dialects()) {
     t.is(refused.status, 400);
     t.regex(refused.body.error, /sendingWindow has no days/);
     t.like((await s.call("GET", `/api/v1/sequences/${closed.body.sequence.id}`)).body.sequence, { status: "draft" });
+  });
+
+  test(name("conditions on segments, events and clicks: a click in the previous email, an event in this run, a segment"), async (t) => {
+    const s = await sequenceSession(t, dialect);
+    const pro: string = (
+      await s.call("POST", "/api/v1/segments", { body: { name: "Pro", filters: [{ field: "attribute", operator: "is", value: "plan:pro" }] } })
+    ).body.segment.id;
+    const html = '<p><a href="https://acme.example/pricing">See pricing</a> or <a href="https://acme.example/blog">read the blog</a></p>';
+    const created = await s.call("POST", "/api/v1/sequences", {
+      body: {
+        name: "Nurture",
+        trigger: "event_received",
+        eventName: "signed_up",
+        steps: [
+          { subject: "Pricing", html },
+          { nodeType: "logic_delay", config: { delayHours: 24 } },
+        ],
+      },
+    });
+    t.is(created.status, 200, JSON.stringify(created.body));
+    const id: string = created.body.sequence.id;
+    const delay = created.body.sequence.nodes.find((node: { nodeType: string }) => node.nodeType === "logic_delay");
+    const step = (subject: string) => [{ subject, html: `<p>${subject}</p>` }];
+    const branched = await s.call("PUT", `/api/v1/sequences/${id}`, {
+      body: {
+        branch: {
+          afterNodeId: delay.id,
+          branches: [
+            { id: "clicked", conditionType: "link_clicked", linkUrl: "https://acme.example/pricing", activityScope: "previous_email", steps: step("Clicked") },
+            { id: "paid", conditionType: "event_received", eventName: "paid", activityScope: "this_sequence", steps: step("Paid") },
+            { id: "pro", conditionType: "in_segment", segmentId: pro, steps: step("Pro") },
+          ],
+          elseSteps: step("Still there"),
+        },
+      },
+    });
+    t.is(branched.status, 200, JSON.stringify(branched.body));
+    t.is((await s.call("POST", `/api/v1/sequences/${id}/enable`)).status, 200);
+
+    // Dee paid before she signed up: not in this run.
+    t.is((await event(s, { email: "dee@example.com", event: "paid" })).status, 200);
+    s.api.clock.advance(MINUTE);
+    for (const email of ["ann", "bob", "cy", "dee", "eve"]) t.is((await event(s, { email: `${email}@example.com`, event: "signed_up" })).status, 200);
+    await s.runJobs();
+
+    // Well after the send (a click within seconds of it is a machine's), as a person in a browser.
+    s.api.clock.advance(10 * MINUTE);
+    const click = async (email: string, destination: string) => {
+      const message = s.transport.messages.find((captured) => captured.message.to === email)!.message;
+      const link = new RegExp(`href="([^"]+)"[^>]*>${destination === "https://acme.example/pricing" ? "See pricing" : "read the blog"}`).exec(
+        message.html ?? "",
+      )![1]!;
+      const response = await fetch(link.replace(BASE_URL, s.api.server.url), { redirect: "manual", headers: { "user-agent": CHROME } });
+      t.deepEqual([response.status, response.headers.get("location")], [302, destination]);
+    };
+    await click("ann@example.com", "https://acme.example/pricing");
+    await click("bob@example.com", "https://acme.example/blog");
+    t.is((await event(s, { email: "cy@example.com", event: "paid" })).status, 200);
+    t.is((await s.call("PATCH", "/api/v1/subscribers/dee%40example.com", { body: { customAttributes: { plan: "pro" } } })).status, 200);
+
+    s.api.clock.advance(DAY);
+    await s.runJobs();
+    t.deepEqual(s.received(), {
+      "ann@example.com": ["Pricing", "Clicked"],
+      "bob@example.com": ["Pricing", "Still there"],
+      "cy@example.com": ["Pricing", "Paid"],
+      "dee@example.com": ["Pricing", "Pro"],
+      "eve@example.com": ["Pricing", "Still there"],
+    });
   });
 
   test(name("the entered_segment stop condition ends the runs of contacts who enter the segment, not of those already in it"), async (t) => {
