@@ -1,4 +1,5 @@
 import { token } from "../shared/token.js";
+import type { Subscriber } from "../subscribers/model.js";
 
 /** Something that happened to contacts that may start automations (sequences). */
 export type AutomationOccurrence =
@@ -38,6 +39,8 @@ export interface Automations {
   trigger(companyId: string, subscriberIds: readonly string[], occurrence: AutomationOccurrence): Promise<ReadonlyMap<string, readonly string[]>>;
   /** Cancels every running enrollment of the contact, in every sequence, with the reason; resolves to how many. */
   exit(companyId: string, contact: ExitingContact, reason: ExitReason): Promise<number>;
+  /** A contact's fields or custom attributes were saved (`before` -> `after`): the attribute_change goals it reaches convert. */
+  contactChanged(before: Subscriber, after: Subscriber, at: Date): Promise<void>;
 }
 export const Automations = token<Automations>("lifecycle.Automations");
 

@@ -1,7 +1,7 @@
 import type { SegmentMembership } from "../segments/segment-membership.js";
 import { normalizeTagName } from "../tags/model.js";
 import type { TagRepository } from "../tags/ports.js";
-import type { TaggedSubscriber } from "../subscribers/model.js";
+import type { Subscriber, TaggedSubscriber } from "../subscribers/model.js";
 import type { ClickScope, SequenceActivityRepository } from "./activity-ports.js";
 import type { EnrollmentRepository } from "./enrollment-ports.js";
 import { asText } from "./property-filters.js";
@@ -19,7 +19,7 @@ export interface ConditionScope {
 /** Clicked URLs read per check. */
 const CLICKS_READ = 500;
 
-const FIELDS: Record<string, (contact: TaggedSubscriber) => unknown> = {
+const FIELDS: Record<string, (contact: Subscriber) => unknown> = {
   email: (contact) => contact.email,
   firstName: (contact) => contact.firstName,
   lastName: (contact) => contact.lastName,
@@ -30,7 +30,7 @@ const FIELDS: Record<string, (contact: TaggedSubscriber) => unknown> = {
 };
 
 /** A contact field by name, else a custom attribute (`plan` or `customAttributes.plan`). */
-export function fieldValue(contact: TaggedSubscriber, name: string): unknown {
+export function fieldValue(contact: Subscriber, name: string): unknown {
   const field = FIELDS[name];
   if (field) return field(contact);
   const key = name.startsWith("customAttributes.") ? name.slice("customAttributes.".length) : name;

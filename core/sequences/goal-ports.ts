@@ -10,6 +10,8 @@ export interface GoalRepository {
   find(companyId: string, sequenceId: string, goalId: string): Promise<CountedGoal | null>;
   /** Oldest first. */
   list(companyId: string, sequenceId: string): Promise<CountedGoal[]>;
+  /** The company's active attribute_change goals. */
+  activeAttributeGoals(companyId: string): Promise<SequenceGoal[]>;
   /** The company's active event goals waiting for this event name. */
   activeEventGoals(companyId: string, eventName: string): Promise<SequenceGoal[]>;
   /**

@@ -72,7 +72,14 @@ export function applyGoalFields<G extends GoalFields>(current: G, input: Partial
 
 /** Why the goal cannot be stored as it is (null when it can). */
 export function goalProblem(goal: GoalFields): string | null {
-  if (goal.triggerType === "attribute_change") return "triggerType attribute_change is not evaluated by this server yet: use an event goal (triggerEventName)";
+  if (goal.triggerType === "attribute_change") {
+    if (goal.attributePath === null) return "An attribute_change goal needs attributePath (the field or custom attribute it watches)";
+    if (goal.attributeCondition === null) return "An attribute_change goal needs attributeCondition (changed, changed_to or changed_from_to)";
+    if (goal.attributeCondition !== "changed" && goal.attributeValue === null) return `attributeCondition ${goal.attributeCondition} needs attributeValue`;
+    if (goal.attributeCondition === "changed_from_to" && goal.attributePreviousValue === null)
+      return "attributeCondition changed_from_to needs attributePreviousValue";
+    return null;
+  }
   if (goal.triggerEventName === null) return "An event goal needs triggerEventName (the event that reaches it)";
   return null;
 }

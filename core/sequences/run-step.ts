@@ -7,7 +7,8 @@ import type { SequenceActivityRepository } from "./activity-ports.js";
 import type { CallWebhook } from "./call-webhook.js";
 import { keepsEntryKey } from "./entry-key.js";
 import type { ContactConditions, ConditionScope } from "./contact-conditions.js";
-import { branchWay } from "./graph-walk.js";
+import type { RecordGoalConversions } from "./record-goal-conversions.js";
+import { branchWay, nextNode } from "./graph-walk.js";
 import { delayEnd } from "./delays.js";
 import type { Enrollment, EnrollmentContext, EnrollmentState, StepRecord } from "./enrollment.js";
 import type { EnrollmentRepository } from "./enrollment-ports.js";
@@ -57,6 +58,7 @@ export class RunStep {
     private readonly stopConditions: StopConditions,
     private readonly callWebhook: CallWebhook,
     private readonly conditions: ContactConditions,
+    private readonly goals: RecordGoalConversions,
   ) {}
 
   execute = async (sequence: Sequence, enrollment: Enrollment, contact: TaggedSubscriber, now: Date): Promise<StepResult> => {
@@ -97,7 +99,7 @@ export class RunStep {
       options: { readonly way?: string; readonly emailSendId?: string; readonly context?: EnrollmentContext | undefined } = {},
     ): StepResult => {
       const { way, emailSendId = null, context } = options;
-      const target = this.nextNode(sequence, node, way);
+      const target = nextNode(sequence, node, way);
       const record = this.record(node.id, node.nodeType, outcome, detail, now, emailSendId);
       const withContext = context ? { context } : {};
       if (!target)
@@ -238,7 +240,7 @@ export class RunStep {
     const status = config.status as TaggedSubscriber["status"] | undefined;
     const statusChange = status !== undefined && status !== contact.status;
     if (statusChange) fields.push("status");
-    await this.subscribers.update(
+    const saved = await this.subscribers.update(
       {
         ...contact,
         ...names,
@@ -248,13 +250,8 @@ export class RunStep {
       },
       {},
     );
+    await this.goals.onContactChanged(contact, saved, now);
     return fields;
-  }
-
-  /** The node after `node`, leaving by `way` (a condition's yes/no, a branch's path) or by its one plain edge. */
-  private nextNode(sequence: Sequence, node: SequenceNode, way?: string): SequenceNode | undefined {
-    const edge = sequence.graph.edges.find((candidate) => candidate.sourceNodeId === node.id && (way === undefined || candidate.condition === way));
-    return edge ? sequence.graph.nodes.find((candidate) => candidate.id === edge.targetNodeId) : undefined;
   }
 
   private running(enrollment: Enrollment): Pick<EnrollmentState, "entryKey" | "failedReason" | "finishedAt"> {

@@ -1,3 +1,4 @@
+import type { Automations } from "../ports/automations.js";
 import type { Clock } from "../ports/clock.js";
 import type { IdGenerator } from "../ports/id-generator.js";
 import { badRequest, conflict, notFound } from "../shared/errors.js";
@@ -58,6 +59,7 @@ export class SaveContact {
     private readonly subscribers: SubscriberRepository,
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
+    private readonly automations: Automations,
   ) {}
 
   execute = async (companyId: string, input: ContactInput, strategy: DuplicateStrategy, options: SaveOptions = {}): Promise<Result<SavedContact>> => {
@@ -91,6 +93,8 @@ export class SaveContact {
       ? { replaceTags: resolution.tags, addLists: lists.ids }
       : { addTags: resolution.tags, addLists: lists.ids };
     const updated = await this.subscribers.update(resolution.subscriber, changes);
+    // A changed field or attribute may reach attribute_change goals.
+    if (contact) await this.automations.contactChanged(contact, updated, now);
     return ok({ subscriber: updated, created: false, updated: true, skipped: false, listIds: lists.ids });
   };
 

@@ -60,6 +60,7 @@ export class UpdateSubscriber {
     };
     const changes: ContactChanges = tags ? { replaceTags: tags.right } : {};
     const saved = await this.subscribers.update(next, changes);
+    await this.automations.contactChanged(contact, saved, now);
     if (unsubscribes) await this.queries.leaveAllLists(actor.companyId, contact.id, now);
     if (status !== "active" && contact.status === "active") await this.automations.exit(actor.companyId, { subscriberId: contact.id }, status);
     const addedTags = saved.tags.filter((tag) => !contact.tags.includes(tag));

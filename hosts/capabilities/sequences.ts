@@ -127,6 +127,7 @@ export const sequencesModule = new ContainerModule((container) => {
     StopConditions,
     CallWebhook,
     ContactConditions,
+    RecordGoalConversions,
   ]);
   bindClass(container, AdvanceEnrollments, [EnrollmentRepository, SequenceRepository, SubscriberRepository, RunStep, JobQueue, Clock]);
   bindClass(container, EnrollContact, [EnrollmentRepository, OptInRepository, JobQueue, IdGenerator]);
@@ -153,6 +154,9 @@ export const sequencesModule = new ContainerModule((container) => {
   container.bind<Automations>(Automations).toDynamicValue((context) => ({
     trigger: (companyId, subscriberIds, occurrence) => context.get(StartSequences).trigger(companyId, subscriberIds, occurrence),
     exit: (companyId, contact, reason) => context.get(ExitSequences).execute(companyId, contact, reason),
+    contactChanged: async (before, after, at) => {
+      await context.get(RecordGoalConversions).onContactChanged(before, after, at);
+    },
   }));
   container.onActivation(JobHandlers, registerJobs);
   // Recorded custom events (and a contact's confirmation) start the sequences they trigger.

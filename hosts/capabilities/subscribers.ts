@@ -32,7 +32,7 @@ import { segmentDocsUrl } from "./segments.js";
 export const subscribersModule = new ContainerModule((container) => {
   bindClass(container, KnexSubscriberRepository, [Database, IdGenerator, KnexWebhookPublisher]);
   container.bind<SubscriberRepository>(SubscriberRepository).toService(KnexSubscriberRepository);
-  bindClass(container, SaveContact, [SubscriberRepository, IdGenerator, Clock]);
+  bindClass(container, SaveContact, [SubscriberRepository, IdGenerator, Clock, Automations]);
   container.bind<ContactEvents>(ContactEvents).toConstantValue(new InProcessContactEvents());
 
   bindSubscriberRoutes(container);

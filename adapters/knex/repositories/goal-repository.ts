@@ -110,6 +110,11 @@ export class KnexGoalRepository implements GoalRepository {
     return rows.map((row) => this.toCounted(row));
   }
 
+  async activeAttributeGoals(companyId: string): Promise<SequenceGoal[]> {
+    const rows = await this.knex("sequence_goals").where({ company_id: companyId, trigger_type: "attribute_change", is_active: true });
+    return rows.map(toGoal);
+  }
+
   async activeEventGoals(companyId: string, eventName: string): Promise<SequenceGoal[]> {
     const rows = await this.knex("sequence_goals").where({ company_id: companyId, trigger_event_name: eventName, trigger_type: "event", is_active: true });
     return rows.map(toGoal);

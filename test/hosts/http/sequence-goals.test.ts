@@ -90,17 +90,83 @@ for (const dialect of dialects()) {
     t.deepEqual((await s.call("GET", `/api/v1/sequences/${id}/goals`)).body.goals, []);
   });
 
+  test(name("attribute_change goals convert contacts in the sequence whose field changes as the goal says, from any path that saves it"), async (t) => {
+    const s = await sequenceSession(t, dialect);
+    const id = await createAndEnable(s, {
+      name: "Trial",
+      trigger: "event_received",
+      eventName: "trial_started",
+      steps: [
+        { subject: "Welcome", html: "<p>1</p>" },
+        { subject: "Day two", html: "<p>2</p>", delayDays: 1 },
+      ],
+    });
+    const goal = async (body: Record<string, unknown>) => {
+      const created = await s.call("POST", `/api/v1/sequences/${id}/goals`, { body: { triggerType: "attribute_change", attributePath: "plan", ...body } });
+      t.is(created.status, 200, JSON.stringify(created.body));
+      return created.body.goal.id as string;
+    };
+    const toPro = await goal({ name: "Pro", attributeCondition: "changed_to", attributeValue: "pro" });
+    const trialToBasic = await goal({ name: "Basic", attributeCondition: "changed_from_to", attributePreviousValue: "trial", attributeValue: "basic" });
+    const anyChange = await goal({ name: "Any plan change", attributePath: "customAttributes.plan", attributeCondition: "changed" });
+
+    // Bob starts on a trial plan; Dee is never in the sequence.
+    t.is(
+      (
+        await s.call("POST", "/api/v1/subscribers", {
+          body: { email: "bob@example.com", customAttributes: { plan: "trial" }, createdAt: "2026-01-01T00:00:00.000Z" },
+        })
+      ).status,
+      200,
+    );
+    for (const email of ["ann@example.com", "bob@example.com", "cy@example.com", "eve@example.com"])
+      t.is((await event(s, { email, event: "trial_started" })).status, 200);
+    await s.runJobs();
+    s.api.clock.advance(MINUTE);
+
+    const patch = (email: string, plan: string) =>
+      s.call("PATCH", `/api/v1/subscribers/${encodeURIComponent(email)}`, { body: { customAttributes: { plan } } });
+    t.is((await patch("ann@example.com", "pro")).status, 200);
+    t.is((await patch("ann@example.com", "enterprise")).status, 200);
+    t.is((await patch("ann@example.com", "pro")).status, 200, "a second time in the same run converts nothing more");
+    t.is((await patch("bob@example.com", "basic")).status, 200);
+    // Through an event's attributes (the contact save every write path shares), any case.
+    t.is((await event(s, { email: "cy@example.com", event: "visited", customAttributes: { plan: "PRO" } })).status, 200);
+    t.is((await patch("dee@example.com", "pro")).status, 404);
+    t.is((await s.call("POST", "/api/v1/subscribers", { body: { email: "dee@example.com", customAttributes: { plan: "pro" } } })).status, 200);
+    t.is((await patch("dee@example.com", "basic")).status, 200);
+    // Saving Eve without touching her plan reaches no goal.
+    t.is((await s.call("PATCH", "/api/v1/subscribers/eve%40example.com", { body: { firstName: "Eve" } })).status, 200);
+
+    const counts = Object.fromEntries(
+      ((await s.call("GET", `/api/v1/sequences/${id}/goals`)).body.goals as Array<{ id: string; conversionCount: number }>).map((g) => [
+        g.id,
+        g.conversionCount,
+      ]),
+    );
+    t.deepEqual(counts, { [toPro]: 2, [trialToBasic]: 1, [anyChange]: 3 }, "Ann and Cy to pro, Bob from trial to basic; any change: Ann, Bob, Cy once each");
+    const values = await s.api.runtime.knex("sequence_goal_conversions").where({ goal_id: toPro }).orderBy("converted_at").pluck("value");
+    t.deepEqual(values.sort(), ["PRO", "pro"]);
+  });
+
   test(name("bad goals are refused and store nothing; another company's goals are not found"), async (t) => {
     const s = await sequenceSession(t, dialect);
     const id = (await s.call("POST", "/api/v1/sequences", { body: { name: "Draft" } })).body.sequence.id;
     const goals = `/api/v1/sequences/${id}/goals`;
     const noEvent = await s.call("POST", goals, { body: { name: "Nothing" } });
     t.deepEqual([noEvent.status, noEvent.body.error], [400, "An event goal needs triggerEventName (the event that reaches it)"]);
-    const attribute = await s.call("POST", goals, {
-      body: { name: "Plan", triggerType: "attribute_change", attributePath: "plan", attributeCondition: "changed" },
-    });
-    t.is(attribute.status, 400);
-    t.regex(attribute.body.error, /attribute_change is not evaluated by this server/);
+    for (const [body, error] of [
+      [{ attributeCondition: "changed" }, "An attribute_change goal needs attributePath (the field or custom attribute it watches)"],
+      [{ attributePath: "plan" }, "An attribute_change goal needs attributeCondition (changed, changed_to or changed_from_to)"],
+      [{ attributePath: "plan", attributeCondition: "changed_to" }, "attributeCondition changed_to needs attributeValue"],
+      [
+        { attributePath: "plan", attributeCondition: "changed_from_to", attributeValue: "pro" },
+        "attributeCondition changed_from_to needs attributePreviousValue",
+      ],
+    ] as const) {
+      const attribute = await s.call("POST", goals, { body: { name: "Plan", triggerType: "attribute_change", ...body } });
+      t.deepEqual([attribute.status, attribute.body.error], [400, error]);
+    }
     t.is((await s.call("POST", goals, { body: { name: "Wide", triggerEventName: "paid", attributionWindowHours: 721 } })).status, 422);
     t.is((await s.call("POST", goals, { body: { triggerEventName: "paid" } })).status, 422);
     t.is((await s.call("POST", "/api/v1/sequences/seq_missing/goals", { body: { name: "X", triggerEventName: "paid" } })).status, 404);
