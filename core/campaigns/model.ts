@@ -103,6 +103,8 @@ export interface Campaign {
   readonly externalId: string | null;
   /** An occurrence of a recurring campaign: the occurrence whose finished send scheduled it (written once, when it is made). */
   readonly previousOccurrenceId?: string | null;
+  /** Why the send engine paused it (its sender or content can no longer be sent); null or absent otherwise, cleared by a resume. */
+  readonly pauseReason?: string | null;
   readonly createdAt: Date;
   readonly updatedAt: Date;
   /**

@@ -8,6 +8,7 @@ import type { IdGenerator } from "../ports/id-generator.js";
 import type { JobQueue } from "../ports/job-queue.js";
 import type { SuppressionRepository } from "../suppressions/ports.js";
 import type { PrepareCampaignMessage } from "./campaign-message.js";
+import type { Campaign } from "./model.js";
 import type { CampaignRepository } from "./ports.js";
 import { finishCampaignSendJob, unkeyedBatchJob, sendCampaignBatchJob, type SendCampaignBatchJob } from "./send-jobs.js";
 import { exclusionAtBatch, nextBatchAt, type ExclusionReason } from "./send-model.js";
@@ -63,7 +64,7 @@ export class SendCampaignBatch {
     }
 
     const message = await this.prepare.execute(campaign);
-    if (message._tag === "Left") throw new Error(`campaign ${campaignId} cannot be sent: ${message.left.message}`);
+    if (message._tag === "Left") return this.pauseUnsendable(campaign, message.left.message, now);
     const emails = recipients.flatMap((recipient) => (recipient.contact ? [recipient.contact.email] : []));
     const suppressed = new Map((await this.suppressions.findMany(companyId, emails)).map((suppression) => [suppression.email, suppression.reason]));
     const unconfirmed = await this.optIns.unconfirmedAmong(companyId, emails);
@@ -83,7 +84,7 @@ export class SendCampaignBatch {
       const id = this.ids.next("send");
       const rendered = await message.right.renderFor(contact, id);
       // The content is the same for everyone: what fails for one fails for all.
-      if (rendered._tag === "Left") throw new Error(`campaign ${campaignId} cannot be rendered: ${rendered.left.message}`);
+      if (rendered._tag === "Left") return this.pauseUnsendable(campaign, `its content cannot be rendered: ${rendered.left.message}`, now);
       sends.push({
         id,
         companyId,
@@ -125,4 +126,13 @@ export class SendCampaignBatch {
       now,
     });
   };
+
+  /**
+   * A campaign whose sender or content can no longer be sent (a domain unverified since it was
+   * scheduled, a template that fails) is paused with the reason: retrying the batch cannot help,
+   * and once the cause is fixed a resume takes it on from this batch.
+   */
+  private async pauseUnsendable(campaign: Campaign, reason: string, now: Date): Promise<void> {
+    await this.campaigns.save({ ...campaign, status: "paused", pauseReason: reason, updatedAt: now }, "sending");
+  }
 }

@@ -33,6 +33,8 @@ const summary = {
   recurringInterval: t.union([oneOf(RECURRING_INTERVALS, "RecurringInterval"), t.null]),
   /** An occurrence of a recurring campaign: the occurrence whose finished send scheduled it (which may have been deleted since); null otherwise. */
   previousOccurrenceId: NullableString,
+  /** Why the send engine paused the campaign (its sender or content can no longer be sent); null for a user's pause and any other status. */
+  pauseReason: NullableString,
   sentAt: NullableTimestamp,
   /** Where an imported campaign came from (`mailchimp`); null for campaigns made here. */
   source: NullableString,
@@ -111,6 +113,7 @@ export const toCampaignSummaryView = (campaign: Campaign): CampaignSummaryView =
   spreadOverHours: campaign.schedule.spreadOverHours,
   recurringInterval: campaign.schedule.recurringInterval,
   previousOccurrenceId: campaign.previousOccurrenceId ?? null,
+  pauseReason: campaign.status === "paused" ? (campaign.pauseReason ?? null) : null,
   sentAt: campaign.sentAt?.toISOString() ?? null,
   source: campaign.source,
   createdAt: campaign.createdAt.toISOString(),

@@ -35,6 +35,7 @@ import * as m0038 from "./0038-integrations.js";
 import * as m0039 from "./0039-sequence-enrollment-moves.js";
 import * as m0040 from "./0040-recurring-campaigns.js";
 import * as m0041 from "./0041-data-export-service-accounts.js";
+import * as m0042 from "./0042-campaign-pause-reason.js";
 
 interface Migration {
   readonly name: string;
@@ -80,6 +81,7 @@ const migrations: readonly Migration[] = [
   m0039,
   m0040,
   m0041,
+  m0042,
 ];
 
 /** Migrations compiled into the package, so no directory scanning at run time. */

@@ -44,6 +44,7 @@ const CampaignRow = t.type({
   recurring_interval: nullable(oneOf(RECURRING_INTERVALS, "RecurringInterval")),
   recurrence_anchor_at: DbNullableDate,
   previous_occurrence_id: nullable(t.string),
+  pause_reason: nullable(t.string),
   send_time_optimization: DbBoolean,
   send_time_window_hours: nullable(DbInteger),
   sent_at: DbNullableDate,
@@ -93,6 +94,7 @@ function toCampaign(row: unknown): Campaign {
     source: r.source,
     externalId: r.external_id,
     previousOccurrenceId: r.previous_occurrence_id,
+    pauseReason: r.pause_reason,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
     send: sendStateOf(row),
@@ -129,6 +131,7 @@ const savedColumns = (campaign: Campaign) => ({
   send_time_optimization: campaign.schedule.sendTimeOptimization,
   send_time_window_hours: campaign.schedule.sendTimeWindowHours,
   sent_at: toDbDate(campaign.sentAt),
+  pause_reason: campaign.pauseReason ?? null,
   updated_at: toDbDate(campaign.updatedAt),
 });
 

@@ -288,6 +288,7 @@ export class KnexCampaignSendRepository implements CampaignSendRepository {
         .where({ company_id: input.companyId, id: input.campaignId })
         .update({
           status: "sending",
+          pause_reason: null,
           updated_at: toDbDate(input.now),
           ...(input.spread
             ? { spread_over_hours: input.spread.hours, send_window_ends_at: toDbDate(input.spread.windowEndsAt), send_batch_size: input.spread.batchSize }

@@ -318,6 +318,36 @@ for (const dialect of dialects()) {
     t.like(await get(s, id), { status: "sent", progress: { sent: 2, remaining: 0 } });
   });
 
+  test(name("a campaign whose sender can no longer send is paused with the reason, not retried; a resume after the fix sends it"), async (t) => {
+    const s = await sequenceSession(t, dialect);
+    await contact(s, "ann@example.com", "Ann");
+    await contact(s, "bob@example.com", "Bob");
+    const id = await campaign(s);
+    await schedule(s, id);
+    // The company removes its only sending domain after scheduling.
+    t.is((await s.call("DELETE", "/api/v1/sending-domains/acme.example")).status, 200);
+    s.api.clock.advance(HOUR);
+    await s.runJobs();
+    t.deepEqual(newsReceived(s), {});
+    const paused = await get(s, id);
+    t.like(paused, { status: "paused", progress: { recipients: 2, sent: 0 } });
+    t.regex(paused.pauseReason, /^No verified sender/);
+    const retrying = await s.api.runtime.knex("jobs").where({ type: "campaigns.batch" }).whereNot({ status: "completed" }).count({ n: "*" }).first();
+    t.is(Number(retrying!.n), 0, "no batch job is left retrying");
+
+    // Fixed: the domain is back and verified; a resume sends from where it stopped.
+    const sender = await s.api.runtime.container.get(SetUpOperatorSender).execute(OPERATOR, s.a.companyId, "hello@acme.example");
+    t.is(sender._tag, "Right");
+    const resumed = await s.call("POST", `/api/v1/campaigns/${id}/resume`);
+    t.is(resumed.status, 200, JSON.stringify(resumed.body));
+    t.like(resumed.body.campaign, { status: "sending", pauseReason: null });
+    await s.runJobs();
+    s.api.clock.advance(MINUTE);
+    await s.runJobs();
+    t.deepEqual(newsReceived(s), { "ann@example.com": ["Hello Ann"], "bob@example.com": ["Hello Bob"] });
+    t.like(await get(s, id), { status: "sent", pauseReason: null, progress: { sent: 2, remaining: 0 } });
+  });
+
   test(name("sendInRecipientTimezone: 09:00 in each contact's timezone (else the campaign's); the send starts where clocks are furthest ahead"), async (t) => {
     const s = await sequenceSession(t, dialect);
     await contact(s, "tokyo@example.com", "Tokyo", undefined, { timezone: "Asia/Tokyo" });

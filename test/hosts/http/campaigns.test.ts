@@ -76,6 +76,7 @@ for (const dialect of dialects()) {
       spreadOverHours: null,
       recurringInterval: null,
       previousOccurrenceId: null,
+      pauseReason: null,
       sentAt: null,
       source: null,
       createdAt: "2026-11-22T10:00:00.000Z",
