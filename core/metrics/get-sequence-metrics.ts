@@ -1,7 +1,8 @@
 import type { Clock } from "../ports/clock.js";
-import { SEQUENCE_NOT_FOUND, type Sequence, type SequenceNode } from "../sequences/model.js";
+import { SEQUENCE_NOT_FOUND, type Sequence } from "../sequences/model.js";
 import type { SequenceRepository } from "../sequences/ports.js";
 import { stepNumbers } from "../sequences/view.js";
+import { labelOf } from "../sequences/enrollment-view.js";
 import type { Actor } from "../shared/actor.js";
 import { fail, ok, type Result } from "../shared/result.js";
 import { NO_SENDS, toStats, type FunnelCounts, type Stats } from "./model.js";
@@ -50,14 +51,6 @@ const sum = (funnels: Iterable<FunnelCounts>): FunnelCounts => {
   const total: Record<string, number> = { ...NO_SENDS };
   for (const funnel of funnels) for (const [key, value] of Object.entries(funnel) as Array<[string, number]>) total[key] = (total[key] ?? 0) + value;
   return total as unknown as FunnelCounts;
-};
-
-const labelOf = (node: SequenceNode): string | null => {
-  for (const key of ["label", "name", "subject"]) {
-    const value = node.config[key];
-    if (typeof value === "string") return value;
-  }
-  return null;
 };
 
 /**
@@ -163,7 +156,7 @@ function enrollmentCounts(sequence: Sequence, running: Awaited<ReturnType<Sequen
       return {
         currentNodeId: nodeId,
         currentNodeType: node?.nodeType ?? null,
-        currentNodeLabel: node ? labelOf(node) : null,
+        currentNodeLabel: node ? labelOf(node.config) : null,
         currentNodeMissing: node === undefined,
         active: counts.active,
         waiting: counts.waiting,

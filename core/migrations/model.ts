@@ -95,7 +95,7 @@ export interface Progress {
 export interface MigrationReport {
   readonly subscribersQueued: number;
   readonly draftCampaignsCreated: number;
-  /** Sequences do not exist yet and no source of ours has importable ones: always 0. */
+  /** No source of ours has importable sequences: always 0. */
   readonly draftSequencesCreated: number;
   /** No source of ours has transactional emails: always 0. */
   readonly draftTransactionalEmailsCreated: number;

@@ -52,6 +52,8 @@ export interface EnrollmentRepository {
   /** Stores a new enrollment unless its (sequence, entry key) is taken; true when stored. */
   insert(enrollment: Enrollment): Promise<boolean>;
   find(companyId: string, sequenceId: string, enrollmentId: string): Promise<EnrollmentWithContact | null>;
+  /** The contact's enrollments in any sequence, latest started first, at most `limit`. */
+  ofContact(companyId: string, subscriberId: string, limit: number): Promise<Enrollment[]>;
   list(companyId: string, sequenceId: string, filter: EnrollmentFilter): Promise<{ enrollments: EnrollmentWithContact[]; total: number }>;
   /** Running enrollments of the company's live sequences that are due, the longest due first. */
   due(companyId: string, now: Date, limit: number): Promise<Enrollment[]>;

@@ -34,7 +34,7 @@ export const EnrollmentView = view(
 );
 export type EnrollmentView = t.TypeOf<typeof EnrollmentView>;
 
-const labelOf = (config: Readonly<Record<string, unknown>>): string | null =>
+export const labelOf = (config: Readonly<Record<string, unknown>>): string | null =>
   typeof config.label === "string" ? config.label : typeof config.name === "string" ? config.name : typeof config.subject === "string" ? config.subject : null;
 
 /** Whether the sequence's stop condition holds for an enrollment now (listed with `stopConditionMatch=true`). */

@@ -4,7 +4,7 @@ import type { Actor } from "../shared/actor.js";
 import { ok, type Result } from "../shared/result.js";
 import { activityCursorOf, DEFAULT_ACTIVITY_LIMIT, readActivityCursor } from "./activity-cursor.js";
 import { identifySubscriber, type SubscriberRef } from "./identify.js";
-import type { SubscriberRepository } from "./ports.js";
+import type { ContactEnrollments, SubscriberRepository } from "./ports.js";
 import type { ContactActivity, ListMembership, SubscriberQueries } from "./queries.js";
 import type { ContactEmailEvent, ContactEmailStats, ContactEngagementQueries, StoredEmailEventType } from "./engagement.js";
 import { toSubscriberView, type ActivityView, type EmailStatsView, type MembershipView, type SubscriberDetailView } from "./view.js";
@@ -75,8 +75,8 @@ const toEmailStatsView = (stats: ContactEmailStats): EmailStatsView => ({
 const newestFirst = (a: ActivityView, b: ActivityView) => (a.eventTime === b.eventTime ? (a.id < b.id ? 1 : -1) : a.eventTime < b.eventTime ? 1 : -1);
 
 /**
- * GET /subscribers/{email} (or by externalId): the record with notes, lists, email statistics
- * and the latest activity, custom events and email events merged, newest first, a page at a time
+ * GET /subscribers/{email} (or by externalId): the record with notes, lists, sequence runs, email
+ * statistics and the latest activity, custom events and email events merged, newest first, a page at a time
  * (`activityLimit`, and `activityCursor` from the previous page's `activityPagination`).
  */
 export interface SubscriberDetailOptions {
@@ -91,6 +91,7 @@ export class GetSubscriber {
     private readonly queries: SubscriberQueries,
     private readonly engagement: ContactEngagementQueries,
     private readonly notes: NoteRepository,
+    private readonly enrollments: ContactEnrollments,
   ) {}
 
   execute = async (actor: Actor, ref: SubscriberRef, options: SubscriberDetailOptions = {}): Promise<Result<SubscriberDetailView>> => {
@@ -101,12 +102,13 @@ export class GetSubscriber {
     const subscriber = found.right;
     const limit = options.activityLimit ?? DEFAULT_ACTIVITY_LIMIT;
     // One more of each kind than the page shows tells whether another page follows.
-    const [notes, lists, customEvents, emailEvents, emailStats] = await Promise.all([
+    const [notes, lists, customEvents, emailEvents, emailStats, sequenceEnrollments] = await Promise.all([
       this.notes.listForSubscriber(actor.companyId, subscriber.id),
       this.queries.memberships(actor.companyId, subscriber.id),
       this.queries.recentEvents(actor.companyId, subscriber.id, limit + 1, before.right),
       this.engagement.recentEmailEvents(actor.companyId, subscriber.id, limit + 1, before.right),
       this.engagement.emailStats(actor.companyId, subscriber.id, { includeMachineEngagement: options.includeMachineEngagement ?? false }),
+      this.enrollments.ofContact(actor.companyId, subscriber.id),
     ]);
     const merged = [...customEvents.map(toCustomActivityView), ...emailEvents.map(toEmailActivityView)].sort(newestFirst);
     const activity = merged.slice(0, limit);
@@ -116,7 +118,7 @@ export class GetSubscriber {
       ...toSubscriberView(subscriber),
       notes: notes.map(toNoteView),
       lists: lists.map(toMembershipView),
-      sequenceEnrollments: [],
+      sequenceEnrollments,
       emailStats: toEmailStatsView(emailStats),
       activity,
       activityPagination: {

@@ -1,5 +1,6 @@
 import type { Subscriber, SubscriberStatus, TaggedSubscriber } from "./model.js";
 import { token } from "../shared/token.js";
+import type { ContactEnrollmentView } from "./view.js";
 
 /** Tag and list changes applied together with a contact's fields, in one transaction. */
 export interface ContactChanges {
@@ -40,3 +41,9 @@ export interface SubscriberRepository {
   resolveLists(companyId: string, references: readonly string[], now: Date): Promise<ResolvedLists>;
 }
 export const SubscriberRepository = token<SubscriberRepository>("lifecycle.SubscriberRepository");
+
+/** The contact's runs through sequences, as its detail shows them (the sequences context answers). */
+export interface ContactEnrollments {
+  ofContact(companyId: string, subscriberId: string): Promise<ContactEnrollmentView[]>;
+}
+export const ContactEnrollments = token<ContactEnrollments>("lifecycle.ContactEnrollments");

@@ -109,6 +109,27 @@ export const MembershipView = view(
 );
 export type MembershipView = t.TypeOf<typeof MembershipView>;
 
+/** One run of the contact through a sequence, as the contact's detail lists it. */
+export const ContactEnrollmentView = view(
+  {
+    /** The enrollment's ID. */
+    tokenId: t.string,
+    sequenceId: t.string,
+    sequenceName: NullableString,
+    sequenceStatus: NullableString,
+    enrollmentStatus: t.string,
+    currentNodeId: t.string,
+    currentNodeType: NullableString,
+    currentNodeLabel: NullableString,
+    enteredAt: Timestamp,
+    /** When a waiting run takes its next step; null otherwise. */
+    scheduledFor: NullableTimestamp,
+    updatedAt: Timestamp,
+  },
+  "ContactEnrollment",
+);
+export type ContactEnrollmentView = t.TypeOf<typeof ContactEnrollmentView>;
+
 /** The record with notes, lists and latest activity. */
 export const SubscriberDetailView = view(
   {
@@ -116,8 +137,8 @@ export const SubscriberDetailView = view(
     /** Team-only: the detail is read with an API key, never shown to the contact. */
     notes: t.readonlyArray(NoteView),
     lists: t.readonlyArray(MembershipView),
-    /** Sequences do not exist yet. */
-    sequenceEnrollments: t.readonlyArray(t.record(t.string, t.unknown)),
+    /** The contact's runs through sequences, latest started first (compat-reference §3). */
+    sequenceEnrollments: t.readonlyArray(ContactEnrollmentView),
     /** Opens and clicks by machines count only with `includeMachineEngagement=true`. */
     emailStats: EmailStatsView,
     activity: t.readonlyArray(ActivityView),

@@ -57,6 +57,8 @@ import { StartSequences } from "../../core/sequences/start-sequences.js";
 import { StopConditions } from "../../core/sequences/stop-conditions.js";
 import { ContactConditions } from "../../core/sequences/contact-conditions.js";
 import { SegmentMembership } from "../../core/segments/segment-membership.js";
+import { ContactEnrollmentViews } from "../../core/sequences/contact-enrollment-views.js";
+import { ContactEnrollments } from "../../core/subscribers/ports.js";
 import { StartSequencesJob } from "../../core/sequences/trigger-jobs.js";
 import { SegmentWatches, TriggerStore } from "../../core/sequences/trigger-ports.js";
 import { UpdateSequence } from "../../core/sequences/update-sequence.js";
@@ -107,6 +109,9 @@ export const sequencesModule = new ContainerModule((container) => {
   bindFactory(container, DestinationHttpClient, (allowPrivate: boolean) => new DestinationHttpAdapter({ allowPrivate }), [AllowPrivateDestinations]);
   bindClass(container, CallWebhook, [DestinationHttpClient]);
   bindClass(container, SegmentMembership, [SegmentRepository, SegmentEvaluator, Clock]);
+  // The contact detail's sequenceEnrollments, answered for the subscribers context.
+  bindClass(container, ContactEnrollmentViews, [EnrollmentRepository, SequenceRepository]);
+  container.bind<ContactEnrollments>(ContactEnrollments).toService(ContactEnrollmentViews);
   bindClass(container, StopConditions, [SequenceActivityRepository, EnrollmentRepository, TagRepository, SegmentMembership]);
   bindClass(container, ContactConditions, [TagRepository, EnrollmentRepository, SequenceActivityRepository, SegmentMembership]);
   bindClass(container, WakeWaitingEnrollments, [SequenceActivityRepository, SequenceRepository, JobQueue, Clock]);

@@ -5,7 +5,7 @@ import { KnexSubscriberRepository } from "../../adapters/knex/repositories/subsc
 import { ContactEvents } from "../../core/events/contact-events.js";
 import { Clock } from "../../core/ports/clock.js";
 import { IdGenerator } from "../../core/ports/id-generator.js";
-import { SubscriberRepository } from "../../core/subscribers/ports.js";
+import { ContactEnrollments, SubscriberRepository } from "../../core/subscribers/ports.js";
 import { SaveContact } from "../../core/subscribers/save-contact.js";
 import { KnexNoteRepository } from "../../adapters/knex/repositories/note-repository.js";
 import { KnexSubscriberQueries } from "../../adapters/knex/repositories/subscriber-queries.js";
@@ -48,7 +48,7 @@ function bindSubscriberRoutes(container: ContainerModuleLoadOptions): void {
   bindClass(container, CreateSubscriber, [SaveContact, RequestOptIn, Automations]);
   bindClass(container, KnexContactEngagementQueries, [Database]);
   container.bind<ContactEngagementQueries>(ContactEngagementQueries).toService(KnexContactEngagementQueries);
-  bindClass(container, GetSubscriber, [SubscriberRepository, SubscriberQueries, ContactEngagementQueries, NoteRepository]);
+  bindClass(container, GetSubscriber, [SubscriberRepository, SubscriberQueries, ContactEngagementQueries, NoteRepository, ContactEnrollments]);
   bindClass(container, UpdateSubscriber, [SubscriberRepository, SubscriberQueries, Automations, Clock]);
   bindClass(container, DeleteSubscriber, [SubscriberRepository]);
   bindFactory(

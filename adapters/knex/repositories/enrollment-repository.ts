@@ -163,6 +163,17 @@ export class KnexEnrollmentRepository implements EnrollmentRepository {
     return row ? toEnrollmentWithContact(row) : null;
   }
 
+  async ofContact(companyId: string, subscriberId: string, limit: number): Promise<Enrollment[]> {
+    const rows = await this.knex("sequence_enrollments")
+      .where({ company_id: companyId, subscriber_id: subscriberId })
+      .orderBy([
+        { column: "started_at", order: "desc" },
+        { column: "id", order: "desc" },
+      ])
+      .limit(limit);
+    return rows.map(toEnrollment);
+  }
+
   async list(companyId: string, sequenceId: string, filter: EnrollmentFilter): Promise<{ enrollments: EnrollmentWithContact[]; total: number }> {
     const base = this.withContact(companyId, sequenceId).whereIn("e.status", filter.statuses);
     if (filter.subscriberIds) base.whereIn("e.subscriber_id", filter.subscriberIds);

@@ -11,7 +11,7 @@ import { defineRoute, under } from "../route.js";
 import { routeModule } from "../route-module.js";
 
 const GOAL_RULES =
-  "An event goal (triggerEventName) is reached when a contact in the sequence, or one who left it at most attributionWindowHours (1-720, default 72) before, records that event; each run converts once per goal, and eventPropertyName names the event property a conversion records. attribute_change goals are not evaluated by this server (400)";
+  "An event goal (triggerEventName) is reached when a contact in the sequence, or one who left it at most attributionWindowHours (1-720, default 72) before, records that event; each run converts once per goal, and eventPropertyName names the event property a conversion records. An attribute_change goal (attributePath, attributeCondition changed | changed_to attributeValue | changed_from_to attributePreviousValue and attributeValue; values compared as text, case aside) is reached when such a contact is saved with that field or custom attribute changed so (by the API, an event's attributes or an update step)";
 
 /** A sequence's goals (compat-reference §10). */
 export const sequenceGoalsRoutes = routeModule({ listGoals: ListGoals, createGoal: CreateGoal, updateGoal: UpdateGoal, deleteGoal: DeleteGoal }, (uses) => [

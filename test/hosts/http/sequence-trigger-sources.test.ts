@@ -83,6 +83,57 @@ for (const dialect of dialects()) {
     t.is((await emailsIn(s, anyContact)).length, 5);
   });
 
+  test(name("a contact's detail lists its runs through sequences, latest first, where each stands"), async (t) => {
+    const s = await sequenceSession(t, dialect);
+    const welcome = await createAndEnable(s, oneEmail("Welcome", { trigger: "contact_added" }));
+    const drip = await createAndEnable(s, twoEmails("Drip", { trigger: "tag_added", tagName: "vip" }));
+    await ok(s.call("POST", "/api/v1/subscribers", { body: { email: "ann@example.com" } }));
+    await s.runJobs();
+    s.api.clock.advance(MINUTE);
+    await ok(s.call("POST", "/api/v1/subscribers/tags", { body: { email: "ann@example.com", tag: "vip" } }));
+    await s.runJobs();
+
+    const detail = (await ok(s.call("GET", "/api/v1/subscribers/ann%40example.com"))).subscriber;
+    const dripSequence = (await ok(s.call("GET", `/api/v1/sequences/${drip}`))).sequence;
+    // The run waits out the day's delay before the second email.
+    const delay = dripSequence.nodes.find((node: { nodeType: string }) => node.nodeType === "logic_delay");
+    const now = s.api.clock.now();
+    t.deepEqual(
+      detail.sequenceEnrollments.map((run: Record<string, unknown>) => ({ ...run, tokenId: typeof run.tokenId })),
+      [
+        {
+          tokenId: "string",
+          sequenceId: drip,
+          sequenceName: "Drip",
+          sequenceStatus: "active",
+          enrollmentStatus: "waiting",
+          currentNodeId: delay.id,
+          currentNodeType: "logic_delay",
+          currentNodeLabel: null,
+          enteredAt: now.toISOString(),
+          scheduledFor: new Date(now.getTime() + DAY).toISOString(),
+          updatedAt: now.toISOString(),
+        },
+        {
+          tokenId: "string",
+          sequenceId: welcome,
+          sequenceName: "Welcome",
+          sequenceStatus: "active",
+          enrollmentStatus: "completed",
+          currentNodeId: detail.sequenceEnrollments[1].currentNodeId,
+          currentNodeType: "completion",
+          currentNodeLabel: null,
+          enteredAt: new Date(now.getTime() - MINUTE).toISOString(),
+          scheduledFor: null,
+          updatedAt: new Date(now.getTime() - MINUTE).toISOString(),
+        },
+      ],
+    );
+    // Another company's contact of the same address has none of them.
+    await ok(s.call("POST", "/api/v1/subscribers", { body: { email: "ann@example.com" } }, s.b));
+    t.deepEqual((await ok(s.call("GET", "/api/v1/subscribers/ann%40example.com", {}, s.b))).subscriber.sequenceEnrollments, []);
+  });
+
   test(name("imports of existing contacts: a list joined or a tag got for the first time starts its sequences; what they had starts nothing"), async (t) => {
     const s = await sequenceSession(t, dialect);
     const one = (await ok(s.call("POST", "/api/v1/lists", { body: { name: "One" } }))).list.id;
