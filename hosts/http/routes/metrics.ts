@@ -88,7 +88,7 @@ export const metricsRoutes = routeModule(
       scopes: ["analytics:read"],
       summary:
         `Email metrics of one campaign's sends (the same figures as the campaign's stats); all time unless period or start and end are given; mailboxProvider (${MAILBOX_PROVIDERS.join(", ")}) narrows the sends (replies then 0). ` +
-        `polls, goals and recommendations are always empty here (no poll blocks, goals or recommendations on this server). 404 'Campaign not found' (also for another company's campaign). ${RULES}`,
+        `goals: each active campaign goal with its conversions over the same sends and conversionRate; polls and recommendations are always empty here (no poll blocks or recommendations on this server). 404 'Campaign not found' (also for another company's campaign). ${RULES}`,
       params: CampaignMetricsPath,
       query: CampaignMetricsQuery,
       response: CampaignMetricsView,
