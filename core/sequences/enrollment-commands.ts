@@ -84,3 +84,20 @@ export const MoveEnrollmentsCommand = t.exact(
   "MoveEnrollmentsCommand",
 );
 export type MoveEnrollmentsCommand = t.TypeOf<typeof MoveEnrollmentsCommand>;
+
+/** Node IDs a realignment may name. */
+export const MAX_REALIGN_NODES = 100;
+
+/** POST /sequences/{id}/enrollments/realign-sending-window (compat-reference §10, Realign). */
+export const RealignSendingWindowCommand = t.exact(
+  t.partial({
+    nodeIds: optional(boundedArray(Id, 1, MAX_REALIGN_NODES)),
+    subscriberIds: optional(boundedArray(Id, 1, MAX_CONTACTS_PER_REQUEST)),
+    cursor: optional(Id),
+    dryRun: optional(t.boolean),
+  }),
+  "RealignSendingWindowCommand",
+);
+export type RealignSendingWindowCommand = t.TypeOf<typeof RealignSendingWindowCommand>;
+
+export const RealignmentPath = t.type({ sequenceId: TrimmedNonEmpty, jobId: TrimmedNonEmpty }, "RealignmentPath");

@@ -52,6 +52,16 @@ export interface EnrollmentRepository {
   /** Stores a new enrollment unless its (sequence, entry key) is taken; true when stored. */
   insert(enrollment: Enrollment): Promise<boolean>;
   find(companyId: string, sequenceId: string, enrollmentId: string): Promise<EnrollmentWithContact | null>;
+  /** The sequence's waiting enrollments after `afterId` (null: from the first), by ID, at most `limit`; only at `nodeIds` or of `subscriberIds` when given. */
+  waitingPage(
+    companyId: string,
+    sequenceId: string,
+    filter: { readonly nodeIds: readonly string[] | null; readonly subscriberIds: readonly string[] | null },
+    afterId: string | null,
+    limit: number,
+  ): Promise<EnrollmentWithContact[]>;
+  /** Moves a waiting enrollment's due time from `from` to `to`, unless it moved on or was rescheduled since; true when it did. */
+  reschedule(companyId: string, enrollmentId: string, from: Date, to: Date, now: Date): Promise<boolean>;
   /** The contact's enrollments in any sequence, latest started first, at most `limit`. */
   ofContact(companyId: string, subscriberId: string, limit: number): Promise<Enrollment[]>;
   list(companyId: string, sequenceId: string, filter: EnrollmentFilter): Promise<{ enrollments: EnrollmentWithContact[]; total: number }>;

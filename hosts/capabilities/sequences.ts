@@ -55,6 +55,9 @@ import { SendSequenceEmail } from "../../core/sequences/send-sequence-email.js";
 import { SetSequenceStatus } from "../../core/sequences/set-sequence-status.js";
 import { StartSequences } from "../../core/sequences/start-sequences.js";
 import { StopConditions } from "../../core/sequences/stop-conditions.js";
+import { RealignSendingWindow, RealignSendingWindowJob } from "../../core/sequences/realign-sending-window.js";
+import { RealignmentRepository } from "../../core/sequences/realignment-ports.js";
+import { KnexRealignmentRepository } from "../../adapters/knex/repositories/realignment-repository.js";
 import { ContactConditions } from "../../core/sequences/contact-conditions.js";
 import { SegmentMembership } from "../../core/segments/segment-membership.js";
 import { ContactEnrollmentViews } from "../../core/sequences/contact-enrollment-views.js";
@@ -154,6 +157,9 @@ export const sequencesModule = new ContainerModule((container) => {
   bindClass(container, ListEnrollments, [SequenceRepository, EnrollmentRepository, SubscriberRepository, StopConditions]);
   bindClass(container, CancelEnrollments, [SequenceRepository, EnrollmentRepository, SubscriberRepository, Clock]);
   bindClass(container, MoveEnrollments, [SequenceRepository, EnrollmentRepository, SubscriberRepository, JobQueue, Clock]);
+  bindClass(container, KnexRealignmentRepository, [Database]);
+  container.bind<RealignmentRepository>(RealignmentRepository).toService(KnexRealignmentRepository);
+  bindClass(container, RealignSendingWindow, [SequenceRepository, EnrollmentRepository, RealignmentRepository, JobQueue, IdGenerator, Clock]);
   bindClass(container, LeaveSequenceFromEmail, [TrackingTokens, EngagementRepository, TenancyRepository, SequenceRepository, EnrollmentRepository, Clock]);
   // The one entry point other contexts call; resolved lazily, so their use cases need not build the engine.
   container.bind<Automations>(Automations).toDynamicValue((context) => ({
@@ -183,6 +189,7 @@ function registerJobs(container: ResolutionContext, handlers: JobHandlers): JobH
     await container.get(AdvanceEnrollments).sweep();
   });
   handlers.schedule({ name: SWEEP_DUE_ENROLLMENTS_JOB, everyMs: 60_000, job: { type: SWEEP_DUE_ENROLLMENTS_JOB } });
+  handlers.register(RealignSendingWindowJob, (work, job) => container.get(RealignSendingWindow).runJob(work, job));
   handlers.register(StartSequencesJob, async ({ companyId, payload }) => {
     await container.get(StartSequences).trigger(companyId, payload.subscriberIds, payload.occurrence);
   });

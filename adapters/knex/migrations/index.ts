@@ -36,6 +36,7 @@ import * as m0039 from "./0039-sequence-enrollment-moves.js";
 import * as m0040 from "./0040-recurring-campaigns.js";
 import * as m0041 from "./0041-data-export-service-accounts.js";
 import * as m0042 from "./0042-campaign-pause-reason.js";
+import * as m0043 from "./0043-sequence-realignments.js";
 
 interface Migration {
   readonly name: string;
@@ -82,6 +83,7 @@ const migrations: readonly Migration[] = [
   m0040,
   m0041,
   m0042,
+  m0043,
 ];
 
 /** Migrations compiled into the package, so no directory scanning at run time. */

@@ -163,6 +163,28 @@ export class KnexEnrollmentRepository implements EnrollmentRepository {
     return row ? toEnrollmentWithContact(row) : null;
   }
 
+  async waitingPage(
+    companyId: string,
+    sequenceId: string,
+    filter: { readonly nodeIds: readonly string[] | null; readonly subscriberIds: readonly string[] | null },
+    afterId: string | null,
+    limit: number,
+  ): Promise<EnrollmentWithContact[]> {
+    const query = this.withContact(companyId, sequenceId).andWhere("e.status", "waiting");
+    if (filter.nodeIds) query.whereIn("e.current_node_id", filter.nodeIds);
+    if (filter.subscriberIds) query.whereIn("e.subscriber_id", filter.subscriberIds);
+    if (afterId !== null) query.andWhere("e.id", ">", afterId);
+    const rows = await query.orderBy("e.id").limit(limit).select(this.contactSelection);
+    return rows.map(toEnrollmentWithContact);
+  }
+
+  async reschedule(companyId: string, enrollmentId: string, from: Date, to: Date, now: Date): Promise<boolean> {
+    const moved = await this.knex("sequence_enrollments")
+      .where({ company_id: companyId, id: enrollmentId, status: "waiting", due_at: toDbDate(from) })
+      .update({ due_at: toDbDate(to), wait_until: toDbDate(to), updated_at: toDbDate(now) });
+    return moved === 1;
+  }
+
   async ofContact(companyId: string, subscriberId: string, limit: number): Promise<Enrollment[]> {
     const rows = await this.knex("sequence_enrollments")
       .where({ company_id: companyId, subscriber_id: subscriberId })

@@ -9,6 +9,7 @@ import { tagsRoutes } from "./tags.js";
 import { listsRoutes } from "./lists.js";
 import { segmentsRoutes } from "./segments.js";
 import { sequencesRoutes } from "./sequences.js";
+import { sequenceRealignRoutes } from "./sequence-realign.js";
 import { sequenceGoalsRoutes } from "./sequence-goals.js";
 import { sequenceRunsRoutes } from "./sequence-runs.js";
 import { sequenceMetricsRoutes } from "./sequence-metrics.js";
@@ -55,6 +56,7 @@ export const apiRouteModules: readonly RouteModule[] = [
   listsRoutes,
   segmentsRoutes,
   sequencesRoutes,
+  sequenceRealignRoutes,
   sequenceGoalsRoutes,
   sequenceRunsRoutes,
   sequenceMetricsRoutes,

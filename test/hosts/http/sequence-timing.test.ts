@@ -316,6 +316,59 @@ for (const dialect of dialects()) {
     });
   });
 
+  test(name("realign-sending-window: a dry run says what would move; applied as a job, waiting runs move to the window as it is now"), async (t) => {
+    const s = await sequenceSession(t, dialect);
+    const weekdays = {
+      enabled: true,
+      timezone: "Europe/Paris",
+      days: ["monday", "tuesday", "wednesday", "thursday", "friday"],
+      startTime: "09:00",
+      endTime: "17:00",
+    };
+    const id = await createAndEnable(s, {
+      name: "Office hours",
+      trigger: "event_received",
+      eventName: "joined",
+      sendingWindow: weekdays,
+      steps: [{ subject: "Hello", html: "<p>Hello</p>" }],
+    });
+    // Sunday 10:00 UTC: both wait for Monday 09:00 in Paris.
+    for (const email of ["ann@example.com", "bob@example.com"]) t.is((await event(s, { email, event: "joined" })).status, 200);
+    await s.runJobs();
+    const monday = "2026-11-23T08:00:00.000Z";
+    const realign = `/api/v1/sequences/${id}/enrollments/realign-sending-window`;
+    const untouched = await s.call("POST", realign, {});
+    t.like(untouched.body, { dryRun: true, scannedCount: 2, realignedCount: 0, unchangedCount: 2, unchangedReasons: { already_aligned: 2 }, hasMore: false });
+
+    // The window now opens every day: the runs could go at once.
+    const widened = await s.call("PUT", `/api/v1/sequences/${id}`, { body: { sendingWindow: { ...weekdays, days: undefined } } });
+    t.is(widened.status, 200, JSON.stringify(widened.body));
+    const dry = await s.call("POST", realign, { body: { subscriberIds: [(await s.call("GET", "/api/v1/subscribers/ann%40example.com")).body.subscriber.id] } });
+    t.is(dry.status, 200, JSON.stringify(dry.body));
+    const now = s.api.clock.now().toISOString();
+    t.like(dry.body, { dryRun: true, scannedCount: 1, realignedCount: 1, unchangedCount: 0, requeueFailedCount: 0, hasMore: false, nextCursor: null });
+    t.like(dry.body.changes, [{ email: "ann@example.com", fromWaitUntil: monday, toWaitUntil: now }]);
+    t.deepEqual(s.received(), {}, "a dry run changes nothing");
+
+    const applied = await s.call("POST", realign, { body: { dryRun: false } });
+    t.is(applied.status, 200, JSON.stringify(applied.body));
+    t.like(applied.body, { success: true, dryRun: false, status: "queued" });
+    const job = `${realign}/jobs/${applied.body.jobId}`;
+    t.like((await s.call("GET", job)).body, { status: "queued", result: { scannedCount: 0 }, error: null });
+    await s.runJobs();
+    await s.runJobs();
+    t.like((await s.call("GET", job)).body, {
+      status: "completed",
+      result: { scannedCount: 2, realignedCount: 2, unchangedCount: 0, requeueFailedCount: 0 },
+      error: null,
+    });
+    t.deepEqual(s.received(), { "ann@example.com": ["Hello"], "bob@example.com": ["Hello"] });
+
+    t.is((await s.call("GET", job, {}, s.b)).status, 404, "another company's job is not found");
+    t.is((await s.call("POST", realign, {}, s.b)).status, 404);
+    t.is((await s.call("POST", realign, { body: { nodeIds: [] } })).status, 422);
+  });
+
   test(name("a met stop condition ends the enrollment before its next step, with the reason"), async (t) => {
     const s = await sequenceSession(t, dialect);
     const drip = (name: string, eventName: string, stopCondition: Record<string, unknown>) =>
