@@ -3,6 +3,15 @@ import { dialects } from "../../helpers/databases.js";
 import { BASE_URL } from "../../helpers/runtime.js";
 import { createAndEnable, DAY, MINUTE, sequenceSession, type SequenceSession } from "../../helpers/sequence-session.js";
 
+/** Weekdays, 09:00-17:00 in Paris. */
+const OFFICE_HOURS = {
+  enabled: true,
+  timezone: "Europe/Paris",
+  days: ["monday", "tuesday", "wednesday", "thursday", "friday"],
+  startTime: "09:00",
+  endTime: "17:00",
+};
+
 const CHROME = "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
 
 const event = (s: SequenceSession, body: Record<string, unknown>, company = s.a) => s.call("POST", "/api/v1/subscribers/events", { body }, company);
@@ -160,13 +169,7 @@ for (const dialect of dialects()) {
 
   test(name("an email step due outside the sequence's sending window waits for its next opening; a window with no day cannot be enabled"), async (t) => {
     const s = await sequenceSession(t, dialect);
-    const window = {
-      enabled: true,
-      timezone: "Europe/Paris",
-      days: ["monday", "tuesday", "wednesday", "thursday", "friday"],
-      startTime: "09:00",
-      endTime: "17:00",
-    };
+    const window = OFFICE_HOURS;
     const id = await createAndEnable(s, {
       name: "Office hours",
       trigger: "event_received",
@@ -318,13 +321,7 @@ for (const dialect of dialects()) {
 
   test(name("realign-sending-window: a dry run says what would move; applied as a job, waiting runs move to the window as it is now"), async (t) => {
     const s = await sequenceSession(t, dialect);
-    const weekdays = {
-      enabled: true,
-      timezone: "Europe/Paris",
-      days: ["monday", "tuesday", "wednesday", "thursday", "friday"],
-      startTime: "09:00",
-      endTime: "17:00",
-    };
+    const weekdays = OFFICE_HOURS;
     const id = await createAndEnable(s, {
       name: "Office hours",
       trigger: "event_received",
