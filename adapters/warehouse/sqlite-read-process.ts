@@ -29,6 +29,8 @@ export interface SqliteReadRequest {
 }
 
 export type SqliteReadMessage =
+  /** The process is up and has the request: the statement's time starts now. */
+  | { readonly type: "ready" }
   | { readonly type: "columns"; readonly columns: string[] }
   | { readonly type: "rows"; readonly rows: Record<string, unknown>[]; readonly done: boolean }
   | { readonly type: "error"; readonly message: string };
@@ -72,6 +74,9 @@ function serve(request: SqliteReadRequest): void {
   }
 }
 
-process.once("message", (request: SqliteReadRequest) => serve(request));
+process.once("message", (request: SqliteReadRequest) => {
+  post({ type: "ready" });
+  serve(request);
+});
 // The parent gone (or done with this read), nothing is left to do.
 process.on("disconnect", () => process.exit(0));

@@ -20,15 +20,27 @@ function toJson(value: unknown): AttributeValue {
 /** A cursor saved as text goes back as a number when it is one, so that numeric columns compare numerically. */
 const cursorParameter = (text: string): string | number => (/^-?\d+(\.\d+)?$/.test(text) && Number.isFinite(Number(text)) ? Number(text) : text);
 
-/** One read in a child process: each `next` asks for a batch, and a batch late past the timeout kills the process. */
+/** How long the reader process may take to start, apart from the statement's own timeout (a busy machine starts processes slowly). */
+const START_TIMEOUT_MS = 60_000;
+
+/**
+ * One read in a child process: each `next` asks for a batch, and a batch late past the timeout
+ * kills the process. The timeout counts from the moment the process is up, not from the fork.
+ */
 class SqliteRead {
   private readonly child: ChildProcess;
   private readonly messages: SqliteReadMessage[] = [];
   private waiting: ((message: SqliteReadMessage) => void) | null = null;
+  private readonly started: Promise<void>;
 
   constructor(request: SqliteReadRequest) {
     this.child = fork(READ_PROCESS, [], { serialization: "advanced", stdio: ["ignore", "ignore", "ignore", "ipc"] });
+    let ready: () => void = () => {};
+    this.started = new Promise((resolvePromise) => (ready = resolvePromise));
     const deliver = (message: SqliteReadMessage) => {
+      if (message.type === "ready") return ready();
+      // A process that stopped before it was up fails its first read at once.
+      if (message.type === "error") ready();
       const waiting = this.waiting;
       this.waiting = null;
       if (waiting) waiting(message);
@@ -41,6 +53,7 @@ class SqliteRead {
   }
 
   async next(timeoutMs: number, ask: boolean): Promise<SqliteReadMessage> {
+    await this.untilStarted();
     if (ask && this.child.connected) this.child.send("next");
     const queued = this.messages.shift();
     if (queued) return queued;
@@ -55,6 +68,21 @@ class SqliteRead {
         resolvePromise(message);
       };
     });
+  }
+
+  private async untilStarted(): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        this.close();
+        reject(new WarehouseError("connection", `the reader process did not start within ${START_TIMEOUT_MS / 1000} s`));
+      }, START_TIMEOUT_MS);
+    });
+    try {
+      await Promise.race([this.started, late]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   close(): void {
