@@ -5,20 +5,23 @@ import { createAndEnable, DAY, MINUTE, sequenceSession, type SequenceSession } f
 const HOUR = 60 * MINUTE;
 const event = (s: SequenceSession, body: Record<string, unknown>) => s.call("POST", "/api/v1/subscribers/events", { body });
 
+/** Started by `trial_started`: a welcome email, and another a day later. */
+const TRIAL = {
+  name: "Trial",
+  trigger: "event_received",
+  eventName: "trial_started",
+  steps: [
+    { subject: "Welcome", html: "<p>1</p>" },
+    { subject: "Day two", html: "<p>2</p>", delayDays: 1 },
+  ],
+};
+
 for (const dialect of dialects()) {
   const name = (title: string) => `${dialect.name}: sequence goals ${title}`;
 
   test(name("an event goal converts contacts in the sequence, or who left it within the attribution window, once per run"), async (t) => {
     const s = await sequenceSession(t, dialect);
-    const id = await createAndEnable(s, {
-      name: "Trial",
-      trigger: "event_received",
-      eventName: "trial_started",
-      steps: [
-        { subject: "Welcome", html: "<p>1</p>" },
-        { subject: "Day two", html: "<p>2</p>", delayDays: 1 },
-      ],
-    });
+    const id = await createAndEnable(s, TRIAL);
     const created = await s.call("POST", `/api/v1/sequences/${id}/goals`, {
       body: { name: "Upgrade", triggerEventName: "upgraded", eventPropertyName: "amount", eventPropertyLabel: "Revenue", attributionWindowHours: 24 },
     });
@@ -92,15 +95,7 @@ for (const dialect of dialects()) {
 
   test(name("attribute_change goals convert contacts in the sequence whose field changes as the goal says, from any path that saves it"), async (t) => {
     const s = await sequenceSession(t, dialect);
-    const id = await createAndEnable(s, {
-      name: "Trial",
-      trigger: "event_received",
-      eventName: "trial_started",
-      steps: [
-        { subject: "Welcome", html: "<p>1</p>" },
-        { subject: "Day two", html: "<p>2</p>", delayDays: 1 },
-      ],
-    });
+    const id = await createAndEnable(s, TRIAL);
     const goal = async (body: Record<string, unknown>) => {
       const created = await s.call("POST", `/api/v1/sequences/${id}/goals`, { body: { triggerType: "attribute_change", attributePath: "plan", ...body } });
       t.is(created.status, 200, JSON.stringify(created.body));

@@ -336,6 +336,9 @@ for (const dialect of dialects()) {
     const realign = `/api/v1/sequences/${id}/enrollments/realign-sending-window`;
     const untouched = await s.call("POST", realign, {});
     t.like(untouched.body, { dryRun: true, scannedCount: 2, realignedCount: 0, unchangedCount: 2, unchangedReasons: { already_aligned: 2 }, hasMore: false });
+    // nodeIds narrow the runs read: none waits at the trigger.
+    const trigger = (await s.call("GET", `/api/v1/sequences/${id}`)).body.sequence.nodes.find((node: { nodeType: string }) => node.nodeType === "trigger");
+    t.like((await s.call("POST", realign, { body: { nodeIds: [trigger.id] } })).body, { scannedCount: 0, realignedCount: 0, hasMore: false });
 
     // The window now opens every day: the runs could go at once.
     const widened = await s.call("PUT", `/api/v1/sequences/${id}`, { body: { sendingWindow: { ...weekdays, days: undefined } } });
