@@ -3,6 +3,7 @@ import type { Knex } from "knex";
 import type { BounceSubtypeCount, FunnelCounts, LinkClicks } from "../../../core/metrics/model.js";
 import type { MetricsQueries, SendSelection, TransactionalIdentity } from "../../../core/metrics/ports.js";
 import { DbInteger, decodeRow, toDbDate } from "../row-codecs.js";
+import { withoutParallelWorkers } from "../without-parallel-workers.js";
 
 /** SUM over no rows is NULL, and Postgres returns counts as strings: both read as integers. */
 const Count = t.union([DbInteger, t.null]);
@@ -108,7 +109,7 @@ export class KnexMetricsQueries implements MetricsQueries {
   }
 
   async funnel(selection: SendSelection): Promise<FunnelCounts> {
-    const row = await this.sends(selection).first(this.knex.raw(FUNNEL_COLUMNS));
+    const row = await withoutParallelWorkers<unknown>(this.knex, this.sends(selection).first(this.knex.raw(FUNNEL_COLUMNS)));
     return toFunnelCounts(row);
   }
 
