@@ -16,7 +16,11 @@ import type { SubscriberRecord } from "./records.js";
 export interface RunOptions {
   /** Rows per file at most (a file also ends with its day). */
   readonly rowsPerFile: number;
-  /** Rows read from the database per query. */
+  /**
+   * Rows read from the database per query. Pages of 1,000 keep memory flat: with 5,000 a page
+   * outlived V8's young generation across an upload's I/O and was promoted, and the heap grew with
+   * the rows exported (+283 MB over 1,000,000 rows, against +4 MB now, at the same speed).
+   */
   readonly pageSize: number;
   /**
    * Events recorded in the last `settleMs` wait for the next run: an event is stamped before its
@@ -25,7 +29,7 @@ export interface RunOptions {
   readonly settleMs: number;
 }
 
-export const DEFAULT_RUN_OPTIONS: RunOptions = { rowsPerFile: 100_000, pageSize: 5_000, settleMs: 60_000 };
+export const DEFAULT_RUN_OPTIONS: RunOptions = { rowsPerFile: 100_000, pageSize: 1_000, settleMs: 60_000 };
 
 export const SMS_NOTE = "No SMS events are recorded yet: nothing to export, and the watermark stays where it is";
 export const SNAPSHOT_DONE_NOTE = "Today's subscriber snapshot is already written (one a day)";
