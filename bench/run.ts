@@ -33,6 +33,8 @@ const USAGE = `usage: npm run bench -- [--quick | --record] [NAME...]
 /** Marks a quick line so that nobody reads it as a result. */
 const QUICK_MARK = "  (quick run: not a result)";
 
+const elapsed = (ms: number): string => (ms < 120_000 ? `${(ms / 1000).toFixed(1)} s` : `${(ms / 60_000).toFixed(1)} min`);
+
 async function main(args: readonly string[]): Promise<void> {
   const flags = args.filter((arg) => arg.startsWith("-"));
   const names = args.filter((arg) => !arg.startsWith("-"));
@@ -52,10 +54,18 @@ async function main(args: readonly string[]): Promise<void> {
   const recording = record ? startRecording() : null;
 
   const lines: string[] = [];
-  for (const name of names.length > 0 ? names : Object.keys(benchmarks)) {
+  const chosen = names.length > 0 ? names : Object.keys(benchmarks);
+  const runStarted = Date.now();
+  for (const [index, name] of chosen.entries()) {
+    // Where a run of hours stands, and what each benchmark took: a record must fit a quiet spell.
+    const started = Date.now();
+    process.stderr.write(`[${index + 1}/${chosen.length}] ${name}: started ${new Date(started).toISOString()}\n`);
     const benchmark = await benchmarks[name]!();
     const line = `${await benchmark()}${isQuick() ? QUICK_MARK : ""}`;
     process.stdout.write(`${line}\n`);
+    process.stderr.write(
+      `[${index + 1}/${chosen.length}] ${name}: took ${elapsed(Date.now() - started)}, ${elapsed(Date.now() - runStarted)} since the run started\n`,
+    );
     lines.push(line);
   }
   if (recording) process.stderr.write(`results recorded in ${recordResults(recording, lines)}\n`);
