@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import knexFactory, { type Knex } from "knex";
-import { createKnex } from "../../adapters/knex/connection.js";
+import { createKnex, type ConnectionOptions } from "../../adapters/knex/connection.js";
 
 /** A fresh, empty database for one test: its own SQLite file or its own Postgres schema. */
 export interface TestDatabase {
@@ -90,9 +90,9 @@ export function dialects(): Dialect[] {
 }
 
 /** A fresh database of `dialect` with its own knex pool, dropped after the test. */
-export async function openTestKnex(t: { teardown(fn: () => Promise<void>): void }, dialect: Dialect): Promise<Knex> {
+export async function openTestKnex(t: { teardown(fn: () => Promise<void>): void }, dialect: Dialect, options: ConnectionOptions = {}): Promise<Knex> {
   const database = await dialect.create();
-  const knex = createKnex(database.url);
+  const knex = createKnex(database.url, options);
   t.teardown(async () => {
     await knex.destroy();
     await database.drop();
