@@ -2,15 +2,7 @@ import { createPublicKey } from "node:crypto";
 import { simpleParser } from "mailparser";
 import { dkimVerify } from "mailauth";
 import type { DkimSigningKey } from "../core/delivery/mail-transport.js";
-
-/** What every message of a batch must be: to whom (each exactly once), and what it says. */
-export interface ExpectedMail {
-  readonly from: string;
-  readonly recipients: readonly string[];
-  /** The subject and a piece of the HTML, for the recipient. */
-  subjectOf(recipient: string): string;
-  readonly htmlIncludes: string;
-}
+import type { TallyReport } from "./smtp-tally.js";
 
 /** What each message of a sample must say: a recipient among those sent to, the sender, subject and body. */
 export interface ExpectedSample {
@@ -46,27 +38,30 @@ function messageCheck(label: string, dkim: DkimSigningKey): MessageCheck {
   };
 }
 
-/**
- * Parses every message a sink received and checks it against what was sent: one message per
- * recipient, the sender, subject and body expected, and a DKIM signature that verifies against
- * the public key of `dkim` (served to the verifier as its DNS record would be).
- */
-export async function checkMail(label: string, messages: readonly Buffer[], expected: ExpectedMail, dkim: DkimSigningKey): Promise<void> {
-  if (messages.length !== expected.recipients.length) throw new Error(`${label}: ${messages.length} messages received, ${expected.recipients.length} sent`);
-  const check = messageCheck(label, dkim);
-  const unseen = new Set(expected.recipients);
-  for (const raw of messages) {
-    const to = await check(raw, expected);
-    if (!unseen.delete(to)) throw new Error(`${label}: a message to ${to || "nobody"} was not sent, or arrived twice`);
-  }
-}
-
 /** Checks a sample of the messages of a send too large to keep (their count is checked elsewhere) the same way. */
-export async function checkSampledMail(label: string, samples: readonly Buffer[], expected: ExpectedSample, dkim: DkimSigningKey): Promise<void> {
+async function checkSampledMail(label: string, samples: readonly Buffer[], expected: ExpectedSample, dkim: DkimSigningKey): Promise<void> {
   if (samples.length === 0) throw new Error(`${label}: no message was sampled`);
   const check = messageCheck(label, dkim);
   for (const raw of samples) {
     const to = await check(raw, expected);
     if (!expected.isRecipient(to)) throw new Error(`${label}: a message went to ${to || "nobody"}, who was not sent one`);
   }
+}
+
+/** What the tally counted must be every expected recipient once, nothing else, every message signed; its sample is parsed and verified. */
+export async function checkTally(label: string, expected: number, report: TallyReport, sample: ExpectedSample, dkim: DkimSigningKey): Promise<void> {
+  const problems = [
+    report.received !== expected ? `${report.received} messages received for ${expected}` : "",
+    report.distinct !== expected ? `${report.distinct} recipients reached of ${expected}` : "",
+    report.duplicates > 0 ? `${report.duplicates} recipients got a second message` : "",
+    report.outside > 0 ? `${report.outside} messages to addresses not sent to` : "",
+    report.unsigned > 0 ? `${report.unsigned} messages without a DKIM signature` : "",
+  ].filter(Boolean);
+  if (problems.length > 0) throw new Error(`${label}: ${problems.join("; ")}`);
+  await checkSampledMail(
+    label,
+    report.samples.map((sample) => Buffer.from(sample, "base64")),
+    sample,
+    dkim,
+  );
 }

@@ -32,6 +32,9 @@ export interface TallyReport {
   readonly samples: readonly string[];
 }
 
+/** Messages a phase keeps whole, about. */
+const SAMPLES = 100;
+
 type Reply = { port?: number; ready?: boolean; reached?: number; stalled?: number; report?: TallyReport };
 
 /**
@@ -57,16 +60,33 @@ export class SmtpTally {
     return new SmtpTally(child, reply.port!);
   }
 
+  private asking = false;
+
+  /** One order at a time: the process answers them in turn, and an answer names no order. */
   private async ask(order: TallyOrder): Promise<Reply> {
-    const answer = once(this.child, "message") as Promise<[Reply]>;
-    this.child.send(order);
-    const [reply] = await Promise.race([answer, this.exited]);
-    return reply;
+    if (this.asking) throw new Error(`the SMTP tally was sent ${order.op} while it had not answered the last order`);
+    this.asking = true;
+    try {
+      const answer = once(this.child, "message") as Promise<[Reply]>;
+      this.child.send(order);
+      const [reply] = await Promise.race([answer, this.exited]);
+      return reply;
+    } finally {
+      this.asking = false;
+    }
   }
 
   /** Starts counting anew: recipients `pattern` n in [0, size). */
   async phase(order: Omit<Extract<TallyOrder, { op: "phase" }>, "op">): Promise<void> {
     await this.ask({ op: "phase", ...order });
+  }
+
+  /**
+   * Starts counting `messages` DKIM-signed messages to recipients `pattern` n in [0, size)
+   * (default: one to each), keeping about a hundred of them whole to be parsed and verified.
+   */
+  async expect(pattern: RegExp, size: number, messages = size): Promise<void> {
+    await this.phase({ size, pattern: pattern.source, signature: "DKIM-Signature:", sampleEvery: Math.max(1, Math.floor(messages / SAMPLES)) });
   }
 
   /** Resolves once the phase holds `total` messages; rejects after a minute without one. */
