@@ -6,7 +6,7 @@ import type { JsonResponse, RequestOptions } from "./http-client.js";
 export type PacedCall = (method: string, path: string, options?: Omit<RequestOptions, "key">) => Promise<JsonResponse>;
 
 /** Requests spread over several keys of the company's owner, each kept under the per-key limit of 20 a second. */
-export async function pacedCaller(api: ApiFixture, company: CompanyFixture, keys = 4): Promise<PacedCall> {
+export async function pacedCaller(api: Pick<ApiFixture, "runtime" | "call">, company: CompanyFixture, keys = 4): Promise<PacedCall> {
   const ring = [company.ownerKey];
   for (let i = 1; i < keys; i++)
     ring.push((await createMemberKeyFixture(api.runtime.container, company.companyId, { role: "owner", email: company.ownerEmail })).key);

@@ -1,6 +1,7 @@
 import test, { type ExecutionContext } from "ava";
 import { createCompanyFixture, createMemberKeyFixture, type CompanyFixture } from "../../../fixtures/companies.js";
 import { apiFixture, type ApiFixture } from "../../helpers/api-fixture.js";
+import { pacedCaller } from "../../helpers/paced-caller.js";
 import { insertContactRows, insertListRow } from "../../helpers/contact-rows.js";
 import { dialects, type Dialect } from "../../helpers/databases.js";
 import type { JsonResponse, RequestOptions } from "../../helpers/http-client.js";
@@ -44,11 +45,7 @@ interface Session {
 async function session(t: ExecutionContext, dialect: Dialect, keys = 1, api?: ApiFixture): Promise<Session> {
   const fixture = api ?? (await apiFixture(t, dialect));
   const company = await createCompanyFixture(fixture.runtime.container);
-  const ring = [company.ownerKey];
-  for (let i = 1; i < keys; i++)
-    ring.push((await createMemberKeyFixture(fixture.runtime.container, company.companyId, { role: "owner", email: company.ownerEmail })).key);
-  let next = 0;
-  return { api: fixture, company, call: (method, path, options = {}) => fixture.call(method, path, { ...options, key: ring[next++ % ring.length]! }) };
+  return { api: fixture, company, call: await pacedCaller(fixture, company, keys) };
 }
 
 const leaf = (field: string, operator: string, value?: unknown) => ({ field, operator, ...(value === undefined ? {} : { value }) });

@@ -6,6 +6,7 @@ import { DkimKeys } from "../../../core/delivery/ports.js";
 import { DnsResolver } from "../../../core/ports/dns-resolver.js";
 import { createCompanyFixture, type CompanyFixture } from "../../../fixtures/companies.js";
 import { apiFixture, type ApiFixture } from "../../helpers/api-fixture.js";
+import { pacedCaller } from "../../helpers/paced-caller.js";
 import { dialects, type Dialect } from "../../helpers/databases.js";
 import { startDnsServer, type TestDnsServer } from "../../helpers/dns-server.js";
 import type { JsonResponse, RequestOptions } from "../../helpers/http-client.js";
@@ -15,16 +16,6 @@ interface Session {
   readonly company: CompanyFixture;
   readonly dns: TestDnsServer;
   call(method: string, path: string, options?: Omit<RequestOptions, "key">): Promise<JsonResponse>;
-}
-
-function paced(api: ApiFixture, key: string): Session["call"] {
-  let last = 0;
-  return async (method, path, options = {}) => {
-    const wait = last + 60 - Date.now();
-    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    last = Date.now();
-    return api.call(method, path, { ...options, key });
-  };
 }
 
 /** The real app, its DNS lookups sent to a DNS server on loopback. */
@@ -38,7 +29,7 @@ async function session(t: ExecutionContext, dialect: Dialect, shared?: Session):
     api.runtime.container.rebind<DnsResolver>(DnsResolver).toConstantValue(new NodeDnsResolver({ servers: [server.address], timeoutMs: 1000, tries: 1 }));
   }
   const company = await createCompanyFixture(api.runtime.container, { name: "Acme" });
-  return { api, company, dns, call: paced(api, company.ownerKey) };
+  return { api, company, dns, call: await pacedCaller(api, company, 1) };
 }
 
 type RecordView = { purpose: string; type: string; name: string; value: string; status: string | null; problem: string | null; found: string[] };
