@@ -1,3 +1,4 @@
+import { FRESH_READS, type Reads } from "../shared/batch-reads.js";
 import { notFound } from "../shared/errors.js";
 import { fail, type Result } from "../shared/result.js";
 import type { EmailBlock } from "./blocks.js";
@@ -28,10 +29,11 @@ export class RenderEmail {
     private readonly renderer: EmailRenderer,
   ) {}
 
-  execute = async (companyId: string, input: RenderEmailInput): Promise<Result<RenderedEmail>> => {
-    const branding = await this.branding.find(companyId);
+  /** `reads`: a batch of sends shares one read of the theme and footer. */
+  execute = async (companyId: string, input: RenderEmailInput, reads: Reads = FRESH_READS): Promise<Result<RenderedEmail>> => {
+    const branding = await reads.once(`branding:${companyId}`, () => this.branding.find(companyId));
     if (!branding) return fail(notFound("Company not found"));
-    const footer = input.footer ? { blocks: input.footer } : await this.components.findDefault(companyId, "footer");
+    const footer = input.footer ? { blocks: input.footer } : await reads.once(`footer:${companyId}`, () => this.components.findDefault(companyId, "footer"));
     return this.renderer.render({
       theme: branding.theme,
       companyName: branding.companyName,

@@ -1,18 +1,32 @@
 import type { WorkOf } from "../jobs/job-definition.js";
+import { BatchReads } from "../shared/batch-reads.js";
 import type { Clock } from "../ports/clock.js";
 import type { JobQueue } from "../ports/job-queue.js";
+import type { TaggedSubscriber } from "../subscribers/model.js";
 import type { SubscriberRepository } from "../subscribers/ports.js";
 import type { Enrollment } from "./enrollment.js";
 import type { EnrollmentRepository } from "./enrollment-ports.js";
 import { advanceEnrollmentsJob, type AdvanceEnrollmentsJob } from "./engine-jobs.js";
-import type { Sequence } from "./model.js";
+import { TRIGGER_NODE, type Sequence } from "./model.js";
 import type { SequenceRepository } from "./ports.js";
 import type { RunStep } from "./run-step.js";
 
-/** Due enrollments claimed per query. */
-export const ENROLLMENT_BATCH = 100;
+/** Due enrollments a batch takes: a new run waits at most for the batch being worked (about half a second). */
+export const ENROLLMENT_BATCH = 50;
+/** Of a batch, new runs taken first: the rest are the longest due, so neither kind waits for the other to run out. */
+const NEW_RUNS_PER_BATCH = 25;
 /** Steps one enrollment takes in one run without a wait (graphs have no loop without a delay). */
 const MAX_STEPS_IN_A_ROW = 200;
+/** Node types that never write the contact: the step after one of them runs with the contact read before it. */
+const LEAVES_CONTACT_AS_IT_WAS: ReadonlySet<string> = new Set([
+  TRIGGER_NODE,
+  "action_email",
+  "logic_delay",
+  "logic_wait_for_event",
+  "logic_condition",
+  "logic_branch",
+  "action_webhook",
+]);
 /** Companies the sweep hands an advance job per run. */
 const SWEEP_LIMIT = 10_000;
 
@@ -44,40 +58,54 @@ export class AdvanceEnrollments {
   };
 
   /**
-   * Runs batches until none is due. The job's singleton key keeps one run per company, and a run
-   * goes on while enrollments keep coming: one enqueued while the run is ending (its key still
-   * taken) is found by the next sweep, within a minute.
+   * Runs batches until none is due. Each batch takes new runs (no step taken yet) first, then the
+   * longest due, so a burst of either kind does not hold the other back. The job's singleton key
+   * keeps one run per company, and a run goes on while enrollments keep coming: one enqueued while
+   * the run is ending (its key still taken) is found by the next sweep, within a minute.
    */
   execute = async (companyId: string): Promise<void> => {
     // Each enrollment at each step count, once per run: one that stays due unmoved is left to a later run, not spun on.
     const tried = new Set<string>();
     for (;;) {
-      const due = (await this.enrollments.due(companyId, this.clock.now(), ENROLLMENT_BATCH)).filter(
-        (enrollment) => !tried.has(`${enrollment.id}:${enrollment.stepCount}`),
-      );
+      const now = this.clock.now();
+      // New runs first: a contact who just signed up gets the first email while a day's follow-ups are still being worked.
+      const fresh = await this.enrollments.dueNew(companyId, now, NEW_RUNS_PER_BATCH);
+      const oldest = await this.enrollments.due(companyId, now, ENROLLMENT_BATCH - fresh.length);
+      const taken = new Set<string>();
+      const due = [...fresh, ...oldest].filter((enrollment) => {
+        const key = `${enrollment.id}:${enrollment.stepCount}`;
+        if (tried.has(key) || taken.has(key)) return false;
+        taken.add(key);
+        return true;
+      });
       if (due.length === 0) return;
       const sequences = new Map<string, Sequence | null>();
+      // The batch's emails share one read of the sender, tracking settings, theme and footer.
+      const reads = new BatchReads();
       for (const enrollment of due) {
         tried.add(`${enrollment.id}:${enrollment.stepCount}`);
         if (!sequences.has(enrollment.sequenceId)) sequences.set(enrollment.sequenceId, await this.sequences.find(companyId, enrollment.sequenceId));
         const sequence = sequences.get(enrollment.sequenceId);
         // Disabled since the batch was read: its enrollments wait where they are.
         if (!sequence || sequence.status !== "active") continue;
-        await this.advance(sequence, enrollment);
+        await this.advance(sequence, enrollment, reads);
       }
     }
   };
 
-  private async advance(sequence: Sequence, start: Enrollment): Promise<void> {
+  private async advance(sequence: Sequence, start: Enrollment, reads: BatchReads): Promise<void> {
     let enrollment = start;
+    let contact: TaggedSubscriber | null = null;
     for (let steps = 0; steps < MAX_STEPS_IN_A_ROW; steps++) {
-      const contact = await this.subscribers.findById(enrollment.companyId, enrollment.subscriberId);
+      contact ??= await this.subscribers.findById(enrollment.companyId, enrollment.subscriberId);
       if (!contact) return; // deleted: its enrollments go with it
       const now = this.clock.now();
-      const { next, record } = await this.runStep.execute(sequence, enrollment, contact, now);
+      const { next, record } = await this.runStep.execute(sequence, enrollment, contact, now, reads);
       if (!(await this.enrollments.advance(enrollment, next, record))) return; // another run moved it first
       enrollment = { ...enrollment, ...next, stepCount: enrollment.stepCount + 1, updatedAt: now };
       if (enrollment.status !== "active" || (enrollment.dueAt !== null && enrollment.dueAt > now)) return;
+      // The next step reads the contact again only after a step that may have changed it.
+      if (!LEAVES_CONTACT_AS_IT_WAS.has(record.nodeType)) contact = null;
     }
   }
 }

@@ -67,6 +67,8 @@ export interface EnrollmentRepository {
   list(companyId: string, sequenceId: string, filter: EnrollmentFilter): Promise<{ enrollments: EnrollmentWithContact[]; total: number }>;
   /** Running enrollments of the company's live sequences that are due, the longest due first. */
   due(companyId: string, now: Date, limit: number): Promise<Enrollment[]>;
+  /** Due enrollments of the company's live sequences that have taken no step yet (new runs), the longest due first. */
+  dueNew(companyId: string, now: Date, limit: number): Promise<Enrollment[]>;
   /** Companies with due enrollments on live sequences. */
   companiesWithDue(now: Date, limit: number): Promise<string[]>;
   /**

@@ -1,4 +1,5 @@
 import type { ListRepository } from "../lists/ports.js";
+import { FRESH_READS, type Reads } from "../shared/batch-reads.js";
 import type { Attributes, TaggedSubscriber } from "../subscribers/model.js";
 import type { SubscriberRepository } from "../subscribers/ports.js";
 import type { TagRepository } from "../tags/ports.js";
@@ -61,7 +62,8 @@ export class RunStep {
     private readonly goals: RecordGoalConversions,
   ) {}
 
-  execute = async (sequence: Sequence, enrollment: Enrollment, contact: TaggedSubscriber, now: Date): Promise<StepResult> => {
+  /** `reads`: the engine's batch shares one read of what every email of a company has in common. */
+  execute = async (sequence: Sequence, enrollment: Enrollment, contact: TaggedSubscriber, now: Date, reads: Reads = FRESH_READS): Promise<StepResult> => {
     const node = sequence.graph.nodes.find((candidate) => candidate.id === enrollment.currentNodeId);
     const finish = (status: "completed" | "failed" | "cancelled", outcome: string, reason: string | null, nodeType = node?.nodeType ?? "missing") => ({
       next: this.finished(sequence, enrollment, status, reason, now),
@@ -70,7 +72,7 @@ export class RunStep {
     // A node deleted from a live graph: the contact's run ends there.
     if (!node) return finish("completed", "node_missing", "its step was deleted from the sequence");
     if (contact.status !== "active") return finish("cancelled", "cancelled", `the contact is ${contact.status}`);
-    if (node.nodeType === TRIGGER_NODE || node.nodeType === COMPLETION_NODE) return this.runNode(sequence, enrollment, node, contact, now);
+    if (node.nodeType === TRIGGER_NODE || node.nodeType === COMPLETION_NODE) return this.runNode(sequence, enrollment, node, contact, now, reads);
 
     // The stop condition is checked before each step; a met one ends the run as completed, with its reason.
     const stop = await this.stopConditions.check(sequence, enrollment, contact);
@@ -78,12 +80,19 @@ export class RunStep {
       const stopped = finish("completed", "stopped", stop.reason);
       return { ...stopped, next: { ...stopped.next, failedReason: stop.reason } };
     }
-    if (!stop.context) return this.runNode(sequence, enrollment, node, contact, now);
-    const result = await this.runNode(sequence, { ...enrollment, context: stop.context }, node, contact, now);
+    if (!stop.context) return this.runNode(sequence, enrollment, node, contact, now, reads);
+    const result = await this.runNode(sequence, { ...enrollment, context: stop.context }, node, contact, now, reads);
     return result.next.context ? result : { ...result, next: { ...result.next, context: stop.context } };
   };
 
-  private async runNode(sequence: Sequence, enrollment: Enrollment, node: SequenceNode, contact: TaggedSubscriber, now: Date): Promise<StepResult> {
+  private async runNode(
+    sequence: Sequence,
+    enrollment: Enrollment,
+    node: SequenceNode,
+    contact: TaggedSubscriber,
+    now: Date,
+    reads: Reads,
+  ): Promise<StepResult> {
     const finish = (status: "completed" | "failed" | "cancelled", outcome: string, reason: string | null): StepResult => ({
       next: this.finished(sequence, enrollment, status, reason, now),
       record: this.record(node.id, node.nodeType, outcome, reason === null ? null : { reason }, now),
@@ -126,7 +135,7 @@ export class RunStep {
       case "action_email": {
         const sendAt = sendingTime(sequence, now);
         if (sendAt > now) return wait(sendAt, "outside_sending_window", {});
-        const sent = await this.sendEmail.execute(sequence, node, enrollment, contact);
+        const sent = await this.sendEmail.execute(sequence, node, enrollment, contact, reads);
         if (sent._tag === "Left") return finish("failed", "email_failed", sent.left.message);
         return go("email_queued", { subject: String(config.subject) }, { emailSendId: sent.right });
       }

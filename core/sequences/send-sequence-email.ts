@@ -7,6 +7,7 @@ import { contactVariables } from "../emails/merge-variables.js";
 import type { EmailBody } from "../emails/model.js";
 import type { RenderEmail } from "../emails/render-email.js";
 import { mailboxProviderOf } from "../metrics/mailbox-provider.js";
+import { FRESH_READS, type Reads } from "../shared/batch-reads.js";
 import { fail, ok, type Result } from "../shared/result.js";
 import { badRequest } from "../shared/errors.js";
 import type { Subscriber } from "../subscribers/model.js";
@@ -49,27 +50,42 @@ export class SendSequenceEmail {
     private readonly queue: QueueEmailSend,
   ) {}
 
-  /** The send's ID, queued now or by an earlier run of the same step; or why it cannot be sent. */
-  execute = async (sequence: Sequence, node: SequenceNode, enrollment: Enrollment, contact: Subscriber): Promise<Result<string>> => {
+  /**
+   * The send's ID, queued now or by an earlier run of the same step; or why it cannot be sent.
+   * `reads`: the engine's batch shares one read of the sender, tracking settings, theme and footer.
+   */
+  execute = async (
+    sequence: Sequence,
+    node: SequenceNode,
+    enrollment: Enrollment,
+    contact: Subscriber,
+    reads: Reads = FRESH_READS,
+  ): Promise<Result<string>> => {
     const emailSendId = sequenceSendId(enrollment);
     if (await this.sends.get(enrollment.companyId, emailSendId)) return ok(emailSendId);
     const config = node.config;
+    const companyId = sequence.companyId;
 
-    const identity = await requestedIdentity(this.profiles, sequence, config);
-    const sender = await this.resolveSender.execute(sequence.companyId, identity.from);
+    const identity = await reads.once(`identity:${companyId}:${sequence.id}:${node.id}`, () => requestedIdentity(this.profiles, sequence, config));
+    const from = identity.from;
+    const sender = await reads.once(`sender:${companyId}:${from?.email ?? ""}:${from?.name ?? ""}`, () => this.resolveSender.execute(companyId, from));
     if (sender._tag === "Left") return sender;
-    const settings = await this.trackingSettings.find(sequence.companyId);
+    const settings = await reads.once(`tracking:${companyId}`, () => this.trackingSettings.find(companyId));
     const links = this.tracking.forSend(emailSendId);
     const body: EmailBody = typeof config.html === "string" ? { html: config.html } : { blocks: config.blocks as readonly EmailBlock[] };
-    const rendered = await this.render.execute(sequence.companyId, {
-      content: { subject: String(config.subject), previewText: text(config.previewText), body },
-      variables: sequenceVariables(contact, enrollment),
-      links: {
-        unsubscribeUrl: links.unsubscribeUrl,
-        ...(settings.clickTrackingEnabled ? { rewriteLink: links.rewriteLink } : {}),
-        ...(settings.openTrackingEnabled ? { openPixelUrl: links.openPixelUrl } : {}),
+    const rendered = await this.render.execute(
+      companyId,
+      {
+        content: { subject: String(config.subject), previewText: text(config.previewText), body },
+        variables: sequenceVariables(contact, enrollment),
+        links: {
+          unsubscribeUrl: links.unsubscribeUrl,
+          ...(settings.clickTrackingEnabled ? { rewriteLink: links.rewriteLink } : {}),
+          ...(settings.openTrackingEnabled ? { openPixelUrl: links.openPixelUrl } : {}),
+        },
       },
-    });
+      reads,
+    );
     if (rendered._tag === "Left") return fail(badRequest(`the email could not be rendered: ${rendered.left.message}`));
     const replyTo = identity.replyTo ?? sender.right.replyTo?.email ?? null;
     const queued = await this.queue.execute({

@@ -37,6 +37,7 @@ import * as m0040 from "./0040-recurring-campaigns.js";
 import * as m0041 from "./0041-data-export-service-accounts.js";
 import * as m0042 from "./0042-campaign-pause-reason.js";
 import * as m0043 from "./0043-sequence-realignments.js";
+import * as m0044 from "./0044-sequence-enrollments-new.js";
 
 interface Migration {
   readonly name: string;
@@ -84,6 +85,7 @@ const migrations: readonly Migration[] = [
   m0041,
   m0042,
   m0043,
+  m0044,
 ];
 
 /** Migrations compiled into the package, so no directory scanning at run time. */

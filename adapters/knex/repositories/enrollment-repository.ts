@@ -229,6 +229,18 @@ export class KnexEnrollmentRepository implements EnrollmentRepository {
     return rows.map(toEnrollment);
   }
 
+  async dueNew(companyId: string, now: Date, limit: number): Promise<Enrollment[]> {
+    // A literal 0, not a parameter: SQLite uses the partial index sequence_enrollments_new only for the same term.
+    const rows = await this.dueQuery(now)
+      .andWhere("e.company_id", companyId)
+      .whereRaw("e.step_count = 0")
+      .select("e.*")
+      .orderBy("e.due_at")
+      .orderBy("e.id")
+      .limit(limit);
+    return rows.map(toEnrollment);
+  }
+
   async companiesWithDue(now: Date, limit: number): Promise<string[]> {
     const rows: Array<{ company_id: string }> = await this.dueQuery(now).distinct("e.company_id").limit(limit);
     return rows.map((row) => row.company_id);

@@ -1,4 +1,6 @@
 import test from "ava";
+import { EnrollmentRepository } from "../../../core/sequences/enrollment-ports.js";
+import { insertContactRows } from "../../helpers/contact-rows.js";
 import { dialects } from "../../helpers/databases.js";
 import { failInsertsInto } from "../../helpers/injected-failure.js";
 import { createAndEnable, DAY, MINUTE, sequenceSession } from "../../helpers/sequence-session.js";
@@ -110,6 +112,64 @@ for (const dialect of dialects()) {
       t.like(disabled.body, { sequenceId: id, status: "paused", effectiveStatus: "paused", acceptsNewEnrollments: false });
     },
   );
+
+  test(name("new runs are taken ahead of a backlog of due follow-ups, and a burst of new runs does not hold the backlog back"), async (t) => {
+    const s = await sequenceSession(t, dialect);
+    const { knex, container } = s.api.runtime;
+    const id = await createAndEnable(s, ONBOARDING);
+    const contacts = (prefix: string, n: number) =>
+      Array.from({ length: n }, (_, i) => ({ id: `sub_${prefix}${i}`, email: `${prefix}${i}@example.com`, createdAt: s.api.clock.now() }));
+    const enroll = async (emails: readonly string[]) => {
+      const enrolled = await s.call("POST", `/api/v1/sequences/${id}/enroll`, { body: { emails } });
+      t.is(enrolled.status, 200, JSON.stringify(enrolled.body));
+      t.is(enrolled.body.enrolled, emails.length);
+    };
+    // The engine's order: the contact of each step it records.
+    const advanced: string[] = [];
+    const enrollments = container.get<EnrollmentRepository>(EnrollmentRepository);
+    const advance = enrollments.advance.bind(enrollments);
+    enrollments.advance = async (enrollment, next, step) => {
+      advanced.push(enrollment.subscriberId);
+      return advance(enrollment, next, step);
+    };
+
+    // 120 contacts wait at the day's delay; a day later all their follow-ups are due at once.
+    const backlog = contacts("old", 120);
+    await insertContactRows(knex, s.a.companyId, backlog);
+    await enroll(backlog.map((c) => c.email));
+    await s.runJobs();
+    t.is(s.transport.messages.length, 120);
+    s.api.clock.advance(DAY + MINUTE);
+    // One contact signs up meanwhile: its first step comes first, not after the 120 follow-ups.
+    await insertContactRows(knex, s.a.companyId, contacts("new", 1));
+    await enroll(["new0@example.com"]);
+    advanced.length = 0;
+    await s.runJobs();
+    t.is(advanced[0], "sub_new0");
+    t.is(s.transport.messages.length, 241);
+
+    // 120 new runs and 120 due follow-ups: every batch of the engine takes some of each.
+    s.api.clock.advance(DAY + MINUTE);
+    await insertContactRows(knex, s.a.companyId, contacts("burst", 120));
+    const again = contacts("again", 120);
+    await insertContactRows(knex, s.a.companyId, again);
+    await enroll(again.map((c) => c.email));
+    await s.runJobs();
+    s.api.clock.advance(DAY + MINUTE);
+    await enroll(contacts("burst", 120).map((c) => c.email));
+    advanced.length = 0;
+    await s.runJobs();
+    const firstBatch = [...new Set(advanced)].slice(0, 50);
+    t.true(
+      firstBatch.some((subscriberId) => subscriberId.startsWith("sub_burst")),
+      "new runs in the first batch",
+    );
+    t.true(
+      firstBatch.some((subscriberId) => subscriberId.startsWith("sub_again")),
+      "follow-ups in the first batch",
+    );
+    t.is(s.transport.messages.length, 241 + 1 + 120 + 120 + 120);
+  });
 
   test(name("a step runs once when its job is retried after the email was queued"), async (t) => {
     const s = await sequenceSession(t, dialect);
