@@ -20,7 +20,7 @@ import { checkTally } from "./mail-check.js";
 import { alternate, ratioLine } from "./rounds.js";
 import { close, count, listen } from "./settings.js";
 import { SmtpTally } from "./smtp-tally.js";
-import { median } from "./statistics.js";
+import { median, percentile } from "./statistics.js";
 
 /**
  * A sequence's steps at scale: contacts each record one event (`POST /api/v1/subscribers/events`
@@ -32,7 +32,9 @@ import { median } from "./statistics.js";
  * key parsed once, to the same sink. The sink runs in a process of its own: it counts every
  * message of both sides by recipient and checks it is signed, and about a hundred of each wave
  * are parsed and their signatures verified. The event ingest rate is printed on the line,
- * outside the figure.
+ * outside the figure, and so is the engine's latency for a new run: while the second wave's
+ * follow-ups are worked, contacts sign up one by one, and the time from each event to its
+ * first queued email (the product's own timestamps) is taken at the 99th percentile.
  */
 
 const NAME = "sequence-steps";
@@ -50,6 +52,10 @@ const MAX_KEYS = 2_500;
 const COMPANY_RATE_PER_MINUTE = 1_000_000;
 const WARMUP = 50;
 const CONTACT_BATCH = 400;
+/** Contacts who sign up while a round's second wave is worked, one every PROBE_INTERVAL_MS. */
+const PROBE_INTERVAL_MS = 250;
+/** Event to first queued email, at the 99th percentile while the second wave goes on (issue goal, SQLite). */
+const LATENCY_GOAL_MS = 1_000;
 /** The SMTP adapter's pool (adapters/mail), given to the baseline too. */
 const POOL = { pool: true, maxConnections: 5, maxMessages: 100 } as const;
 const HTML_MARK = "Open your dashboard";
@@ -94,6 +100,7 @@ const nameOf = (to: string) => {
 export async function sequenceSteps(): Promise<string> {
   const contacts = count("BENCH_SEQUENCE_CONTACTS", 100_000);
   const rounds = count("BENCH_ROUNDS", 2);
+  const probes = count("BENCH_SEQUENCE_PROBES", 100);
   const share = Math.ceil(contacts / rounds);
   const tally = await SmtpTally.start();
   const dir = mkdtempSync(join(tmpdir(), "lifecycle-bench-"));
@@ -116,6 +123,7 @@ export async function sequenceSteps(): Promise<string> {
     if (sender._tag === "Left") throw new Error(sender.left.message);
     const dkim = await container.get<DkimKeys>(DkimKeys).find(company.companyId, SENDER.split("@")[1]!);
     if (!dkim) throw new Error(`bench ${NAME}: the sender's domain has no DKIM key`);
+    const probeKey = (await createMemberKeyFixture(container, company.companyId, { role: "owner", email: company.ownerEmail })).key;
     const keys = [company.ownerKey];
     const keyCount = Math.min(MAX_KEYS, Math.ceil((contacts + WARMUP) / EVENTS_PER_KEY));
     for (let i = 1; i < keyCount; i++)
@@ -151,14 +159,17 @@ export async function sequenceSteps(): Promise<string> {
     const sequenceId = created.sequence.id;
     await api("POST", `/api/v1/sequences/${sequenceId}/enable`);
 
-    /** The run's contacts, written straight into the table (they exist before their event). */
-    const seed = async (run: string, n: number) => {
+    /**
+     * The run's contacts, written straight into the table (they exist before their event): `n`
+     * of them (IDs `...n<i>`), then the probes (IDs `...p<i>`, addresses numbered on from n).
+     */
+    const seed = async (run: string, n: number, probeCount = 0) => {
       const at = toDbDate(clock.now());
       await knex.transaction(async (trx) => {
-        for (let start = 0; start < n; start += CONTACT_BATCH)
+        for (let start = 0; start < n + probeCount; start += CONTACT_BATCH)
           await trx("subscribers").insert(
-            Array.from({ length: Math.min(CONTACT_BATCH, n - start) }, (_, k) => ({
-              id: `sub_seqbench_r${run}n${start + k}`,
+            Array.from({ length: Math.min(CONTACT_BATCH, n + probeCount - start) }, (_, k) => ({
+              id: start + k < n ? `sub_seqbench_r${run}n${start + k}` : `sub_seqbench_r${run}p${start + k - n}`,
               company_id: company.companyId,
               email: email(run, start + k),
               first_name: firstName(run, start + k),
@@ -195,11 +206,36 @@ export async function sequenceSteps(): Promise<string> {
       }
     };
     const ingestRates: number[] = [];
+    const latencies: number[] = [];
+    /**
+     * Probes sign up one by one (their own key) while `busy()`, at most `most` of them; each
+     * event enrolls its contact, whose first email the engine must queue while it works the
+     * second wave's follow-ups. Resolves to the number that signed up.
+     */
+    const probe = async (run: string, n: number, most: number, busy: () => boolean): Promise<number> => {
+      let sent = 0;
+      for (; sent < most && busy(); sent++) {
+        await api("POST", "/api/v1/subscribers/events", { email: email(run, n + sent), event: EVENT, properties: { plan: "pro" } }, probeKey);
+        await new Promise((resolve) => setTimeout(resolve, PROBE_INTERVAL_MS));
+      }
+      return sent;
+    };
+    /** Each probe's event to its first queued email, in ms, by the product's own timestamps. */
+    const probeLatencies = async (run: string): Promise<number[]> => {
+      const rows: Array<{ received_at: string; queued_at: string }> = await knex("custom_events as e")
+        .join("email_sends as s", "s.subscriber_id", "e.subscriber_id")
+        .where("e.company_id", company.companyId)
+        .andWhere("e.subscriber_id", "like", `sub_seqbench_r${run}p%`)
+        .groupBy("e.subscriber_id", "e.received_at")
+        .select("e.received_at", knex.raw("min(s.created_at) as queued_at"));
+      return rows.map((row) => Date.parse(row.queued_at) - Date.parse(row.received_at));
+    };
     let shedSentAgain = 0;
 
     /** One product run: n contacts' events, then both waves; resolves to emails accepted per second over the waves. */
     const runSequence = async (run: string, n: number): Promise<number> => {
-      await seed(run, n);
+      const probeCount = run === "w" ? 0 : probes;
+      await seed(run, n, probeCount);
       if (run === "w")
         // The warm-up's events one by one (a shed one sent again): it warms the engine and makes the baseline's messages.
         for (let i = 0; i < n; i++)
@@ -222,13 +258,18 @@ export async function sequenceSteps(): Promise<string> {
       if (enrolled !== n) throw new Error(`bench ${NAME}: ${enrolled} of ${n} contacts entered the sequence`);
       const worker = createWorker(container, { concurrency: WORKER_CONCURRENCY });
       try {
-        /** Each of the run's contacts got the wave's email once, signed; a sample says what it should. */
-        const checkWave = async (wave: string, subjectOf: (to: string) => string) =>
+        /** Each of the wave's recipients got its email once, signed; a sample says what it should. */
+        const checkWave = async (wave: string, recipients: number, subjectOf: (to: string) => string) =>
           checkTally(
             `bench ${NAME}: product, ${wave} wave`,
-            n,
+            recipients,
             await tally.report(),
-            { from: SENDER, isRecipient: (to) => readers(run).test(to) && Number(readers(run).exec(to)![1]) < n, subjectOf, htmlIncludes: HTML_MARK },
+            {
+              from: SENDER,
+              isRecipient: (to) => readers(run).test(to) && Number(readers(run).exec(to)![1]) < recipients,
+              subjectOf,
+              htmlIncludes: HTML_MARK,
+            },
             dkim,
           );
         // Wave one: the welcome emails, each run waiting at the delay.
@@ -238,17 +279,29 @@ export async function sequenceSteps(): Promise<string> {
           await tally.until(n);
           await settled("every run to wait at the delay", async () => (await enrollmentsOf(run, "waiting")) === n);
         });
-        await checkWave("first", (to) => `Welcome ${nameOf(to)}`);
-        // A day later: the sweep finds the delays that ended, as the worker's minute schedule does.
+        await checkWave("first", n, (to) => `Welcome ${nameOf(to)}`);
+        // A day later: the sweep finds the delays that ended, as the worker's minute schedule does;
+        // meanwhile probes sign up, and their welcome emails are part of the wave.
         clock.advance(DAY_MS);
-        await tally.expect(readers(run), n);
+        await tally.expect(readers(run), n + probeCount);
+        let probed = 0;
         const second = await seconds(async () => {
           await container.get(AdvanceEnrollments).sweep();
-          await tally.until(n);
+          let working = true;
+          const probing = probe(run, n, probeCount, () => working);
           await settled("every run to complete", async () => (await enrollmentsOf(run, "completed")) === n);
+          working = false;
+          probed = await probing;
+          await tally.until(n + probed);
         });
-        await checkWave("second", (to) => `Day two, ${nameOf(to)}`);
-        return (2 * n) / (first + second);
+        await checkWave("second", n + probed, (to) => (Number(readers(run).exec(to)![1]) < n ? `Day two, ${nameOf(to)}` : `Welcome ${nameOf(to)}`));
+        latencies.push(...(await probeLatencies(run)));
+        // The sign-ups' runs wait at the delay: cancelled, so that their second emails do not land in a later round's wave.
+        if (probed > 0) {
+          const subscriberIds = Array.from({ length: probed }, (_, i) => `sub_seqbench_r${run}p${i}`);
+          await api("POST", `/api/v1/sequences/${sequenceId}/enrollments/cancel`, { subscriberIds, dryRun: false });
+        }
+        return (2 * n + probed) / (first + second);
       } finally {
         await worker.stop();
       }
@@ -309,6 +362,7 @@ export async function sequenceSteps(): Promise<string> {
     );
     return ratioLine(NAME, "emails/s", comparison, GOAL, [
       `events ingested at ${Math.round(median(ingestRates))} events/s before the waves (${IN_FLIGHT} connections, each event enrolling its contact${shedSentAgain > 0 ? `; ${shedSentAgain} shed with 503 and sent again` : ""})`,
+      `event to first queued email p99 ${Math.round(percentile(latencies, 99))} ms while the second wave is worked (${latencies.length} sign-ups, one every ${PROBE_INTERVAL_MS} ms; goal < ${LATENCY_GOAL_MS} ms: ${percentile(latencies, 99) < LATENCY_GOAL_MS ? "met" : "missed"})`,
       "LOG_LEVEL=info to a file",
       `worker --concurrency ${WORKER_CONCURRENCY}`,
       `COMPANY_RATE_PER_MINUTE=${COMPANY_RATE_PER_MINUTE}`,

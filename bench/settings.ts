@@ -19,6 +19,7 @@ const QUICK_SIZES: Readonly<Record<string, string>> = {
   BENCH_JOBS: "500",
   BENCH_MESSAGES: "100",
   BENCH_SEQUENCE_CONTACTS: "400",
+  BENCH_SEQUENCE_PROBES: "10",
   BENCH_WEBHOOK_EVENTS: "1000",
 };
 

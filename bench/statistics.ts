@@ -13,6 +13,12 @@ export const median = (values: readonly number[]): number => {
   return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 };
 
+/** The nearest-rank percentile `p` (0-100) of `values`. */
+export const percentile = (values: readonly number[], p: number): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)]!;
+};
+
 /** Runs `once` (which times itself, in ms) three times to warm up and then `runs` times; reports the spread on stderr and resolves to the median. */
 export async function medianOfRuns(once: () => Promise<number>, runs: number): Promise<number> {
   for (let i = 0; i < 3; i += 1) await once();
