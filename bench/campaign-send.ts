@@ -15,7 +15,7 @@ import { startRuntime } from "../hosts/runtime.js";
 import { createWorker } from "../hosts/worker/create-worker.js";
 import { inParallel } from "./in-parallel.js";
 import { infoLogTo } from "./log-file.js";
-import { checkTally } from "./mail-check.js";
+import { checkTally, numberedBelow } from "./mail-check.js";
 import { MB, watchMemory } from "./memory-watch.js";
 import { alternate, ratioLine } from "./rounds.js";
 import { close, count, listen } from "./settings.js";
@@ -148,7 +148,7 @@ export async function campaignSend(): Promise<string> {
         report,
         {
           from: SENDER,
-          isRecipient: (to) => RECIPIENT.test(to) && Number(RECIPIENT.exec(to)![1]) < contacts,
+          isRecipient: numberedBelow(RECIPIENT, contacts),
           subjectOf: (to) => `News for ${firstNameOf(Number(RECIPIENT.exec(to)?.[1]))}`,
           htmlIncludes: HTML_MARK,
         },

@@ -12,6 +12,14 @@ export interface ExpectedSample {
   readonly htmlIncludes: string;
 }
 
+/** Recipients `pattern` numbers (its first group) below `size`, as a tally phase expects them. */
+export const numberedBelow =
+  (pattern: RegExp, size: number) =>
+  (recipient: string): boolean => {
+    const n = pattern.exec(recipient)?.[1];
+    return n !== undefined && Number(n) < size;
+  };
+
 /** Checks one message (from, subject, HTML, a DKIM signature that verifies); resolves to its recipient. */
 type MessageCheck = (raw: Buffer, expected: Omit<ExpectedSample, "isRecipient">) => Promise<string>;
 

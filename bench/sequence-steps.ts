@@ -16,7 +16,7 @@ import { startRuntime } from "../hosts/runtime.js";
 import { createWorker } from "../hosts/worker/create-worker.js";
 import { HttpLoad, type LoadPlan } from "./http-load.js";
 import { infoLogTo } from "./log-file.js";
-import { checkTally } from "./mail-check.js";
+import { checkTally, numberedBelow } from "./mail-check.js";
 import { alternate, ratioLine } from "./rounds.js";
 import { close, count, listen } from "./settings.js";
 import { SmtpTally } from "./smtp-tally.js";
@@ -272,7 +272,7 @@ export async function sequenceSteps(): Promise<string> {
             await tally.report(),
             {
               from: SENDER,
-              isRecipient: (to) => readers(run).test(to) && Number(readers(run).exec(to)![1]) < recipients,
+              isRecipient: numberedBelow(readers(run), recipients),
               subjectOf,
               htmlIncludes: HTML_MARK,
             },
@@ -346,7 +346,7 @@ export async function sequenceSteps(): Promise<string> {
         await tally.report(),
         {
           from: SENDER,
-          isRecipient: (to) => directs(run).test(to) && Number(directs(run).exec(to)![1]) < 2 * n,
+          isRecipient: numberedBelow(directs(run), 2 * n),
           subjectOf: (to) => messageOf(Number(directs(run).exec(to)![1])).subject,
           htmlIncludes: HTML_MARK,
         },

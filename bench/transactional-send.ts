@@ -14,7 +14,7 @@ import { createWorker } from "../hosts/worker/create-worker.js";
 import { HttpLoad, type LoadPlan } from "./http-load.js";
 import { inParallel } from "./in-parallel.js";
 import { infoLogTo } from "./log-file.js";
-import { checkTally } from "./mail-check.js";
+import { checkTally, numberedBelow } from "./mail-check.js";
 import { alternate, ratioLine } from "./rounds.js";
 import { close, count, listen } from "./settings.js";
 import { SmtpTally } from "./smtp-tally.js";
@@ -108,7 +108,7 @@ export async function transactionalSend(): Promise<string> {
         await tally.report(),
         {
           from: SENDER,
-          isRecipient: (to) => readers(run).test(to) && Number(readers(run).exec(to)![1]) < n,
+          isRecipient: numberedBelow(readers(run), n),
           subjectOf: (to) => `Your receipt A-${run}-${readers(run).exec(to)![1]}`,
           htmlIncludes: HTML_MARK,
         },
@@ -141,7 +141,7 @@ export async function transactionalSend(): Promise<string> {
       await tally.until(n);
       const sample = {
         from: SENDER,
-        isRecipient: (to: string) => directs.test(to) && Number(directs.exec(to)![1]) < n,
+        isRecipient: numberedBelow(directs, n),
         subjectOf: () => row.subject,
         htmlIncludes: HTML_MARK,
       };
