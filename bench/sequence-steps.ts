@@ -59,6 +59,8 @@ const LATENCY_GOAL_MS = 1_000;
 /** The SMTP adapter's pool (adapters/mail), given to the baseline too. */
 const POOL = { pool: true, maxConnections: 5, maxMessages: 100 } as const;
 const HTML_MARK = "Open your dashboard";
+/** A wait for the engine fails once its count has not moved for this long. */
+const STALL_MS = 120_000;
 
 /** Real time, moved on by whole days when the benchmark says so (rate limits keep counting real seconds). */
 class ShiftedClock implements Clock {
@@ -204,10 +206,16 @@ export async function sequenceSteps(): Promise<string> {
         .first();
       return Number(row?.n ?? 0);
     };
-    const settled = async (what: string, check: () => Promise<boolean>) => {
-      const deadline = Date.now() + 120_000;
-      while (!(await check())) {
-        if (Date.now() > deadline) throw new Error(`bench ${NAME}: timed out waiting for ${what}`);
+    /**
+     * Waits until `reached()` counts `target`; fails only when the count stands still for two
+     * minutes (a full-size wave takes longer than that, and moves all along).
+     */
+    const settled = async (what: string, reached: () => Promise<number>, target: number) => {
+      let last = -1;
+      let deadline = 0;
+      for (let count = await reached(); count !== target; count = await reached()) {
+        if (count !== last) [last, deadline] = [count, Date.now() + STALL_MS];
+        if (Date.now() > deadline) throw new Error(`bench ${NAME}: ${what}: ${count} of ${target}, and no change for ${STALL_MS / 1000} s`);
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
     };
@@ -283,7 +291,7 @@ export async function sequenceSteps(): Promise<string> {
         await worker.start();
         const first = await seconds(async () => {
           await tally.until(n);
-          await settled("every run to wait at the delay", async () => (await enrollmentsOf(run, "waiting")) === n);
+          await settled("every run to wait at the delay", () => enrollmentsOf(run, "waiting"), n);
         });
         await checkWave("first", n, (to) => `Welcome ${nameOf(to)}`);
         // A day later: the sweep finds the delays that ended, as the worker's minute schedule does;
@@ -295,7 +303,7 @@ export async function sequenceSteps(): Promise<string> {
           await container.get(AdvanceEnrollments).sweep();
           let working = true;
           const probing = probe(run, n, probeCount, () => working);
-          await settled("every run to complete", async () => (await enrollmentsOf(run, "completed")) === n);
+          await settled("every run to complete", () => enrollmentsOf(run, "completed"), n);
           working = false;
           probed = await probing;
           await tally.until(n + probed);
