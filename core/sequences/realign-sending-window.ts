@@ -115,8 +115,7 @@ export class RealignSendingWindow {
       updatedAt: now,
       finishedAt: null,
     };
-    await this.realignments.insert(realignment);
-    await this.jobs.enqueue(RealignSendingWindowJob.request({ sequenceId, realignmentId: realignment.id }, { companyId: actor.companyId }));
+    await this.realignments.insert(realignment, RealignSendingWindowJob.request({ sequenceId, realignmentId: realignment.id }, { companyId: actor.companyId }));
     return ok({ sequenceId, dryRun: false, status: "queued", jobId: realignment.id });
   };
 

@@ -157,7 +157,7 @@ export const sequencesModule = new ContainerModule((container) => {
   bindClass(container, ListEnrollments, [SequenceRepository, EnrollmentRepository, SubscriberRepository, StopConditions]);
   bindClass(container, CancelEnrollments, [SequenceRepository, EnrollmentRepository, SubscriberRepository, Clock]);
   bindClass(container, MoveEnrollments, [SequenceRepository, EnrollmentRepository, SubscriberRepository, JobQueue, Clock]);
-  bindClass(container, KnexRealignmentRepository, [Database]);
+  bindClass(container, KnexRealignmentRepository, [Database, IdGenerator, Clock]);
   container.bind<RealignmentRepository>(RealignmentRepository).toService(KnexRealignmentRepository);
   bindClass(container, RealignSendingWindow, [SequenceRepository, EnrollmentRepository, RealignmentRepository, JobQueue, IdGenerator, Clock]);
   bindClass(container, LeaveSequenceFromEmail, [TrackingTokens, EngagementRepository, TenancyRepository, SequenceRepository, EnrollmentRepository, Clock]);

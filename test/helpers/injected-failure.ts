@@ -3,11 +3,16 @@ import { isPostgres } from "../../adapters/knex/connection.js";
 import { ASK_IMPORTED_CONTACTS_JOB } from "../../core/opt-in/ask-imported-contacts.js";
 
 /**
- * Makes every insert into `table` (of a job of the opt-in type, for `jobs`) fail, as a crash or
- * a lost connection would at that point of the transaction that writes it; the returned function undoes it.
+ * Makes every insert into `table` (of a job of `jobType`, the opt-in type unless given, for `jobs`)
+ * fail, as a crash or a lost connection would at that point of the transaction that writes it;
+ * the returned function undoes it.
  */
-export async function failInsertsInto(knex: Knex, table: "opt_ins" | "jobs" | "sequence_enrollment_steps"): Promise<() => Promise<void>> {
-  const only = table === "jobs" ? `new.type = '${ASK_IMPORTED_CONTACTS_JOB}'` : "true";
+export async function failInsertsInto(
+  knex: Knex,
+  table: "opt_ins" | "jobs" | "sequence_enrollment_steps",
+  jobType = ASK_IMPORTED_CONTACTS_JOB,
+): Promise<() => Promise<void>> {
+  const only = table === "jobs" ? `new.type = '${jobType}'` : "true";
   if (isPostgres(knex)) {
     await knex.raw(`create function injected_failure() returns trigger language plpgsql as $$ begin raise exception 'injected failure'; end $$`);
     await knex.raw(`create trigger injected_failure before insert on ${table} for each row when (${only}) execute function injected_failure()`);

@@ -1,8 +1,12 @@
 import * as t from "io-ts";
 import type { Knex } from "knex";
+import type { Clock } from "../../../core/ports/clock.js";
+import type { IdGenerator } from "../../../core/ports/id-generator.js";
+import type { JobRequest } from "../../../core/ports/job-queue.js";
 import { REALIGNMENT_STATUSES, type Realignment } from "../../../core/sequences/realignment.js";
 import type { RealignmentRepository } from "../../../core/sequences/realignment-ports.js";
 import { nullable, oneOf } from "../../../core/shared/codecs.js";
+import { announceJobs, newJobRow } from "../knex-job-queue.js";
 import { DbDate, DbNullableDate, dbJson, decodeRow, toDbDate } from "../row-codecs.js";
 
 const Counts = t.type({
@@ -55,20 +59,28 @@ const progress = (realignment: Realignment) => ({
   finished_at: toDbDate(realignment.finishedAt),
 });
 
-/** `sequence_realignments` (migration 0043). */
+/** `sequence_realignments` (migration 0043); a realignment's job is queued in the transaction that stores it. */
 export class KnexRealignmentRepository implements RealignmentRepository {
-  constructor(private readonly knex: Knex) {}
+  constructor(
+    private readonly knex: Knex,
+    private readonly ids: IdGenerator,
+    private readonly clock: Clock,
+  ) {}
 
-  async insert(realignment: Realignment): Promise<void> {
-    await this.knex("sequence_realignments").insert({
-      id: realignment.id,
-      company_id: realignment.companyId,
-      sequence_id: realignment.sequenceId,
-      node_ids: realignment.nodeIds ? JSON.stringify(realignment.nodeIds) : null,
-      subscriber_ids: realignment.subscriberIds ? JSON.stringify(realignment.subscriberIds) : null,
-      created_at: toDbDate(realignment.createdAt),
-      ...progress(realignment),
+  async insert(realignment: Realignment, job: JobRequest): Promise<void> {
+    await this.knex.transaction(async (trx) => {
+      await trx("sequence_realignments").insert({
+        id: realignment.id,
+        company_id: realignment.companyId,
+        sequence_id: realignment.sequenceId,
+        node_ids: realignment.nodeIds ? JSON.stringify(realignment.nodeIds) : null,
+        subscriber_ids: realignment.subscriberIds ? JSON.stringify(realignment.subscriberIds) : null,
+        created_at: toDbDate(realignment.createdAt),
+        ...progress(realignment),
+      });
+      await trx("jobs").insert(newJobRow(job, this.ids.next("job"), this.clock.now()));
     });
+    await announceJobs(this.knex, [job.type]);
   }
 
   async find(companyId: string, sequenceId: string, realignmentId: string): Promise<Realignment | null> {

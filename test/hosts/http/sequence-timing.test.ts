@@ -1,5 +1,7 @@
 import test from "ava";
+import { RealignSendingWindowJob } from "../../../core/sequences/realign-sending-window.js";
 import { dialects } from "../../helpers/databases.js";
+import { failInsertsInto } from "../../helpers/injected-failure.js";
 import { BASE_URL } from "../../helpers/runtime.js";
 import { createAndEnable, DAY, MINUTE, sequenceSession, type SequenceSession } from "../../helpers/sequence-session.js";
 
@@ -367,6 +369,77 @@ for (const dialect of dialects()) {
     t.is((await s.call("GET", job, {}, s.b)).status, 404, "another company's job is not found");
     t.is((await s.call("POST", realign, {}, s.b)).status, 404);
     t.is((await s.call("POST", realign, { body: { nodeIds: [] } })).status, 422);
+  });
+
+  test(name("realign-sending-window pages through more waiting runs than one page holds, dry run and job alike"), async (t) => {
+    const s = await sequenceSession(t, dialect);
+    const id = await createAndEnable(s, {
+      name: "Office hours",
+      trigger: "contact_added",
+      sendingWindow: OFFICE_HOURS,
+      steps: [{ subject: "Hello", html: "<p>Hello</p>" }],
+    });
+    // Sunday: 1,001 imported contacts all wait for Monday, two full pages and one more.
+    const subscribers = Array.from({ length: 1001 }, (_, i) => ({ email: `c${i}@example.com` }));
+    t.is((await s.call("POST", "/api/v1/subscribers/imports", { body: { subscribers, enrollInSequences: true } })).status, 202);
+    await s.runJobs();
+    await s.runJobs();
+    t.deepEqual(s.received(), {});
+    t.is((await s.call("PUT", `/api/v1/sequences/${id}`, { body: { sendingWindow: { ...OFFICE_HOURS, days: undefined } } })).status, 200);
+
+    const realign = `/api/v1/sequences/${id}/enrollments/realign-sending-window`;
+    const pages: Array<Record<string, unknown>> = [];
+    let cursor: string | undefined;
+    do {
+      const page = await s.call("POST", realign, { body: cursor ? { cursor } : {} });
+      t.is(page.status, 200, JSON.stringify(page.body));
+      pages.push(page.body);
+      cursor = page.body.nextCursor ?? undefined;
+    } while (cursor && pages.length < 5);
+    t.deepEqual(
+      pages.map((page) => [page.scannedCount, page.realignedCount, page.hasMore]),
+      [
+        [500, 500, true],
+        [500, 500, true],
+        [1, 1, false],
+      ],
+    );
+    t.deepEqual(s.received(), {}, "dry runs change nothing");
+
+    const applied = await s.call("POST", realign, { body: { dryRun: false } });
+    t.is(applied.status, 200, JSON.stringify(applied.body));
+    await s.runJobs();
+    await s.runJobs();
+    t.like((await s.call("GET", `${realign}/jobs/${applied.body.jobId}`)).body, {
+      status: "completed",
+      result: { scannedCount: 1001, realignedCount: 1001, unchangedCount: 0, requeueFailedCount: 0 },
+    });
+    const received = s.received();
+    t.is(Object.keys(received).length, 1001);
+    t.true(Object.values(received).every((subjects) => subjects.length === 1 && subjects[0] === "Hello"));
+  });
+
+  test(name("a realignment whose job cannot be queued is not stored: the request fails whole and can be made again"), async (t) => {
+    const s = await sequenceSession(t, dialect);
+    const id = await createAndEnable(s, {
+      name: "Office hours",
+      trigger: "event_received",
+      eventName: "joined",
+      sendingWindow: OFFICE_HOURS,
+      steps: [{ subject: "Hello", html: "<p>Hello</p>" }],
+    });
+    const knex = s.api.runtime.knex;
+    // The queue refuses this one job type, as a database would refuse a write it cannot take.
+    const restore = await failInsertsInto(knex, "jobs", RealignSendingWindowJob.type);
+    const realign = `/api/v1/sequences/${id}/enrollments/realign-sending-window`;
+    t.is((await s.call("POST", realign, { body: { dryRun: false } })).status, 500);
+    t.deepEqual(await knex("sequence_realignments").select("id"), [], "no realignment is left queued without its job");
+
+    await restore();
+    const applied = await s.call("POST", realign, { body: { dryRun: false } });
+    t.is(applied.status, 200, JSON.stringify(applied.body));
+    await s.runJobs();
+    t.like((await s.call("GET", `${realign}/jobs/${applied.body.jobId}`)).body, { status: "completed", result: { scannedCount: 0 } });
   });
 
   test(name("a met stop condition ends the enrollment before its next step, with the reason"), async (t) => {
