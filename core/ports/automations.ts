@@ -41,6 +41,11 @@ export interface Automations {
   exit(companyId: string, contact: ExitingContact, reason: ExitReason): Promise<number>;
   /** A contact's fields or custom attributes were saved (`before` -> `after`): the attribute_change goals it reaches convert. */
   contactChanged(before: Subscriber, after: Subscriber, at: Date): Promise<void>;
+  /**
+   * The contact fields and custom attributes whose changes the company's automations watch (its
+   * attribute_change goals): a background write reports their changes with a job of its own.
+   */
+  watchedFields(companyId: string): Promise<readonly string[]>;
 }
 export const Automations = token<Automations>("lifecycle.Automations");
 

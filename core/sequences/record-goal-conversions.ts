@@ -1,6 +1,7 @@
 import type { ContactEvent } from "../events/contact-events.js";
+import type { WorkOf } from "../jobs/job-definition.js";
 import type { Subscriber } from "../subscribers/model.js";
-import { fieldValue } from "./contact-conditions.js";
+import { watchedChanges, type RecordAttributeGoalsJob, type WatchedChanges } from "./attribute-goal-jobs.js";
 import type { SequenceGoal } from "./goals.js";
 import type { GoalRepository } from "./goal-ports.js";
 import { asText, valueAt } from "./property-filters.js";
@@ -29,15 +30,30 @@ export class RecordGoalConversions {
   /** A contact saved with other fields or attributes: the attribute_change goals whose change it is. Resolves to the number of conversions recorded. */
   onContactChanged = async (before: Subscriber, after: Subscriber, at: Date): Promise<number> => {
     if (!fieldsDiffer(before, after)) return 0;
+    const goals = await this.goals.activeAttributeGoals(after.companyId);
+    return this.creditChanges(goals, after.id, watchedChanges(before, after, pathsOf(goals)), at);
+  };
+
+  /** The job of a background write: the watched values it changed, contact by contact. */
+  runJob = async ({ companyId, payload }: WorkOf<typeof RecordAttributeGoalsJob>): Promise<number> => {
+    const goals = await this.goals.activeAttributeGoals(companyId);
     let recorded = 0;
-    for (const goal of await this.goals.activeAttributeGoals(after.companyId)) {
-      const path = goal.attributePath ?? "";
-      const [was, is] = [fieldValue(before, path), fieldValue(after, path)];
-      if (!reachesGoal(goal, was, is)) continue;
-      if (await this.credit(goal, after.id, at, is)) recorded += 1;
-    }
+    for (const { subscriberId, fields } of payload.changes) recorded += await this.creditChanges(goals, subscriberId, fields, payload.at);
     return recorded;
   };
+
+  /** The fields and custom attributes the company's active attribute_change goals watch: what a background write must report. */
+  watchedFields = async (companyId: string): Promise<string[]> => pathsOf(await this.goals.activeAttributeGoals(companyId));
+
+  private async creditChanges(goals: readonly SequenceGoal[], subscriberId: string, changes: WatchedChanges, at: Date): Promise<number> {
+    let recorded = 0;
+    for (const goal of goals) {
+      const change = changes[goal.attributePath ?? ""];
+      if (!change || !reachesGoal(goal, change[0], change[1])) continue;
+      if (await this.credit(goal, subscriberId, at, change[1])) recorded += 1;
+    }
+    return recorded;
+  }
 
   private async credit(goal: SequenceGoal, subscriberId: string, at: Date, value: unknown): Promise<boolean> {
     const enrollmentId = await this.goals.attributableEnrollment(goal.companyId, goal.sequenceId, subscriberId, at, goal.attributionWindowHours);
@@ -52,6 +68,8 @@ export class RecordGoalConversions {
     });
   }
 }
+
+const pathsOf = (goals: readonly SequenceGoal[]): string[] => [...new Set(goals.map((goal) => goal.attributePath ?? ""))];
 
 /** Whether anything an attribute goal can watch differs: most saves of a contact (tags, lists) change none of it. */
 function fieldsDiffer(before: Subscriber, after: Subscriber): boolean {

@@ -8,7 +8,7 @@ import { must } from "../shared/result.js";
 import { importChunk } from "./import-chunk.js";
 import { CHUNK_SIZE, isTerminal, transition, type SubscriberImport } from "./model.js";
 import type { ImportStepWork, SubscriberImportRepository } from "./ports.js";
-import type { ImportOptIns } from "./import-opt-ins.js";
+import type { ChunkContext, ReadChunkContext } from "./chunk-context.js";
 
 /** The job that advances one import by one chunk. */
 export const ADVANCE_IMPORT_JOB = "subscriber_imports.advance";
@@ -52,7 +52,7 @@ export class AdvanceImport {
     private readonly jobs: JobQueue,
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
-    private readonly optIns: ImportOptIns,
+    private readonly chunkContext: ReadChunkContext,
   ) {}
 
   /** The job handler: on the step's last attempt, an error fails its chunk's rows and the import goes on. */
@@ -69,9 +69,8 @@ export class AdvanceImport {
   execute = async (companyId: string, importId: string): Promise<SubscriberImport | null> => {
     const subscriberImport = await this.imports.find(companyId, importId);
     if (!subscriberImport) return null;
-    // Read before the transaction: on SQLite, a read on another connection would wait for it.
-    const askToConfirm = await this.optIns.applies(subscriberImport);
-    return this.advance(companyId, importId, (current, tx) => this.writeChunk(current, tx, askToConfirm));
+    const context = await this.chunkContext.execute(subscriberImport);
+    return this.advance(companyId, importId, (current, tx) => this.writeChunk(current, tx, context));
   };
 
   private async advance(
@@ -90,11 +89,11 @@ export class AdvanceImport {
     return after;
   }
 
-  private async writeChunk(current: SubscriberImport, tx: ImportStepWork, askToConfirm: boolean): Promise<SubscriberImport> {
+  private async writeChunk(current: SubscriberImport, tx: ImportStepWork, context: ChunkContext): Promise<SubscriberImport> {
     const chunk = await tx.nextChunk();
     if (!chunk) return current;
     const now = this.clock.now();
-    const { outcome } = await importChunk(current, chunk.rows, tx, () => this.ids.next("sub"), now, askToConfirm);
+    const { outcome } = await importChunk(current, chunk.rows, tx, () => this.ids.next("sub"), now, context);
     await tx.markDone(chunk.index);
     return must(transition(current, { type: "chunkProcessed", outcome }, now));
   }

@@ -10,7 +10,7 @@ import { chunkFailureReason } from "./advance-import.js";
 import { importChunk } from "./import-chunk.js";
 import { newImport, transition, type ImportEvent, type SubscriberImport } from "./model.js";
 import type { ImportStepWork, SubscriberImportRepository } from "./ports.js";
-import type { ImportOptIns } from "./import-opt-ins.js";
+import type { ReadChunkContext } from "./chunk-context.js";
 import { tallyRows } from "./rows.js";
 
 export interface DirectImportInput {
@@ -40,7 +40,7 @@ export class DirectImport {
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
     private readonly delay: Delay,
-    private readonly optIns: ImportOptIns,
+    private readonly chunkContext: ReadChunkContext,
   ) {}
 
   /** Creates the import record (running, no rows yet). */
@@ -68,13 +68,13 @@ export class DirectImport {
    */
   addChunk = async (subscriberImport: SubscriberImport, data: readonly unknown[], seen: Set<string>): Promise<SubscriberImport> => {
     const { rows, tally } = tallyRows(data, seen);
-    const askToConfirm = await this.optIns.applies(subscriberImport);
+    const context = await this.chunkContext.execute(subscriberImport);
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.apply(subscriberImport, async (current, tx) => {
           const now = this.clock.now();
           const added = must(transition(current, { type: "chunkAdded", tally }, now));
-          const chunk = await importChunk(added, rows, tx, () => this.ids.next("sub"), now, askToConfirm);
+          const chunk = await importChunk(added, rows, tx, () => this.ids.next("sub"), now, context);
           return must(transition(added, { type: "chunkProcessed", outcome: chunk.outcome }, now));
         });
       } catch (error) {

@@ -1,5 +1,8 @@
 import { askImportedContactsJob } from "../opt-in/ask-imported-contacts.js";
+import { recordAttributeGoalsJob, watchedChanges, type WatchedChanges } from "../sequences/attribute-goal-jobs.js";
 import { startSequencesJob } from "../sequences/trigger-jobs.js";
+import type { Subscriber } from "../subscribers/model.js";
+import type { ChunkContext } from "./chunk-context.js";
 import type { ChunkOutcome, SubscriberImport } from "./model.js";
 import { planChunk, type ContactWrite } from "./plan-chunk.js";
 import type { ImportChunkWork, NewJoins } from "./ports.js";
@@ -22,7 +25,8 @@ export interface ChunkResult {
  * unconfirmed and the job that emails them is queued in that same transaction: the contacts, their
  * opt-ins and the job commit together or not at all. Likewise the jobs that start sequences, with
  * `enrollInSequences`: the created contacts', and those of existing contacts that join a list or
- * get a tag for the first time.
+ * get a tag for the first time. The changes it makes to watched fields (`context.watchedFields`)
+ * go to the job that records attribute_change goals, in the same transaction, whatever the options.
  */
 export async function importChunk(
   subscriberImport: SubscriberImport,
@@ -30,7 +34,7 @@ export async function importChunk(
   work: ImportChunkWork,
   newId: () => string,
   now: Date,
-  askToConfirm: boolean,
+  context: ChunkContext,
 ): Promise<ChunkResult> {
   const readings = readChunk(rows);
   const emails = new Set<string>();
@@ -49,13 +53,32 @@ export async function importChunk(
     await work.writeContacts({ inserts: plan.inserts, updates: plan.updates, listIds: options.listIds }, now);
   }
   const created = plan.inserts.map((insert) => insert.subscriber);
-  const asked = askToConfirm ? created.filter((contact) => contact.status === "active").map((contact) => contact.id) : [];
+  const asked = context.askToConfirm ? created.filter((contact) => contact.status === "active").map((contact) => contact.id) : [];
   if (asked.length > 0) await work.startOptIns(asked, askImportedContactsJob(subscriberImport.companyId, asked), now);
   if (options.enrollInSequences) {
     await queueSequenceStarts(subscriberImport, plan.inserts, new Set(asked), work, now);
     await queueJoinedSequenceStarts(subscriberImport.companyId, joins, work, now);
   }
+  const changed = watchedChangesOf(existing, plan.updates, context.watchedFields);
+  if (changed.length > 0) await work.enqueue(recordAttributeGoalsJob(subscriberImport.companyId, changed, now), now);
   return { outcome: plan.outcome, askedToConfirm: asked.length };
+}
+
+/** The existing contacts whose watched fields the chunk changes, with those changes. */
+function watchedChangesOf(
+  existing: readonly Subscriber[],
+  updates: readonly ContactWrite[],
+  paths: readonly string[],
+): Array<{ subscriberId: string; fields: WatchedChanges }> {
+  if (paths.length === 0 || updates.length === 0) return [];
+  const before = new Map(existing.map((contact) => [contact.id, contact]));
+  const changed: Array<{ subscriberId: string; fields: WatchedChanges }> = [];
+  for (const { subscriber } of updates) {
+    const was = before.get(subscriber.id);
+    const fields = was ? watchedChanges(was, subscriber, paths) : {};
+    if (Object.keys(fields).length > 0) changed.push({ subscriberId: subscriber.id, fields });
+  }
+  return changed;
 }
 
 /**

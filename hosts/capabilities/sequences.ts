@@ -30,6 +30,7 @@ import { GoalRepository } from "../../core/sequences/goal-ports.js";
 import { ListGoals } from "../../core/sequences/list-goals.js";
 import { EventInterestRepository, sequenceEventListeners } from "../../core/sequences/event-interest.js";
 import { RecordGoalConversions } from "../../core/sequences/record-goal-conversions.js";
+import { RecordAttributeGoalsJob } from "../../core/sequences/attribute-goal-jobs.js";
 import { UpdateGoal } from "../../core/sequences/update-goal.js";
 import { ArchiveSequence } from "../../core/sequences/archive-sequence.js";
 import { CancelEnrollments } from "../../core/sequences/cancel-enrollments.js";
@@ -168,6 +169,7 @@ export const sequencesModule = new ContainerModule((container) => {
     contactChanged: async (before, after, at) => {
       await context.get(RecordGoalConversions).onContactChanged(before, after, at);
     },
+    watchedFields: (companyId) => context.get(RecordGoalConversions).watchedFields(companyId),
   }));
   container.onActivation(JobHandlers, registerJobs);
   // Recorded custom events (and a contact's confirmation) start the sequences they trigger.
@@ -190,6 +192,9 @@ function registerJobs(container: ResolutionContext, handlers: JobHandlers): JobH
   });
   handlers.schedule({ name: SWEEP_DUE_ENROLLMENTS_JOB, everyMs: 60_000, job: { type: SWEEP_DUE_ENROLLMENTS_JOB } });
   handlers.register(RealignSendingWindowJob, (work, job) => container.get(RealignSendingWindow).runJob(work, job));
+  handlers.register(RecordAttributeGoalsJob, async (work) => {
+    await container.get(RecordGoalConversions).runJob(work);
+  });
   handlers.register(StartSequencesJob, async ({ companyId, payload }) => {
     await container.get(StartSequences).trigger(companyId, payload.subscriberIds, payload.occurrence);
   });

@@ -10,7 +10,8 @@ import { CreateImport } from "../../core/subscriber-imports/create-import.js";
 import { DirectImport } from "../../core/subscriber-imports/direct-import.js";
 import { GetImport } from "../../core/subscriber-imports/get-import.js";
 import { SubscriberImportRepository } from "../../core/subscriber-imports/ports.js";
-import { ImportOptIns } from "../../core/subscriber-imports/import-opt-ins.js";
+import { ReadChunkContext } from "../../core/subscriber-imports/chunk-context.js";
+import { Automations } from "../../core/ports/automations.js";
 import { SubscriberRepository } from "../../core/subscribers/ports.js";
 import { TenancyRepository } from "../../core/tenancy/ports.js";
 import { TrackingSettingsRepository } from "../../core/tracking-settings/ports.js";
@@ -25,9 +26,9 @@ export const subscriberImportsModule = new ContainerModule((container) => {
 
   bindClass(container, CreateImport, [SubscriberImportRepository, SubscriberRepository, JobQueue, IdGenerator, Clock]);
   bindClass(container, GetImport, [SubscriberImportRepository]);
-  bindClass(container, ImportOptIns, [TrackingSettingsRepository]);
-  bindClass(container, AdvanceImport, [SubscriberImportRepository, JobQueue, IdGenerator, Clock, ImportOptIns]);
-  bindClass(container, DirectImport, [SubscriberImportRepository, SubscriberRepository, TenancyRepository, IdGenerator, Clock, Delay, ImportOptIns]);
+  bindClass(container, ReadChunkContext, [TrackingSettingsRepository, Automations]);
+  bindClass(container, AdvanceImport, [SubscriberImportRepository, JobQueue, IdGenerator, Clock, ReadChunkContext]);
+  bindClass(container, DirectImport, [SubscriberImportRepository, SubscriberRepository, TenancyRepository, IdGenerator, Clock, Delay, ReadChunkContext]);
   container.onActivation(JobHandlers, registerJobs);
 });
 

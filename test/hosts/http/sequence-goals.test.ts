@@ -1,4 +1,5 @@
 import test from "ava";
+import { DirectImport } from "../../../core/subscriber-imports/direct-import.js";
 import { dialects } from "../../helpers/databases.js";
 import { createAndEnable, DAY, MINUTE, sequenceSession, type SequenceSession } from "../../helpers/sequence-session.js";
 
@@ -142,6 +143,67 @@ for (const dialect of dialects()) {
     t.deepEqual(counts, { [toPro]: 2, [trialToBasic]: 1, [anyChange]: 3 }, "Ann and Cy to pro, Bob from trial to basic; any change: Ann, Bob, Cy once each");
     const values = await s.api.runtime.knex("sequence_goal_conversions").where({ goal_id: toPro }).orderBy("converted_at").pluck("value");
     t.deepEqual(values.sort(), ["PRO", "pro"]);
+  });
+
+  test(name("attribute_change goals convert contacts whose field an import or a direct import (CLI, warehouse sync) changes"), async (t) => {
+    const s = await sequenceSession(t, dialect);
+    const id = await createAndEnable(s, TRIAL);
+    const created = await s.call("POST", `/api/v1/sequences/${id}/goals`, {
+      body: { name: "Pro", triggerType: "attribute_change", attributePath: "plan", attributeCondition: "changed_to", attributeValue: "pro" },
+    });
+    t.is(created.status, 200, JSON.stringify(created.body));
+    for (const email of ["ann@example.com", "bob@example.com", "cy@example.com", "eve@example.com"])
+      t.is((await event(s, { email, event: "trial_started" })).status, 200);
+    t.is((await s.call("POST", "/api/v1/subscribers", { body: { email: "dee@example.com", customAttributes: { plan: "trial" } } })).status, 200);
+    await s.runJobs();
+    s.api.clock.advance(MINUTE);
+
+    // An API import: Ann changes to pro, Bob to basic, Dee (never in the sequence) to pro, a new contact starts on pro.
+    const imported = await s.call("POST", "/api/v1/subscribers/imports", {
+      body: {
+        duplicateStrategy: "merge",
+        subscribers: [
+          { email: "ann@example.com", customAttributes: { plan: "pro" } },
+          { email: "bob@example.com", customAttributes: { plan: "basic" } },
+          { email: "dee@example.com", customAttributes: { plan: "pro" } },
+          { email: "new@example.com", customAttributes: { plan: "pro" } },
+        ],
+      },
+    });
+    t.is(imported.status, 202, JSON.stringify(imported.body));
+    await s.runJobs();
+    await s.runJobs();
+    const converted = () => s.api.runtime.knex("sequence_goal_conversions").where({ goal_id: created.body.goal.id }).orderBy("value");
+    const emailsOf = async (rows: Array<{ subscriber_id: string }>) => {
+      const emails = await s.api.runtime
+        .knex("subscribers")
+        .whereIn(
+          "id",
+          rows.map((row) => row.subscriber_id),
+        )
+        .pluck("email");
+      return emails.sort();
+    };
+    t.deepEqual(await emailsOf(await converted()), ["ann@example.com"]);
+
+    // A direct import (what the CLI and warehouse syncs run): Cy to Pro; Ann, already pro, and Eve change no plan.
+    const direct = s.api.runtime.container.get(DirectImport);
+    const started = await direct.start(s.a.companyId, { fileName: "plans.csv", duplicateStrategy: "merge", lists: [] });
+    if (started._tag === "Left") throw new Error(started.left.message);
+    const rows = [
+      { email: "cy@example.com", customAttributes: { plan: "Pro" } },
+      { email: "ann@example.com", customAttributes: { plan: "pro" } },
+      { email: "eve@example.com", firstName: "Eve" },
+    ];
+    await direct.finish(await direct.addChunk(started.right, rows, new Set()));
+    await s.runJobs();
+    t.deepEqual(await emailsOf(await converted()), ["ann@example.com", "cy@example.com"]);
+    t.deepEqual(
+      (await converted()).map((row) => row.value),
+      ["Pro", "pro"],
+    );
+    const goals = (await s.call("GET", `/api/v1/sequences/${id}/goals`)).body.goals;
+    t.like(goals, [{ name: "Pro", conversionCount: 2 }]);
   });
 
   test(name("bad goals are refused and store nothing; another company's goals are not found"), async (t) => {
