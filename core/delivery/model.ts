@@ -83,7 +83,7 @@ export interface EmailSend {
 }
 
 /** What a provider tells us happened to a message after we handed it over. */
-export const DELIVERY_EVENT_TYPES = ["delivered", "bounced", "complained"] as const;
+export const DELIVERY_EVENT_TYPES = ["delivered", "bounced", "complained", "delayed"] as const;
 export type DeliveryEventType = (typeof DELIVERY_EVENT_TYPES)[number];
 
 export interface DeliveryEvent {
@@ -97,10 +97,11 @@ export interface DeliveryEvent {
 }
 
 /** The email_events type each delivery event is stored under. */
-export const EVENT_TYPE_OF: Record<DeliveryEventType, "delivery" | "bounce" | "complaint"> = {
+export const EVENT_TYPE_OF: Record<DeliveryEventType, "delivery" | "bounce" | "complaint" | "delivery_delay"> = {
   delivered: "delivery",
   bounced: "bounce",
   complained: "complaint",
+  delayed: "delivery_delay",
 };
 
 /** The domain part of an address, lower-cased. */

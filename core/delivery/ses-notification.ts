@@ -18,6 +18,7 @@ const SesNotification = t.intersection([
     bounce: t.intersection([t.type({ bounceType: t.string }), t.partial({ bounceSubType: t.string, timestamp: t.string, feedbackId: t.string })]),
     complaint: t.partial({ timestamp: t.string, feedbackId: t.string, complaintFeedbackType: t.string }),
     delivery: t.partial({ timestamp: t.string, smtpResponse: t.string }),
+    deliveryDelay: t.partial({ timestamp: t.string, delayType: t.string, expirationTime: t.string }),
   }),
 ]);
 
@@ -60,6 +61,16 @@ export function fromSesNotification(message: unknown, snsMessageId: string, now:
   }
   if (kind === "Complaint") {
     return { reference, event: { ...base, type: "complained", occurredAt: timeOr(notification.complaint?.timestamp, now) } };
+  }
+  // Event publishing only (notifications have no such type): SES keeps trying until expirationTime.
+  if (kind === "DeliveryDelay") {
+    const delay = notification.deliveryDelay;
+    const details = {
+      ...base.details,
+      ...(delay?.delayType ? { delayType: delay.delayType } : {}),
+      ...(delay?.expirationTime ? { expirationTime: delay.expirationTime } : {}),
+    };
+    return { reference, event: { ...base, details, type: "delayed", occurredAt: timeOr(delay?.timestamp, now) } };
   }
   return null;
 }

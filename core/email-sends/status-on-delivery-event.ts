@@ -7,7 +7,8 @@ import { SEND_STATUSES, type DeliveryEventType, type SendStatus } from "../deliv
  *   complained, failed or suppressed keeps its status;
  * - `bounced` wins over everything but a complaint (a complaint is the stronger signal), and a
  *   later bounce touches a bounced send again;
- * - `complained` always wins.
+ * - `complained` always wins;
+ * - `delayed` (the receiving server has not taken it yet, and the provider keeps trying) changes nothing.
  * The repository applies exactly this rule in one atomic UPDATE (see statusChangesOn).
  */
 export function statusOnDeliveryEvent(current: SendStatus, event: DeliveryEventType): SendStatus | null {
@@ -18,6 +19,8 @@ export function statusOnDeliveryEvent(current: SendStatus, event: DeliveryEventT
       return current === "complained" ? null : "bounced";
     case "complained":
       return "complained";
+    case "delayed":
+      return null;
   }
 }
 

@@ -14,9 +14,9 @@ export interface ListRepository {
   delete(companyId: string, listId: string): Promise<boolean>;
   /** Contact IDs by (lower-cased) email, in one query. */
   contactIdsByEmail(companyId: string, emails: readonly string[]): Promise<Map<string, string>>;
-  /** Adds the contacts to the list in one statement; returns those that were not members yet. */
+  /** Adds the contacts to the list in one statement; returns those that were not members yet (each a subscriber.list_subscribed event). */
   addMembers(companyId: string, listId: string, subscriberIds: readonly string[], at: Date): Promise<string[]>;
-  /** Removes the contacts' memberships in one statement; returns how many there were. */
-  removeMembers(companyId: string, listId: string, subscriberIds: readonly string[]): Promise<number>;
+  /** Removes the contacts' memberships; returns how many there were (those still subscribed, each a subscriber.list_unsubscribed event). */
+  removeMembers(companyId: string, listId: string, subscriberIds: readonly string[], at: Date): Promise<number>;
 }
 export const ListRepository = token<ListRepository>("lifecycle.ListRepository");

@@ -1,3 +1,4 @@
+import type { Clock } from "../ports/clock.js";
 import type { Actor } from "../shared/actor.js";
 import { fail, ok, type Result } from "../shared/result.js";
 import type { RemoveListMembersCommand } from "./commands.js";
@@ -17,7 +18,10 @@ export interface RemovedMembers {
 
 /** POST /lists/{listId}/subscribers/remove: up to 500 emails, in two queries; the contacts stay. */
 export class RemoveListMembers {
-  constructor(private readonly lists: ListRepository) {}
+  constructor(
+    private readonly lists: ListRepository,
+    private readonly clock: Clock,
+  ) {}
 
   execute = async (actor: Actor, listId: string, input: RemoveListMembersCommand): Promise<Result<RemovedMembers>> => {
     const { companyId } = actor;
@@ -26,7 +30,7 @@ export class RemoveListMembers {
 
     const emails = [...new Set(input.emails)];
     const contacts = await this.lists.contactIdsByEmail(companyId, emails);
-    const removed = await this.lists.removeMembers(companyId, listId, [...contacts.values()]);
+    const removed = await this.lists.removeMembers(companyId, listId, [...contacts.values()], this.clock.now());
     const counted = (await this.lists.find(companyId, listId)) ?? list;
     return ok({
       list: toListView(counted),

@@ -174,7 +174,7 @@ export class RunStep {
         const listId = String(config.listId);
         if (!(await this.lists.find(sequence.companyId, listId))) return go("skipped", { reason: "the list no longer exists", listId });
         if (node.nodeType === "action_add_to_list") await this.lists.addMembers(sequence.companyId, listId, [contact.id], now);
-        else await this.lists.removeMembers(sequence.companyId, listId, [contact.id]);
+        else await this.lists.removeMembers(sequence.companyId, listId, [contact.id], now);
         return go(node.nodeType === "action_add_to_list" ? "list_added" : "list_removed", { listId });
       }
       case "action_update_attributes":

@@ -95,3 +95,33 @@ export function sequenceWebhookEvent(id: string, type: "sequence.finished" | "se
     },
   };
 }
+
+/** A contact's membership of a list, as list events describe it. */
+export interface MembershipEventSource {
+  readonly subscriberId: string;
+  readonly email: string;
+  readonly externalId: string | null;
+  readonly listId: string;
+  readonly listName: string;
+}
+
+/** subscriber.list_subscribed or subscriber.list_unsubscribed: a contact joined or left a list. */
+export function listWebhookEvent(
+  id: string,
+  type: "subscriber.list_subscribed" | "subscriber.list_unsubscribed",
+  occurredAt: Date,
+  membership: MembershipEventSource,
+): WebhookEvent {
+  return {
+    id,
+    type,
+    occurredAt,
+    data: {
+      subscriber_id: membership.subscriberId,
+      email: membership.email,
+      external_id: membership.externalId,
+      list_id: membership.listId,
+      list_name: membership.listName,
+    },
+  };
+}

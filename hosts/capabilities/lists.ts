@@ -1,4 +1,5 @@
 import { ContainerModule } from "inversify";
+import { KnexWebhookPublisher } from "../../adapters/knex/knex-webhook-publisher.js";
 import { KnexListRepository } from "../../adapters/knex/repositories/list-repository.js";
 import { AddListMembers } from "../../core/lists/add-list-members.js";
 import { RequestOptIn } from "../../core/opt-in/request-opt-in.js";
@@ -17,12 +18,12 @@ import { Database } from "../tokens.js";
 
 /** Lists and their memberships: the repository and its use cases. */
 export const listsModule = new ContainerModule((container) => {
-  bindClass(container, KnexListRepository, [Database]);
+  bindClass(container, KnexListRepository, [Database, IdGenerator, KnexWebhookPublisher]);
   container.bind<ListRepository>(ListRepository).toService(KnexListRepository);
   bindClass(container, ListLists, [ListRepository]);
   bindClass(container, CreateList, [ListRepository, IdGenerator, Clock]);
   bindClass(container, UpdateList, [ListRepository, Clock]);
   bindClass(container, DeleteList, [ListRepository]);
   bindClass(container, AddListMembers, [ListRepository, SaveContact, RequestOptIn, Automations, Clock]);
-  bindClass(container, RemoveListMembers, [ListRepository]);
+  bindClass(container, RemoveListMembers, [ListRepository, Clock]);
 });

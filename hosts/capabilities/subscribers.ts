@@ -40,7 +40,7 @@ export const subscribersModule = new ContainerModule((container) => {
 
 /** The subscriber and note routes' use cases. */
 function bindSubscriberRoutes(container: ContainerModuleLoadOptions): void {
-  bindClass(container, KnexSubscriberQueries, [Database]);
+  bindClass(container, KnexSubscriberQueries, [Database, IdGenerator, KnexWebhookPublisher]);
   container.bind<SubscriberQueries>(SubscriberQueries).toService(KnexSubscriberQueries);
   bindClass(container, KnexNoteRepository, [Database]);
   container.bind<NoteRepository>(NoteRepository).toService(KnexNoteRepository);

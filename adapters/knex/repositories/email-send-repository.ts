@@ -174,10 +174,11 @@ export function newSendRow(send: NewEmailSend) {
 }
 
 /** The webhook event each provider event is published as. */
-const WEBHOOK_TYPE_OF: Record<DeliveryEventType, "email.delivered" | "email.bounced" | "email.complained"> = {
+const WEBHOOK_TYPE_OF: Record<DeliveryEventType, "email.delivered" | "email.bounced" | "email.complained" | "email.delivery_delayed"> = {
   delivered: "email.delivered",
   bounced: "email.bounced",
   complained: "email.complained",
+  delayed: "email.delivery_delayed",
 };
 
 /** `email_sends` and the events delivery writes into `email_events`. */
@@ -368,7 +369,7 @@ export class KnexEmailSendRepository implements EmailSendRepository {
           .clone()
           .where((latest) => latest.whereNull("bounced_at").orWhere("bounced_at", "<=", at))
           .update({ bounce_type: event.bounceType ?? "Undetermined", bounce_sub_type: event.bounceSubType ?? null, bounced_at: at });
-      } else {
+      } else if (event.type === "complained") {
         await send.clone().whereNull("complained_at").update({ complained_at: at });
       }
       await this.changeStatus(send.clone(), event.type, at!);

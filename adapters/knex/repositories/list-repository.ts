@@ -2,6 +2,9 @@ import * as t from "io-ts";
 import type { Knex } from "knex";
 import type { List, ListChanges, ListWithCounts } from "../../../core/lists/model.js";
 import type { ListRepository } from "../../../core/lists/ports.js";
+import type { IdGenerator } from "../../../core/ports/id-generator.js";
+import type { KnexWebhookPublisher } from "../knex-webhook-publisher.js";
+import { publishMembershipEvents } from "../list-membership-events.js";
 import { DbBoolean, DbDate, DbInteger, decodeRow, toDbDate } from "../row-codecs.js";
 
 const ListRow = t.type({
@@ -46,7 +49,12 @@ const ACTIVE_MEMBER_COUNT =
 
 /** `lists` and `list_memberships`; counts come from the membership primary key (list_id, subscriber_id). */
 export class KnexListRepository implements ListRepository {
-  constructor(private readonly knex: Knex) {}
+  constructor(
+    private readonly knex: Knex,
+    private readonly ids: IdGenerator,
+    /** Publishes subscriber.list_subscribed and .list_unsubscribed to the company's webhooks, in the transaction of the change. */
+    private readonly webhooks?: KnexWebhookPublisher,
+  ) {}
 
   private withCounts(companyId: string) {
     return this.knex("lists").where("lists.company_id", companyId).select("lists.*", this.knex.raw(MEMBER_COUNT), this.knex.raw(ACTIVE_MEMBER_COUNT));
@@ -114,17 +122,36 @@ export class KnexListRepository implements ListRepository {
 
   async addMembers(companyId: string, listId: string, subscriberIds: readonly string[], at: Date): Promise<string[]> {
     if (subscriberIds.length === 0) return [];
-    const subscribedAt = toDbDate(at);
-    const inserted = await this.knex("list_memberships")
-      .insert(subscriberIds.map((subscriberId) => ({ company_id: companyId, list_id: listId, subscriber_id: subscriberId, subscribed_at: subscribedAt })))
-      .onConflict(["list_id", "subscriber_id"])
-      .ignore()
-      .returning("subscriber_id");
-    return inserted.map((row: { subscriber_id: string }) => row.subscriber_id);
+    let published = 0;
+    const joined = await this.knex.transaction(async (trx) => {
+      const subscribedAt = toDbDate(at);
+      const inserted: Array<{ subscriber_id: string }> = await trx("list_memberships")
+        .insert(subscriberIds.map((subscriberId) => ({ company_id: companyId, list_id: listId, subscriber_id: subscriberId, subscribed_at: subscribedAt })))
+        .onConflict(["list_id", "subscriber_id"])
+        .ignore()
+        .returning("subscriber_id");
+      const ids = inserted.map((row) => row.subscriber_id);
+      const changes = ids.map((subscriberId) => ({ subscriberId, listId }));
+      published = await publishMembershipEvents(this.webhooks, trx, this.ids, companyId, "subscriber.list_subscribed", changes, at);
+      return ids;
+    });
+    await this.webhooks?.announce(published);
+    return joined;
   }
 
-  async removeMembers(companyId: string, listId: string, subscriberIds: readonly string[]): Promise<number> {
+  async removeMembers(companyId: string, listId: string, subscriberIds: readonly string[], at: Date): Promise<number> {
     if (subscriberIds.length === 0) return 0;
-    return this.knex("list_memberships").where({ company_id: companyId, list_id: listId }).whereIn("subscriber_id", subscriberIds).delete();
+    let published = 0;
+    const removed = await this.knex.transaction(async (trx) => {
+      const members = () => trx("list_memberships").where({ company_id: companyId, list_id: listId }).whereIn("subscriber_id", subscriberIds);
+      // Those still subscribed leave the list; a membership already unsubscribed goes without an event.
+      const leaving: string[] = await members().whereNull("unsubscribed_at").pluck("subscriber_id");
+      const count = await members().delete();
+      const changes = leaving.map((subscriberId) => ({ subscriberId, listId }));
+      published = await publishMembershipEvents(this.webhooks, trx, this.ids, companyId, "subscriber.list_unsubscribed", changes, at);
+      return count;
+    });
+    await this.webhooks?.announce(published);
+    return removed;
   }
 }

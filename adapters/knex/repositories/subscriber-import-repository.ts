@@ -2,7 +2,9 @@ import * as t from "io-ts";
 import type { Knex } from "knex";
 import { DELIVER_WEBHOOK_JOB } from "../../../core/webhooks/delivery-job.js";
 import { subscriberWebhookEvent } from "../../../core/webhooks/event-data.js";
+import type { WebhookEventType } from "../../../core/webhooks/model.js";
 import type { KnexWebhookPublisher } from "../knex-webhook-publisher.js";
+import { publishMembershipEvents, type MembershipChange } from "../list-membership-events.js";
 import type { IdGenerator } from "../../../core/ports/id-generator.js";
 import type { JobRequest } from "../../../core/ports/job-queue.js";
 import { nullable, oneOf } from "../../../core/shared/codecs.js";
@@ -241,15 +243,7 @@ class KnexImportStepWork implements ImportStepWork {
   async findNewJoins(updates: readonly ContactWrite[], listIds: readonly string[]): Promise<NewJoins> {
     const companyId = this.subscriberImport.companyId;
     const ids = updates.map((write) => write.subscriber.id);
-    const members = new Set<string>();
-    if (listIds.length > 0) {
-      const rows: Array<{ subscriber_id: string; list_id: string }> = await this.trx("list_memberships")
-        .where({ company_id: companyId })
-        .whereIn("list_id", listIds)
-        .whereIn("subscriber_id", ids)
-        .select("subscriber_id", "list_id");
-      for (const row of rows) members.add(`${row.subscriber_id} ${row.list_id}`);
-    }
+    const members = await this.membersAmong(ids, listIds);
     const carried = new Set<string>();
     if (updates.some((write) => write.tags.length > 0)) {
       const rows: Array<{ subscriber_id: string; name: string }> = await this.trx("subscriber_tags as st")
@@ -270,10 +264,25 @@ class KnexImportStepWork implements ImportStepWork {
     return { lists, tags };
   }
 
+  /** Which of the contacts are members of which of the lists already, as "subscriberId listId". */
+  private async membersAmong(subscriberIds: readonly string[], listIds: readonly string[]): Promise<Set<string>> {
+    const members = new Set<string>();
+    if (listIds.length === 0 || subscriberIds.length === 0) return members;
+    const rows: Array<{ subscriber_id: string; list_id: string }> = await this.trx("list_memberships")
+      .where({ company_id: this.subscriberImport.companyId })
+      .whereIn("list_id", listIds)
+      .whereIn("subscriber_id", subscriberIds)
+      .select("subscriber_id", "list_id");
+    for (const row of rows) members.add(`${row.subscriber_id} ${row.list_id}`);
+    return members;
+  }
+
   async writeContacts(changes: { inserts: readonly ContactWrite[]; updates: readonly ContactWrite[]; listIds: readonly string[] }, now: Date): Promise<void> {
     const { trx } = this;
     const companyId = this.subscriberImport.companyId;
     const at = toDbDate(now);
+    // The memberships the chunk adds, read before it writes them, only when a webhook wants to hear of them.
+    const joins = (await this.wants("subscriber.list_subscribed")) ? await this.joinsOf(changes) : [];
     // Changed contacts first: one may free an externalId a new contact of the chunk takes.
     for (const { subscriber } of changes.updates) {
       const { id, company_id, ...fields } = subscriberColumns(subscriber);
@@ -300,6 +309,27 @@ class KnexImportStepWork implements ImportStepWork {
     const memberships = changes.listIds.flatMap((listId) => written.map((write) => [companyId, listId, write.subscriber.id, at]));
     await insertRows(trx, "list_memberships", ["company_id", "list_id", "subscriber_id", "subscribed_at"], memberships, "list_id, subscriber_id");
     await this.publish(changes, now);
+    const published = await publishMembershipEvents(this.webhooks, trx, this.ids, companyId, "subscriber.list_subscribed", joins, now);
+    if (published > 0) this.queuedJobTypes.push(DELIVER_WEBHOOK_JOB);
+  }
+
+  private async wants(type: WebhookEventType): Promise<boolean> {
+    return this.webhooks !== undefined && (await this.webhooks.wanted(this.trx, this.subscriberImport.companyId)).has(type);
+  }
+
+  /** Each list of the import that each written contact is not a member of yet. */
+  private async joinsOf(changes: {
+    inserts: readonly ContactWrite[];
+    updates: readonly ContactWrite[];
+    listIds: readonly string[];
+  }): Promise<MembershipChange[]> {
+    const members = await this.membersAmong(
+      changes.updates.map((write) => write.subscriber.id),
+      changes.listIds,
+    );
+    return [...changes.updates, ...changes.inserts].flatMap(({ subscriber }) =>
+      changes.listIds.filter((listId) => !members.has(`${subscriber.id} ${listId}`)).map((listId) => ({ subscriberId: subscriber.id, listId })),
+    );
   }
 
   /** subscriber.created and subscriber.updated of the chunk's contacts, in its transaction. */

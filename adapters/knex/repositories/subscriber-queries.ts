@@ -11,7 +11,10 @@ import type {
   SubscriberQueries,
   TextSearch,
 } from "../../../core/subscribers/queries.js";
+import type { IdGenerator } from "../../../core/ports/id-generator.js";
 import { isPostgres } from "../connection.js";
+import type { KnexWebhookPublisher } from "../knex-webhook-publisher.js";
+import { publishMembershipEvents } from "../list-membership-events.js";
 import { DbBoolean, DbDate, DbInteger, DbNullableDate, dbJson, decodeRow, toDbDate } from "../row-codecs.js";
 import { segmentMembersQuery } from "../knex-segment-evaluator.js";
 import { olderThan } from "./activity-before.js";
@@ -98,7 +101,12 @@ const CountRow = t.type({ total: DbInteger });
 
 /** Listings and the detail's extras over `subscribers s`, on SQLite and Postgres; every query names the company. */
 export class KnexSubscriberQueries implements SubscriberQueries {
-  constructor(private readonly knex: Knex) {}
+  constructor(
+    private readonly knex: Knex,
+    private readonly ids: IdGenerator,
+    /** Publishes subscriber.list_unsubscribed for the lists a contact leaves, in the transaction of the change. */
+    private readonly webhooks?: KnexWebhookPublisher,
+  ) {}
 
   async find(criteria: SubscriberCriteria, page: PageRequest): Promise<TaggedSubscriber[]> {
     const query = this.matching(criteria).select("s.*").limit(page.limit);
@@ -164,10 +172,17 @@ export class KnexSubscriberQueries implements SubscriberQueries {
   }
 
   async leaveAllLists(companyId: string, subscriberId: string, at: Date): Promise<void> {
-    await this.knex("list_memberships")
-      .where({ company_id: companyId, subscriber_id: subscriberId })
-      .whereNull("unsubscribed_at")
-      .update({ unsubscribed_at: toDbDate(at) });
+    let published = 0;
+    await this.knex.transaction(async (trx) => {
+      const left: Array<{ list_id: string }> = await trx("list_memberships")
+        .where({ company_id: companyId, subscriber_id: subscriberId })
+        .whereNull("unsubscribed_at")
+        .update({ unsubscribed_at: toDbDate(at) })
+        .returning("list_id");
+      const changes = left.map((row) => ({ subscriberId, listId: row.list_id }));
+      published = await publishMembershipEvents(this.webhooks, trx, this.ids, companyId, "subscriber.list_unsubscribed", changes, at);
+    });
+    await this.webhooks?.announce(published);
   }
 
   /** `subscribers s` of the company restricted to the criteria (no order, no columns). */

@@ -2,6 +2,7 @@ import * as t from "io-ts";
 import type { Knex } from "knex";
 import { subscriberWebhookEvent } from "../../../core/webhooks/event-data.js";
 import type { KnexWebhookPublisher } from "../knex-webhook-publisher.js";
+import { publishMembershipEvents } from "../list-membership-events.js";
 import { oneOf } from "../../../core/shared/codecs.js";
 import {
   SMS_STATUSES,
@@ -138,7 +139,7 @@ export class KnexSubscriberRepository implements SubscriberRepository {
     const saved = await this.knex.transaction(async (trx) => {
       const inserted = await trx("subscribers").insert(subscriberColumns(subscriber)).onConflict().ignore().returning("id");
       if (inserted.length === 0) return null;
-      await this.applyChanges(trx, subscriber.companyId, subscriber.id, changes, subscriber.updatedAt);
+      const joined = await this.applyChanges(trx, subscriber.companyId, subscriber.id, changes, subscriber.updatedAt);
       if (changes.startOptIn && subscriber.status === "active") {
         await trx("opt_ins").insert({ company_id: subscriber.companyId, subscriber_id: subscriber.id, requested_at: toDbDate(subscriber.createdAt) });
       }
@@ -148,6 +149,7 @@ export class KnexSubscriberRepository implements SubscriberRepository {
           wanted.has("subscriber.created") ? [subscriberWebhookEvent(this.ids.next("evt"), "subscriber.created", subscriber.createdAt, contact)] : [],
         );
       }
+      published += await this.publishJoins(trx, subscriber, joined);
       return contact;
     });
     await this.webhooks?.announce(published);
@@ -164,7 +166,7 @@ export class KnexSubscriberRepository implements SubscriberRepository {
         ? await trx("subscribers").where({ company_id, id }).first("status")
         : undefined;
       await trx("subscribers").where({ company_id, id }).update(fields);
-      await this.applyChanges(trx, subscriber.companyId, subscriber.id, changes, subscriber.updatedAt);
+      const joined = await this.applyChanges(trx, subscriber.companyId, subscriber.id, changes, subscriber.updatedAt);
       const saved = await this.findOne(subscriber.companyId, { id: subscriber.id }, trx);
       if (!saved) throw new Error(`subscriber ${subscriber.id} vanished while being updated`);
       if (this.webhooks && wanted.size > 0) {
@@ -176,6 +178,7 @@ export class KnexSubscriberRepository implements SubscriberRepository {
         ];
         published = await this.webhooks.publishIn(trx, company_id, events);
       }
+      published += await this.publishJoins(trx, subscriber, joined);
       return saved;
     });
     await this.webhooks?.announce(published);
@@ -235,7 +238,14 @@ export class KnexSubscriberRepository implements SubscriberRepository {
     return subscriber ?? null;
   }
 
-  private async applyChanges(trx: Knex.Transaction, companyId: string, subscriberId: string, changes: ContactChanges, now: Date): Promise<void> {
+  /** subscriber.list_subscribed for each list the contact joined. */
+  private publishJoins(trx: Knex.Transaction, subscriber: Subscriber, listIds: readonly string[]): Promise<number> {
+    const changes = listIds.map((listId) => ({ subscriberId: subscriber.id, listId }));
+    return publishMembershipEvents(this.webhooks, trx, this.ids, subscriber.companyId, "subscriber.list_subscribed", changes, subscriber.updatedAt);
+  }
+
+  /** Applies tag and list changes; resolves to the lists the contact joined (was not a member of). */
+  private async applyChanges(trx: Knex.Transaction, companyId: string, subscriberId: string, changes: ContactChanges, now: Date): Promise<string[]> {
     const at = toDbDate(now);
     if (changes.replaceTags) {
       const keep = await ensureTags(trx, this.ids, companyId, changes.replaceTags, now);
@@ -251,12 +261,13 @@ export class KnexSubscriberRepository implements SubscriberRepository {
         .whereIn("tag_id", trx("tags").where({ company_id: companyId }).whereIn("name", changes.removeTags).select("id"))
         .delete();
     }
-    if (changes.addLists?.length) {
-      await trx("list_memberships")
-        .insert(changes.addLists.map((listId) => ({ company_id: companyId, list_id: listId, subscriber_id: subscriberId, subscribed_at: at })))
-        .onConflict(["list_id", "subscriber_id"])
-        .ignore();
-    }
+    if (!changes.addLists?.length) return [];
+    const joined: Array<{ list_id: string }> = await trx("list_memberships")
+      .insert(changes.addLists.map((listId) => ({ company_id: companyId, list_id: listId, subscriber_id: subscriberId, subscribed_at: at })))
+      .onConflict(["list_id", "subscriber_id"])
+      .ignore()
+      .returning("list_id");
+    return joined.map((row) => row.list_id);
   }
 
   private async addTags(trx: Knex.Transaction, companyId: string, subscriberId: string, tagIds: readonly string[], at: string | null): Promise<void> {

@@ -4,13 +4,13 @@ import { statusChangesOn, statusOnDeliveryEvent } from "../../../core/email-send
 
 /** Every stored status against every delivery event; `-` keeps the send as it is. */
 const TABLE: Record<SendStatus, Record<DeliveryEventType, SendStatus | "-">> = {
-  pending: { delivered: "delivered", bounced: "bounced", complained: "complained" },
-  sent: { delivered: "delivered", bounced: "bounced", complained: "complained" },
-  delivered: { delivered: "-", bounced: "bounced", complained: "complained" },
-  bounced: { delivered: "-", bounced: "bounced", complained: "complained" },
-  complained: { delivered: "-", bounced: "-", complained: "complained" },
-  failed: { delivered: "-", bounced: "bounced", complained: "complained" },
-  suppressed: { delivered: "-", bounced: "bounced", complained: "complained" },
+  pending: { delivered: "delivered", bounced: "bounced", complained: "complained", delayed: "-" },
+  sent: { delivered: "delivered", bounced: "bounced", complained: "complained", delayed: "-" },
+  delivered: { delivered: "-", bounced: "bounced", complained: "complained", delayed: "-" },
+  bounced: { delivered: "-", bounced: "bounced", complained: "complained", delayed: "-" },
+  complained: { delivered: "-", bounced: "-", complained: "complained", delayed: "-" },
+  failed: { delivered: "-", bounced: "bounced", complained: "complained", delayed: "-" },
+  suppressed: { delivered: "-", bounced: "bounced", complained: "complained", delayed: "-" },
 };
 
 test("the table covers every stored status", (t) => {

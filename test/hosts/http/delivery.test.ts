@@ -511,6 +511,20 @@ for (const dialect of dialects()) {
       return { status: response.status, body: (await response.json()) as any };
     };
 
+    // A delivery delay (event publishing): stored once, and the send stays sent while SES keeps trying.
+    const delay = sesNotification("sns-msg-0", messageId, {
+      eventType: "DeliveryDelay",
+      deliveryDelay: {
+        timestamp: "2026-11-22T10:02:00.000Z",
+        delayType: "MailboxFull",
+        expirationTime: "2026-11-23T10:00:00.000Z",
+        delayedRecipients: [{ emailAddress: "reader@example.org" }],
+      },
+    });
+    t.deepEqual(await post(s.company.companyId, delay), { status: 200, body: { success: true, emailSendId: send.id, stored: true } });
+    t.deepEqual((await post(s.company.companyId, delay)).body.stored, false);
+    t.is((await sendRow(s, send.id)).status, "sent");
+
     const bounce = sesNotification("sns-msg-1", messageId, {
       notificationType: "Bounce",
       bounce: {
@@ -537,8 +551,12 @@ for (const dialect of dialects()) {
     t.like(await suppressions.find(s.company.companyId, "reader@example.org"), { reason: "complaint" });
     const events = await eventRows(s, send.id);
     t.deepEqual(
-      events.filter((e) => e.provider_event_id).map((e) => [e.event_type, e.provider_event_id]),
+      events
+        .filter((e) => e.provider_event_id)
+        .map((e) => [e.event_type, e.provider_event_id])
+        .sort((x, y) => x[1].localeCompare(y[1])),
       [
+        ["delivery_delay", "ses:sns-msg-0"],
         ["bounce", "ses:sns-msg-1"],
         ["complaint", "ses:sns-msg-2"],
       ],

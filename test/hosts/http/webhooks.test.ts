@@ -197,7 +197,15 @@ for (const dialect of dialects()) {
     const { id, secret } = await createWebhook(s, {
       name: "All",
       url: hook.url,
-      events: ["subscriber.created", "subscriber.updated", "subscriber.unsubscribed", "email.sent", "email.delivered", "email.bounced"],
+      events: [
+        "subscriber.created",
+        "subscriber.updated",
+        "subscriber.unsubscribed",
+        "email.sent",
+        "email.delivery_delayed",
+        "email.delivered",
+        "email.bounced",
+      ],
     });
 
     t.is((await addContact(s, "ada@example.com")).status, 200);
@@ -247,6 +255,9 @@ for (const dialect of dialects()) {
       });
       t.is(response.status, 200);
     };
+    // A delay first: the relay keeps trying, and the send stays sent until it is delivered.
+    await relay({ type: "delayed", emailSendId: sendId, occurredAt: "2026-11-22T10:00:30.000Z", id: "relay-0" });
+    t.like((await s.call("GET", `/api/v1/email-sends/${sendId}`)).body.emailSend, { status: "sent" });
     await relay({ type: "delivered", emailSendId: sendId, occurredAt: "2026-11-22T10:01:00.000Z", id: "relay-1" });
     await relay({
       type: "bounced",
@@ -265,6 +276,9 @@ for (const dialect of dialects()) {
       id: "relay-2",
     });
     await s.runJobs();
+    const delayed = hook.received.filter((d) => d.event.type === "email.delivery_delayed");
+    t.is(delayed.length, 1);
+    t.like(delayed[0]!.event, { created_at: "2026-11-22T10:00:30.000Z", data: { email_send_id: sendId, recipient: "grace@example.com" } });
     const delivered = hook.received.filter((d) => d.event.type === "email.delivered");
     const bounced = hook.received.filter((d) => d.event.type === "email.bounced");
     t.is(delivered.length, 1);
@@ -493,5 +507,45 @@ for (const dialect of dialects()) {
     t.true(swept.deliveryEvents >= 3);
     t.is(Number((await knex("webhook_deliveries").where({ webhook_id: id }).count({ n: "*" }).first())!.n), 0);
     t.is((await s.call("GET", `/api/v1/webhooks/${id}`)).status, 200, "the webhook itself stays");
+  });
+
+  test(name("hear of contacts joining and leaving lists, from every path that changes a membership, once each"), async (t) => {
+    const s = await sequenceSession(t, dialect, { allowPrivateDestinations: true });
+    const hook = await receiver(t);
+    const { secret } = await createWebhook(s, { name: "Lists", url: hook.url, events: ["subscriber.list_subscribed", "subscriber.list_unsubscribed"] });
+    const list = (await s.call("POST", "/api/v1/lists", { body: { name: "Newsletter" } })).body.list;
+    const ok = async (response: Promise<{ status: number; body: any }>) => {
+      const answered = await response;
+      t.true(answered.status >= 200 && answered.status < 300, JSON.stringify(answered.body));
+    };
+    // A contact created with the list; the list's add (Ann again: already a member); a contact saved without lists.
+    await ok(s.call("POST", "/api/v1/subscribers", { body: { email: "ann@example.com", lists: [list.id] } }));
+    await ok(s.call("POST", `/api/v1/lists/${list.id}/subscribers`, { body: { emails: ["bob@example.com", "ann@example.com"] } }));
+    await ok(s.call("POST", "/api/v1/subscribers", { body: { email: "dee@example.com" } }));
+    // An import into the list: Cy is new, Ann and Bob are members already, Dee joins.
+    await ok(
+      s.call("POST", "/api/v1/subscribers/imports", {
+        body: { duplicateStrategy: "merge", listIds: [list.id], subscribers: ["ann", "bob", "cy", "dee"].map((who) => ({ email: `${who}@example.com` })) },
+      }),
+    );
+    await s.runJobs();
+    // Bob is removed from the list; Ann unsubscribes, and leaves every list she is on.
+    await ok(s.call("POST", `/api/v1/lists/${list.id}/subscribers/remove`, { body: { emails: ["bob@example.com"] } }));
+    await ok(s.call("PATCH", "/api/v1/subscribers/ann%40example.com", { body: { status: "unsubscribed" } }));
+    await s.runJobs();
+
+    t.deepEqual(hook.received.map((d) => [d.event.type, d.event.data.email]).sort(), [
+      ["subscriber.list_subscribed", "ann@example.com"],
+      ["subscriber.list_subscribed", "bob@example.com"],
+      ["subscriber.list_subscribed", "cy@example.com"],
+      ["subscriber.list_subscribed", "dee@example.com"],
+      ["subscriber.list_unsubscribed", "ann@example.com"],
+      ["subscriber.list_unsubscribed", "bob@example.com"],
+    ]);
+    t.true(hook.received.every((d) => signedWith(secret, d) && d.event.data.list_id === list.id && d.event.data.list_name === "Newsletter"));
+    t.is(new Set(hook.received.map((d) => d.event.id)).size, 6, "each event has an ID of its own");
+    const cy = hook.received.find((d) => d.event.data.email === "cy@example.com")!.event.data;
+    t.regex(cy.subscriber_id, /^sub_/);
+    t.is(cy.external_id, null);
   });
 }
