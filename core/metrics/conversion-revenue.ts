@@ -8,8 +8,12 @@
  */
 const AMOUNT_PROPERTY = /(amount|revenue|total|value|price)(_?cents)?$/i;
 
+/** Whether a goal's conversions can carry revenue: its eventPropertyName names an amount. */
+export const carriesRevenue = (propertyName: string | null): propertyName is string =>
+  propertyName !== null && AMOUNT_PROPERTY.test(propertyName.split(".").pop()!);
+
 export function revenueCentsOf(propertyName: string | null, value: string | null): number {
-  if (propertyName === null || value === null || !AMOUNT_PROPERTY.test(propertyName.split(".").pop()!)) return 0;
+  if (!carriesRevenue(propertyName) || value === null) return 0;
   const amount = Number(value.trim());
   return value.trim() !== "" && Number.isFinite(amount) ? Math.round(amount) : 0;
 }

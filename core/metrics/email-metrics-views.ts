@@ -6,12 +6,13 @@ import { Id, NullableString, Timestamp, view, viewWithOptional } from "../shared
 import { EMAIL_METRICS_SORTS } from "./commands.js";
 import { MAILBOX_PROVIDERS } from "./mailbox-provider.js";
 import { CAMPAIGN_EVENT_TYPES } from "./ports.js";
-import { report, StatsView } from "./view.js";
+import { creditedStatsView, report, StatsView } from "./view.js";
 
 /** GET /metrics/campaigns/{campaignId}: one campaign's report; mailboxProvider only when the query narrowed by it. */
 export const CampaignMetricsView = viewWithOptional(
   {
     ...report,
+    stats: creditedStatsView("CampaignStats"),
     campaign: CampaignSummaryView,
     polls: t.readonlyArray(t.unknown),
     recommendations: t.record(t.string, t.unknown),
@@ -56,6 +57,8 @@ const EmailMetricsRowView = view(
     automationNodeId: NullableString,
     step: t.union([t.number, t.null]),
     stats: StatsView,
+    conversions: t.number,
+    revenueCents: t.number,
   },
   "EmailMetricsRow",
 );
@@ -65,7 +68,7 @@ export const EmailMetricsView = view(
   {
     period: report.period,
     emails: t.readonlyArray(EmailMetricsRowView),
-    totals: t.intersection([StatsView, view({ emails: t.number })]),
+    totals: t.intersection([StatsView, view({ emails: t.number, conversions: t.number, revenueCents: t.number })]),
     pagination: PagePaginationView,
     sort: oneOf(EMAIL_METRICS_SORTS, "EmailMetricsSort"),
     order: oneOf(["asc", "desc"] as const, "SortOrder"),

@@ -9,7 +9,9 @@ import { fail, ok, type Result } from "../shared/result.js";
 import type { CampaignMetricsQuery } from "./commands.js";
 import { metricsReport, type MetricsReport } from "./metrics-report.js";
 import { resolveWindow, windowView } from "./period.js";
-import { rate } from "./model.js";
+import { campaignCredit } from "./campaign-credit.js";
+import type { Credit } from "./credit.js";
+import { rate, type Stats } from "./model.js";
 import type { EmailMetricsQueries, MetricsQueries } from "./ports.js";
 
 export interface GoalConversions {
@@ -24,6 +26,8 @@ export interface GoalConversions {
 }
 
 export interface CampaignMetrics extends MetricsReport {
+  /** The funnel, and the conversions and revenue of the campaign's active goals. */
+  readonly stats: Stats & Credit;
   readonly campaign: CampaignSummaryView;
   readonly period: ReturnType<typeof windowView>;
   /** No poll blocks exist on this server: always empty. */
@@ -39,7 +43,8 @@ export interface CampaignMetrics extends MetricsReport {
  * GET /metrics/campaigns/{campaignId}: the funnel of one campaign's sends (test sends never
  * count), all time unless a range is given, with the account metrics' rules (machine engagement
  * left out unless asked for) and the same figures as the campaign's own `stats`; each active
- * goal's conversions are counted over the same sends (a mailbox provider filter aside).
+ * goal's conversions are counted over the same sends (a mailbox provider filter aside), and the stats
+ * add their conversions and revenue.
  */
 export class GetCampaignMetrics {
   constructor(
@@ -62,26 +67,23 @@ export class GetCampaignMetrics {
       { includeMachineEngagement: query.includeMachineEngagement ?? false, withoutReplies: query.mailboxProvider !== undefined },
     );
     const active = (await this.goals.list(actor.companyId, campaign.id)).filter((goal) => goal.isActive);
-    const goals = await Promise.all(
-      active.map(async (goal) => {
-        const conversions = await this.emailQueries.goalConversions(
-          { companyId: actor.companyId, campaignId: campaign.id, window: window.right },
-          { eventName: goal.triggerEventName, windowHours: goal.attributionWindowHours },
-        );
-        return {
-          id: goal.id,
-          name: goal.name,
-          triggerEventName: goal.triggerEventName,
-          attributionWindowHours: goal.attributionWindowHours,
-          conversions,
-          conversionRate: rate(conversions, report.stats.rateDenominator),
-        };
-      }),
-    );
+    const credit = await campaignCredit(this.emailQueries, active, { companyId: actor.companyId, campaignId: campaign.id, window: window.right });
+    const goals = active.map((goal) => {
+      const conversions = credit.byGoal.get(goal.id) ?? 0;
+      return {
+        id: goal.id,
+        name: goal.name,
+        triggerEventName: goal.triggerEventName,
+        attributionWindowHours: goal.attributionWindowHours,
+        conversions,
+        conversionRate: rate(conversions, report.stats.rateDenominator),
+      };
+    });
     return ok({
       campaign: toCampaignSummaryView(campaign),
       period: windowView(window.right),
       ...report,
+      stats: { ...report.stats, ...credit.total },
       polls: [],
       recommendations: {},
       goals,

@@ -8,8 +8,8 @@ import { fail, ok, type Result } from "../shared/result.js";
 import { NO_SENDS, toStats, type FunnelCounts, type Stats } from "./model.js";
 import { resolveWindow, windowView } from "./period.js";
 import type { SequenceMetricsQuery } from "./sequence-metrics-commands.js";
-import type { SequenceConversion, SequenceMetricsQueries } from "./sequence-metrics-ports.js";
-import { revenueCentsOf } from "./conversion-revenue.js";
+import type { SequenceMetricsQueries } from "./sequence-metrics-ports.js";
+import { creditsByStep, NO_CREDIT, type Credit } from "./credit.js";
 
 /** Failed contacts listed per step. */
 export const FAILED_SUBSCRIBERS_LIMIT = 20;
@@ -119,28 +119,6 @@ export class GetSequenceMetrics {
       enrollmentSkipped: { count: Object.values(byReason).reduce((a, b) => a + b, 0), byReason },
     });
   };
-}
-
-interface Credit {
-  readonly conversions: number;
-  readonly revenueCents: number;
-}
-const NO_CREDIT: Credit = { conversions: 0, revenueCents: 0 };
-const plus = (credit: Credit, revenueCents: number): Credit => ({ conversions: credit.conversions + 1, revenueCents: credit.revenueCents + revenueCents });
-
-/**
- * The sequence is credited with every conversion; a step, with those whose contact it was the
- * last email of the sequence sent before converting.
- */
-function creditsByStep(conversions: readonly SequenceConversion[]): { readonly total: Credit; readonly byStep: ReadonlyMap<string, Credit> } {
-  let total = NO_CREDIT;
-  const byStep = new Map<string, Credit>();
-  for (const conversion of conversions) {
-    const revenue = revenueCentsOf(conversion.propertyName, conversion.value);
-    total = plus(total, revenue);
-    if (conversion.nodeId !== null) byStep.set(conversion.nodeId, plus(byStep.get(conversion.nodeId) ?? NO_CREDIT, revenue));
-  }
-  return { total, byStep };
 }
 
 function enrollmentCounts(sequence: Sequence, running: Awaited<ReturnType<SequenceMetricsQueries["runningByNode"]>>): SequenceMetrics["enrollmentCounts"] {

@@ -1,3 +1,4 @@
+import type { CampaignGoalRepository } from "../campaigns/goals.js";
 import type { Clock } from "../ports/clock.js";
 import type { SequenceRepository } from "../sequences/ports.js";
 import { stepNumbers } from "../sequences/view.js";
@@ -9,6 +10,10 @@ import type { EmailMetricsQuery, EmailMetricsSort } from "./commands.js";
 import { NO_SENDS, toStats, type FunnelCounts, type Stats } from "./model.js";
 import { resolveWindow, windowView } from "./period.js";
 import type { EmailFunnel, EmailMetricsQueries } from "./ports.js";
+import { campaignCredit } from "./campaign-credit.js";
+import { addCredit, creditsByStep, NO_CREDIT, type Credit } from "./credit.js";
+import type { MetricsWindow } from "./period.js";
+import type { SequenceMetricsQueries } from "./sequence-metrics-ports.js";
 
 export const DEFAULT_EMAILS_LIMIT = 50;
 
@@ -25,21 +30,21 @@ export interface EmailMetricsRow {
   /** The sequence email's number (1 for its first email), null for campaigns and removed steps. */
   readonly step: number | null;
   readonly stats: Stats;
+  /** Conversions of the campaign's goals, or those the sequence's goals credit this step with (it was the contact's last email before). */
+  readonly conversions: number;
+  readonly revenueCents: number;
 }
 
 export interface EmailMetrics {
   readonly period: ReturnType<typeof windowView>;
   readonly emails: EmailMetricsRow[];
-  readonly totals: Stats & { readonly emails: number };
+  readonly totals: Stats & Credit & { readonly emails: number };
   readonly pagination: PagePagination;
   readonly sort: EmailMetricsSort;
   readonly order: "asc" | "desc";
 }
 
 export const BOTH_ID_LISTS = badRequest("Provide campaignId or sequenceId, not both");
-export const NO_CONVERSIONS = badRequest(
-  "Conversions and revenue are not tracked on this server: sort by sent, delivered, opened, clicked, openRate, clickRate, unsubscribed, step or name",
-);
 
 const FUNNEL_KEYS = Object.keys(NO_SENDS) as Array<keyof FunnelCounts>;
 
@@ -52,9 +57,11 @@ const sum = (funnels: readonly FunnelCounts[]): FunnelCounts =>
 
 const text = (value: unknown): string | null => (typeof value === "string" && value.trim() !== "" ? value : null);
 
-const sortKey = (row: EmailMetricsRow, sort: Exclude<EmailMetricsSort, "conversions" | "revenue">): number | string | null => {
+const sortKey = (row: EmailMetricsRow, sort: EmailMetricsSort): number | string | null => {
   if (sort === "name") return row.name?.toLowerCase() ?? null;
   if (sort === "step") return row.step;
+  if (sort === "conversions") return row.conversions;
+  if (sort === "revenue") return row.revenueCents;
   return row.stats[sort];
 };
 
@@ -68,13 +75,16 @@ function withoutFunnel(row: EmailMetricsRow & { readonly funnel: EmailFunnel }):
 /**
  * GET /metrics/emails (compat-reference §16): one row per campaign and per sequence email step
  * with sends in the window (all time unless a range is given; test sends never count), its
- * funnel by the account metrics' rules (people's opens and clicks), and the totals of every
- * row that matched, before paging. Sorted by `sort` (sent by default), descending unless asked.
+ * funnel by the account metrics' rules (people's opens and clicks), its conversions and revenue
+ * (a campaign's goals', the sequence goals' credited to the step), and the totals of every row
+ * that matched, before paging. Sorted by `sort` (sent by default), descending unless asked.
  */
 export class ListEmailMetrics {
   constructor(
     private readonly queries: EmailMetricsQueries,
     private readonly sequences: SequenceRepository,
+    private readonly campaignGoals: CampaignGoalRepository,
+    private readonly sequenceQueries: SequenceMetricsQueries,
     private readonly clock: Clock,
   ) {}
 
@@ -83,7 +93,6 @@ export class ListEmailMetrics {
     if (window._tag === "Left") return window;
     if (query.campaignId && query.sequenceId) return fail(BOTH_ID_LISTS);
     const sort = query.sort ?? "sent";
-    if (sort === "conversions" || sort === "revenue") return fail(NO_CONVERSIONS);
     const order = query.order ?? "desc";
 
     const funnels = await this.queries.funnelsByEmail({
@@ -93,7 +102,7 @@ export class ListEmailMetrics {
       campaignIds: query.campaignId,
       sequenceIds: query.sequenceId,
     });
-    const rows = (await this.rowsOf(actor.companyId, funnels)).filter((row) => query.step === undefined || row.step === query.step);
+    const rows = (await this.rowsOf(actor.companyId, funnels, window.right)).filter((row) => query.step === undefined || row.step === query.step);
     const direction = order === "asc" ? 1 : -1;
     rows.sort((a, b) => {
       const [x, y] = [sortKey(a, sort), sortKey(b, sort)];
@@ -106,15 +115,23 @@ export class ListEmailMetrics {
     return ok({
       period: windowView(window.right),
       emails: rows.slice(page.offset, page.offset + page.limit).map(withoutFunnel),
-      totals: { ...toStats(sum(rows.map((row) => row.funnel.counts)), { includeMachineEngagement: false, withoutReplies: false }), emails: rows.length },
+      totals: {
+        ...toStats(sum(rows.map((row) => row.funnel.counts)), { includeMachineEngagement: false, withoutReplies: false }),
+        ...rows.reduce<Credit>((total, row) => addCredit(total, row), NO_CREDIT),
+        emails: rows.length,
+      },
       pagination: pagePagination(page.page, page.limit, rows.length),
       sort,
       order,
     });
   };
 
-  /** Each funnel with its email's names and step (one read per sequence named). */
-  private async rowsOf(companyId: string, funnels: readonly EmailFunnel[]): Promise<Array<EmailMetricsRow & { readonly funnel: EmailFunnel }>> {
+  /** Each funnel with its email's names, step and credit (reads per campaign and per sequence named). */
+  private async rowsOf(
+    companyId: string,
+    funnels: readonly EmailFunnel[],
+    window: MetricsWindow,
+  ): Promise<Array<EmailMetricsRow & { readonly funnel: EmailFunnel }>> {
     const campaignNames = await this.queries.campaignNames(
       companyId,
       funnels.flatMap((funnel) => (funnel.campaignId ? [funnel.campaignId] : [])),
@@ -126,6 +143,14 @@ export class ListEmailMetrics {
       ),
     );
     const steps = new Map([...sequences.values()].map((sequence) => [sequence.id, emailStepNumbers(sequence.graph)]));
+    const campaignCredits = new Map<string, Credit>();
+    for (const campaignId of new Set(funnels.flatMap((funnel) => (funnel.campaignId ? [funnel.campaignId] : [])))) {
+      const goals = await this.campaignGoals.list(companyId, campaignId);
+      campaignCredits.set(campaignId, (await campaignCredit(this.queries, goals, { companyId, campaignId, window })).total);
+    }
+    const stepCredits = new Map<string, ReadonlyMap<string, Credit>>();
+    for (const sequenceId of sequenceIds)
+      stepCredits.set(sequenceId, creditsByStep(await this.sequenceQueries.conversions(companyId, sequenceId, window)).byStep);
     return funnels.map((funnel) => {
       const stats = toStats(funnel.counts, { includeMachineEngagement: false, withoutReplies: false });
       if (funnel.emailType === "campaign") {
@@ -141,6 +166,7 @@ export class ListEmailMetrics {
           automationNodeId: null,
           step: null,
           stats,
+          ...(campaignCredits.get(campaignId) ?? NO_CREDIT),
         };
       }
       const sequence = sequences.get(funnel.sequenceId!);
@@ -157,6 +183,7 @@ export class ListEmailMetrics {
         automationNodeId: funnel.automationNodeId,
         step: funnel.automationNodeId ? (emailSteps?.get(funnel.automationNodeId) ?? null) : null,
         stats,
+        ...((funnel.automationNodeId && stepCredits.get(funnel.sequenceId!)?.get(funnel.automationNodeId)) || NO_CREDIT),
       };
     });
   }

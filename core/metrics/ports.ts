@@ -104,6 +104,14 @@ export interface EmailMetricsQueries {
     selection: { readonly companyId: string; readonly campaignId: string; readonly window: MetricsWindow },
     goal: { readonly eventName: string; readonly windowHours: number },
   ): Promise<number>;
+  /**
+   * For each contact goalConversions counts, the properties of its first goal event in its
+   * window: what the conversion's value is read from.
+   */
+  goalEventProperties(
+    selection: { readonly companyId: string; readonly campaignId: string; readonly window: MetricsWindow },
+    goal: { readonly eventName: string; readonly windowHours: number },
+  ): Promise<ReadonlyArray<Readonly<Record<string, unknown>>>>;
   /** The names of the company's campaigns among `campaignIds` (deleted and others' are absent). */
   campaignNames(companyId: string, campaignIds: readonly string[]): Promise<ReadonlyMap<string, string>>;
 }

@@ -2,9 +2,9 @@ import * as t from "io-ts";
 import { Id, NullableString, NullableTimestamp, Timestamp, view } from "../shared/view-fields.js";
 import { PagePaginationView } from "../shared/page-pagination.js";
 import { CampaignEventView } from "./email-metrics-views.js";
-import { StatsView } from "./view.js";
+import { creditedStatsView } from "./view.js";
 
-const SequenceStatsView = view({ ...StatsView.type.props, conversions: t.number, revenueCents: t.number }, "SequenceStats");
+const SequenceStatsView = creditedStatsView("SequenceStats");
 
 /** GET /metrics/sequences/{sequenceId} (compat-reference §16). */
 export const SequenceMetricsView = view(

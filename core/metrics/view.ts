@@ -30,6 +30,9 @@ export const StatsView = view(
 );
 export type StatsView = t.TypeOf<typeof StatsView>;
 
+/** The stats of campaigns and sequences: the funnel, and the conversions their goals credit them with (compat-reference §16). */
+export const creditedStatsView = (name: string) => view({ ...StatsView.type.props, conversions: t.number, revenueCents: t.number }, name);
+
 const PeriodView = view({ name: t.string, start: NullableTimestamp, end: NullableTimestamp }, "MetricsPeriod");
 const EngagementView = view({ opens: t.number, clicks: t.number });
 

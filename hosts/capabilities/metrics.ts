@@ -10,6 +10,7 @@ import { GetCampaignMetrics } from "../../core/metrics/get-campaign-metrics.js";
 import { ListCampaignEvents } from "../../core/metrics/list-campaign-events.js";
 import { ListEmailMetrics } from "../../core/metrics/list-email-metrics.js";
 import { SequenceRepository } from "../../core/sequences/ports.js";
+import { SequenceMetricsQueries } from "../../core/metrics/sequence-metrics-ports.js";
 import { GetTransactionalMetrics } from "../../core/metrics/get-transactional-metrics.js";
 import { EmailMetricsQueries, MetricsQueries } from "../../core/metrics/ports.js";
 import { REFRESH_COMMERCE_FORECASTS_JOB, RefreshCommerceForecasts } from "../../core/metrics/refresh-commerce-forecasts.js";
@@ -37,7 +38,7 @@ export const metricsModule = new ContainerModule((container) => {
   container.bind<EmailMetricsQueries>(EmailMetricsQueries).toService(KnexEmailMetricsQueries);
   bindClass(container, GetCampaignMetrics, [MetricsQueries, CampaignRepository, CampaignGoalRepository, EmailMetricsQueries, Clock]);
   bindClass(container, ListCampaignEvents, [EmailMetricsQueries, CampaignRepository, Clock]);
-  bindClass(container, ListEmailMetrics, [EmailMetricsQueries, SequenceRepository, Clock]);
+  bindClass(container, ListEmailMetrics, [EmailMetricsQueries, SequenceRepository, CampaignGoalRepository, SequenceMetricsQueries, Clock]);
   bindClass(container, RefreshCommerceForecasts, [OrderHistory, CommerceForecasts, Clock]);
   container.onActivation(JobHandlers, registerJobs);
 });

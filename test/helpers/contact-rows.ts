@@ -20,7 +20,7 @@ export interface ContactRow {
   readonly tags?: readonly string[];
   /** List IDs (the lists must exist); `unsubscribed` keeps a former membership. */
   readonly lists?: ReadonlyArray<{ readonly listId: string; readonly unsubscribed?: boolean }>;
-  readonly events?: ReadonlyArray<{ readonly name: string; readonly occurredAt: Date }>;
+  readonly events?: ReadonlyArray<{ readonly name: string; readonly occurredAt: Date; readonly properties?: Readonly<Record<string, unknown>> }>;
   readonly sends?: readonly SendRow[];
 }
 
@@ -129,7 +129,7 @@ export async function insertContactRows(knex: Knex, companyId: string, contacts:
         company_id: companyId,
         subscriber_id: contact.id,
         name: event.name,
-        properties: "{}",
+        properties: JSON.stringify(event.properties ?? {}),
         occurred_at: toDbDate(event.occurredAt),
         received_at: toDbDate(event.occurredAt),
       });

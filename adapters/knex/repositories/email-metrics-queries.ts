@@ -147,23 +147,52 @@ export class KnexEmailMetricsQueries implements EmailMetricsQueries {
     selection: { companyId: string; campaignId: string; window: MetricsWindow },
     goal: { eventName: string; windowHours: number },
   ): Promise<number> {
-    // The end of each send's window, in the column's own type: timestamptz on Postgres, ISO text on SQLite.
-    const windowEnd = isPostgres(this.knex) ? "s.sent_at + make_interval(hours => ?::int)" : "strftime('%Y-%m-%dT%H:%M:%fZ', s.sent_at, '+' || ? || ' hours')";
+    const query = this.convertingSends(selection, goal);
+    const row = await query.first(this.knex.raw("count(distinct s.subscriber_id) as n"));
+    return decodeRow(t.type({ n: DbInteger }), row, "email_sends").n;
+  }
+
+  async goalEventProperties(
+    selection: { companyId: string; campaignId: string; window: MetricsWindow },
+    goal: { eventName: string; windowHours: number },
+  ): Promise<Array<Readonly<Record<string, unknown>>>> {
+    const first = this.goalEvents(selection.companyId, goal).orderBy("e.occurred_at").orderBy("e.id").limit(1).select("e.properties");
+    const rows: Array<{ subscriber_id: string; properties: unknown }> = await this.convertingSends(selection, goal)
+      .orderBy("s.sent_at")
+      .select("s.subscriber_id", first.as("properties"));
+    // A contact the campaign reached twice converts once: on its earliest send's first event.
+    const byContact = new Map<string, Readonly<Record<string, unknown>>>();
+    for (const row of rows) {
+      if (byContact.has(row.subscriber_id)) continue;
+      const properties: unknown = typeof row.properties === "string" ? JSON.parse(row.properties) : row.properties;
+      byContact.set(row.subscriber_id, typeof properties === "object" && properties !== null ? (properties as Record<string, unknown>) : {});
+    }
+    return [...byContact.values()];
+  }
+
+  /** The campaign's sends of the window (test sends aside) whose contact did the goal's event within its window after the send. */
+  private convertingSends(
+    selection: { companyId: string; campaignId: string; window: MetricsWindow },
+    goal: { eventName: string; windowHours: number },
+  ): Knex.QueryBuilder {
     const query = this.knex("email_sends as s")
       .where({ "s.company_id": selection.companyId, "s.campaign_id": selection.campaignId, "s.is_test": false })
       .whereNotNull("s.subscriber_id")
       .whereNotNull("s.sent_at")
-      .whereExists(
-        this.knex("custom_events as e")
-          .whereRaw("e.subscriber_id = s.subscriber_id")
-          .where({ "e.company_id": selection.companyId, "e.name": goal.eventName })
-          .whereRaw("e.occurred_at >= s.sent_at")
-          .whereRaw(`e.occurred_at <= ${windowEnd}`, [goal.windowHours])
-          .select(this.knex.raw("1")),
-      );
+      .whereExists(this.goalEvents(selection.companyId, goal).select(this.knex.raw("1")));
     within(query, "s.sent_at", selection.window);
-    const row = await query.first(this.knex.raw("count(distinct s.subscriber_id) as n"));
-    return decodeRow(t.type({ n: DbInteger }), row, "email_sends").n;
+    return query;
+  }
+
+  /** The goal events of the send `s` (correlated): its contact's, from its sending to `windowHours` after. */
+  private goalEvents(companyId: string, goal: { eventName: string; windowHours: number }): Knex.QueryBuilder {
+    // The end of each send's window, in the column's own type: timestamptz on Postgres, ISO text on SQLite.
+    const windowEnd = isPostgres(this.knex) ? "s.sent_at + make_interval(hours => ?::int)" : "strftime('%Y-%m-%dT%H:%M:%fZ', s.sent_at, '+' || ? || ' hours')";
+    return this.knex("custom_events as e")
+      .whereRaw("e.subscriber_id = s.subscriber_id")
+      .where({ "e.company_id": companyId, "e.name": goal.eventName })
+      .whereRaw("e.occurred_at >= s.sent_at")
+      .whereRaw(`e.occurred_at <= ${windowEnd}`, [goal.windowHours]);
   }
 
   async campaignNames(companyId: string, campaignIds: readonly string[]): Promise<ReadonlyMap<string, string>> {

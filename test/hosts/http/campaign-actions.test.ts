@@ -217,12 +217,28 @@ for (const dialect of dialects()) {
     t.is((await api.call("DELETE", `${goals}/${goal.id}`, { key: other.ownerKey })).status, 404);
     t.is((await call("GET", goals)).body.goals.length, 2);
 
-    // Ann buys within 72 hours of her send, Bob after it, Cy before it; Dee's only send is a test; Eve signs up within 2 hours.
+    // Ann buys twice within 72 hours of her send (her first order's total counts), Bob after it, Cy before it;
+    // Dee's only send is a test; Eve signs up within 2 hours.
     const sentAt = hoursAgo(100);
     const sent = { campaignId: campaign.id, sentAt, deliveredAt: sentAt };
     await insertContactRows(api.runtime.knex, company.companyId, [
-      { id: "sub_ann", email: "ann@example.com", createdAt: hoursAgo(200), sends: [sent], events: [{ name: "order_placed", occurredAt: hoursAgo(90) }] },
-      { id: "sub_bob", email: "bob@example.com", createdAt: hoursAgo(200), sends: [sent], events: [{ name: "order_placed", occurredAt: hoursAgo(20) }] },
+      {
+        id: "sub_ann",
+        email: "ann@example.com",
+        createdAt: hoursAgo(200),
+        sends: [sent],
+        events: [
+          { name: "order_placed", occurredAt: hoursAgo(90), properties: { total: 4900 } },
+          { name: "order_placed", occurredAt: hoursAgo(80), properties: { total: 1200 } },
+        ],
+      },
+      {
+        id: "sub_bob",
+        email: "bob@example.com",
+        createdAt: hoursAgo(200),
+        sends: [sent],
+        events: [{ name: "order_placed", occurredAt: hoursAgo(20), properties: { total: 7000 } }],
+      },
       { id: "sub_cy", email: "cy@example.com", createdAt: hoursAgo(200), sends: [sent], events: [{ name: "order_placed", occurredAt: hoursAgo(110) }] },
       {
         id: "sub_dee",
@@ -235,7 +251,7 @@ for (const dialect of dialects()) {
     ]);
     const metrics = await call("GET", `/api/v1/metrics/campaigns/${campaign.id}`);
     t.is(metrics.status, 200, JSON.stringify(metrics.body));
-    t.like(metrics.body.stats, { sent: 4, delivered: 4 });
+    t.like(metrics.body.stats, { sent: 4, delivered: 4, conversions: 2, revenueCents: 4900 });
     t.deepEqual(metrics.body.goals, [
       { id: goal.id, name: "Purchase", triggerEventName: "order_placed", attributionWindowHours: 72, conversions: 1, conversionRate: 25 },
       { id: signup.id, name: "Sign-up", triggerEventName: "signed_up", attributionWindowHours: 2, conversions: 1, conversionRate: 25 },
@@ -244,6 +260,11 @@ for (const dialect of dialects()) {
       (await call("GET", `/api/v1/metrics/campaigns/${campaign.id}?period=24h`)).body.goals.map((g: { conversions: number }) => g.conversions),
       [0, 0],
     );
+    // GET /metrics/emails: the campaign's row carries the same conversions and revenue.
+    const emails = await call("GET", `/api/v1/metrics/emails?campaignId=${campaign.id}&sort=conversions`);
+    t.is(emails.status, 200, JSON.stringify(emails.body));
+    t.like(emails.body.emails, [{ emailId: campaign.id, conversions: 2, revenueCents: 4900 }]);
+    t.like(emails.body.totals, { emails: 1, conversions: 2, revenueCents: 4900 });
 
     t.deepEqual((await call("DELETE", `${goals}/${signup.id}`)).body, { success: true, goalId: signup.id });
     t.is((await call("DELETE", `${goals}/${signup.id}`)).status, 404);

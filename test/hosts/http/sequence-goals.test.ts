@@ -85,6 +85,22 @@ for (const dialect of dialects()) {
         ["Day two", 1, 0],
       ],
     );
+    // GET /metrics/emails gives each step's row the same credit, sorts by it, and totals it.
+    const rows = await s.call("GET", `/api/v1/metrics/emails?sequenceId=${id}&sort=revenue`);
+    t.is(rows.status, 200, JSON.stringify(rows.body));
+    t.deepEqual(
+      rows.body.emails.map((row: { name: string; conversions: number; revenueCents: number }) => [row.name, row.conversions, row.revenueCents]),
+      [
+        ["Welcome", 1, 49],
+        ["Day two", 1, 0],
+      ],
+    );
+    t.like(rows.body.totals, { emails: 2, conversions: 2, revenueCents: 49 });
+    const ascending = await s.call("GET", `/api/v1/metrics/emails?sequenceId=${id}&sort=revenue&order=asc`);
+    t.deepEqual(
+      ascending.body.emails.map((row: { name: string }) => row.name),
+      ["Day two", "Welcome"],
+    );
 
     const renamed = await s.call("PATCH", `/api/v1/sequences/${id}/goals/${goal.id}`, { body: { name: "Paid", description: "Any paid plan" } });
     t.is(renamed.status, 200);
