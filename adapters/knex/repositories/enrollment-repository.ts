@@ -119,6 +119,7 @@ const ORDER: Record<EnrollmentFilter["sort"], [string, "asc" | "desc"]> = {
   wait_until_desc: ["e.wait_until", "desc"],
 };
 
+/** `sequence_enrollments` and `sequence_enrollment_steps` (migration 0028). */
 /** One step recorded: the enrollment as read, the state it moves to, the record of the step. */
 interface Advance {
   readonly enrollment: Enrollment;
@@ -129,7 +130,6 @@ interface Advance {
 /** Steps one transaction records at most. */
 const MAX_ADVANCES = 100;
 
-/** `sequence_enrollments` and `sequence_enrollment_steps` (migration 0028). */
 export class KnexEnrollmentRepository implements EnrollmentRepository {
   /** Steps of enrollments moved at the same time are recorded in one transaction (a failed group is written item by item). */
   private readonly advances = new GroupCommit<Advance, boolean>((items) => this.writeAdvances(items), 1, MAX_ADVANCES);
