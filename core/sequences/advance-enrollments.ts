@@ -1,6 +1,5 @@
 import type { WorkOf } from "../jobs/job-definition.js";
 import { BatchReads } from "../shared/batch-reads.js";
-import { eachInFlight } from "../shared/each-in-flight.js";
 import type { Clock } from "../ports/clock.js";
 import type { JobQueue } from "../ports/job-queue.js";
 import type { TaggedSubscriber } from "../subscribers/model.js";
@@ -16,11 +15,6 @@ import type { RunStep } from "./run-step.js";
 export const ENROLLMENT_BATCH = 50;
 /** Of a batch, new runs taken first: the rest are the longest due, so neither kind waits for the other to run out. */
 const NEW_RUNS_PER_BATCH = 25;
-/**
- * Enrollments of a batch moved at the same time: their writes meet in the repositories' group
- * commits (the sends of several contacts go in one transaction, with one delivery job).
- */
-export const ENROLLMENTS_IN_FLIGHT = 8;
 /** Steps one enrollment takes in one run without a wait (graphs have no loop without a delay). */
 const MAX_STEPS_IN_A_ROW = 200;
 /** Node types that never write the contact: the step after one of them runs with the contact read before it. */
@@ -86,17 +80,16 @@ export class AdvanceEnrollments {
       });
       if (due.length === 0) return;
       const sequences = new Map<string, Sequence | null>();
+      // The batch's emails share one read of the sender, tracking settings, theme and footer.
+      const reads = new BatchReads();
       for (const enrollment of due) {
         tried.add(`${enrollment.id}:${enrollment.stepCount}`);
         if (!sequences.has(enrollment.sequenceId)) sequences.set(enrollment.sequenceId, await this.sequences.find(companyId, enrollment.sequenceId));
-      }
-      // The batch's emails share one read of the sender, tracking settings, theme and footer.
-      const reads = new BatchReads();
-      await eachInFlight(due, ENROLLMENTS_IN_FLIGHT, async (enrollment) => {
         const sequence = sequences.get(enrollment.sequenceId);
         // Disabled since the batch was read: its enrollments wait where they are.
-        if (sequence && sequence.status === "active") await this.advance(sequence, enrollment, reads);
-      });
+        if (!sequence || sequence.status !== "active") continue;
+        await this.advance(sequence, enrollment, reads);
+      }
     }
   };
 
