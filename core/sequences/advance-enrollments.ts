@@ -1,5 +1,6 @@
 import type { WorkOf } from "../jobs/job-definition.js";
 import { BatchReads } from "../shared/batch-reads.js";
+import { eachInFlight } from "../shared/each-in-flight.js";
 import type { Clock } from "../ports/clock.js";
 import type { JobQueue } from "../ports/job-queue.js";
 import type { TaggedSubscriber } from "../subscribers/model.js";
@@ -15,6 +16,11 @@ import type { RunStep } from "./run-step.js";
 export const ENROLLMENT_BATCH = 50;
 /** Of a batch, new runs taken first: the rest are the longest due, so neither kind waits for the other to run out. */
 const NEW_RUNS_PER_BATCH = 25;
+/**
+ * Enrollments of a batch moved at the same time: their writes meet in the repositories' group
+ * commits (the sends of several contacts go in one transaction, with one delivery job).
+ */
+export const ENROLLMENTS_IN_FLIGHT = 8;
 /** Steps one enrollment takes in one run without a wait (graphs have no loop without a delay). */
 const MAX_STEPS_IN_A_ROW = 200;
 /** Node types that never write the contact: the step after one of them runs with the contact read before it. */
@@ -80,22 +86,34 @@ export class AdvanceEnrollments {
       });
       if (due.length === 0) return;
       const sequences = new Map<string, Sequence | null>();
-      // The batch's emails share one read of the sender, tracking settings, theme and footer.
-      const reads = new BatchReads();
       for (const enrollment of due) {
         tried.add(`${enrollment.id}:${enrollment.stepCount}`);
         if (!sequences.has(enrollment.sequenceId)) sequences.set(enrollment.sequenceId, await this.sequences.find(companyId, enrollment.sequenceId));
-        const sequence = sequences.get(enrollment.sequenceId);
-        // Disabled since the batch was read: its enrollments wait where they are.
-        if (!sequence || sequence.status !== "active") continue;
-        await this.advance(sequence, enrollment, reads);
       }
+      // A contact's runs in several sequences move one after the other: a step of one may write the contact another reads.
+      const byContact = new Map<string, Enrollment[]>();
+      for (const enrollment of due) byContact.set(enrollment.subscriberId, [...(byContact.get(enrollment.subscriberId) ?? []), enrollment]);
+      // The batch's contacts are read together; its emails share one read of the sender, tracking settings, theme and footer.
+      const contacts = new Map((await this.subscribers.findByIds(companyId, [...byContact.keys()])).map((contact) => [contact.id, contact]));
+      const reads = new BatchReads();
+      await eachInFlight([...byContact.values()], ENROLLMENTS_IN_FLIGHT, async (runs) => {
+        for (const [n, enrollment] of runs.entries()) {
+          const sequence = sequences.get(enrollment.sequenceId);
+          // Disabled since the batch was read: its enrollments wait where they are.
+          if (!sequence || sequence.status !== "active") continue;
+          // Deleted: its enrollments go with it. After another run of the contact, it is read again.
+          const contact = n === 0 ? contacts.get(enrollment.subscriberId) : null;
+          if (contact === undefined) return;
+          await this.advance(sequence, enrollment, contact, reads);
+        }
+      });
     }
   };
 
-  private async advance(sequence: Sequence, start: Enrollment, reads: BatchReads): Promise<void> {
+  /** Moves one enrollment until it waits or ends, from the contact as read (null: reads it). */
+  private async advance(sequence: Sequence, start: Enrollment, read: TaggedSubscriber | null, reads: BatchReads): Promise<void> {
     let enrollment = start;
-    let contact: TaggedSubscriber | null = null;
+    let contact = read;
     for (let steps = 0; steps < MAX_STEPS_IN_A_ROW; steps++) {
       contact ??= await this.subscribers.findById(enrollment.companyId, enrollment.subscriberId);
       if (!contact) return; // deleted: its enrollments go with it

@@ -24,6 +24,8 @@ export interface ResolvedLists {
 /** Contacts of a company, with their tags and list memberships. Every method names the company. */
 export interface SubscriberRepository {
   findById(companyId: string, id: string): Promise<TaggedSubscriber | null>;
+  /** Those of the contacts that exist, in no particular order, in two queries whatever the count. */
+  findByIds(companyId: string, ids: readonly string[]): Promise<TaggedSubscriber[]>;
   findByEmail(companyId: string, email: string): Promise<TaggedSubscriber | null>;
   findByExternalId(companyId: string, externalId: string): Promise<TaggedSubscriber | null>;
   /** Inserts the contact; null when its email or externalId was taken meanwhile (a concurrent create). */

@@ -1,7 +1,8 @@
 // A worker process for the sequence step crash test: the real runtime and worker delivering
 // through MAIL_URL; with STALL_AFTER_EMAIL it stalls for good when it is about to record the
 // first email step it ran (the email is queued, and delivered by the worker's other slot), so
-// the test can kill it between sending an email and recording the step.
+// the test can kill it between sending an email and recording the step. Only that step stalls:
+// the enrollments moved beside it go on.
 import type { Enrollment, EnrollmentState, StepRecord } from "../../core/sequences/enrollment.js";
 import { EnrollmentRepository } from "../../core/sequences/enrollment-ports.js";
 import { onShutdown } from "../../hosts/cli/shutdown.js";
@@ -20,8 +21,10 @@ const runtime = await startRuntime({
 if (process.env.STALL_AFTER_EMAIL === "1") {
   const real = runtime.container.get<EnrollmentRepository>(EnrollmentRepository);
   const stalling: EnrollmentRepository = Object.create(real);
+  let stalled = false;
   stalling.advance = async (enrollment: Enrollment, next: EnrollmentState, step: StepRecord) => {
-    if (step.outcome === "email_queued") {
+    if (step.outcome === "email_queued" && !stalled) {
+      stalled = true;
       process.stdout.write(`stalled before recording ${step.emailSendId} of ${enrollment.id}\n`);
       await new Promise<never>(() => undefined);
     }

@@ -14,6 +14,8 @@ import type {
 import { oneOf } from "../../../core/shared/codecs.js";
 import { SUBSCRIBER_STATUSES } from "../../../core/subscribers/model.js";
 import { isPostgres } from "../connection.js";
+import { GroupCommit } from "../group-commit.js";
+import { SqliteReadCache } from "../sqlite-read-cache.js";
 import { DbDate, DbInteger, DbNullableDate, dbJson, decodeRow, toDbDate } from "../row-codecs.js";
 import { relocateEnrollments } from "./enrollment-relocation.js";
 
@@ -117,13 +119,33 @@ const ORDER: Record<EnrollmentFilter["sort"], [string, "asc" | "desc"]> = {
   wait_until_desc: ["e.wait_until", "desc"],
 };
 
+/** One step recorded: the enrollment as read, the state it moves to, the record of the step. */
+interface Advance {
+  readonly enrollment: Enrollment;
+  readonly next: EnrollmentState;
+  readonly step: StepRecord;
+}
+
+/** Steps one transaction records at most. */
+const MAX_ADVANCES = 100;
+
 /** `sequence_enrollments` and `sequence_enrollment_steps` (migration 0028). */
 export class KnexEnrollmentRepository implements EnrollmentRepository {
+  /** Steps of enrollments moved at the same time are recorded in one transaction (a failed group is written item by item). */
+  private readonly advances = new GroupCommit<Advance, boolean>((items) => this.writeAdvances(items), 1, MAX_ADVANCES);
+
   constructor(
     private readonly knex: Knex,
     /** Publishes sequence.finished and sequence.failed to the company's webhooks, in the transaction that ends the run. */
     private readonly webhooks?: KnexWebhookPublisher,
-  ) {}
+  ) {
+    // No cached read (keys, companies, senders, branding, DKIM keys) depends on a run's progress:
+    // recording steps, as every email of a sequence does, must not empty SQLite's read cache.
+    const cache = SqliteReadCache.for(knex);
+    cache.ignoreWrites(/^(insert into|update) `sequence_enrollments` /);
+    cache.ignoreWrites(/^insert into `sequence_enrollment_steps` /);
+    cache.ignoreWrites(/^(begin|commit|rollback);?$/i);
+  }
 
   /** `<context> in (keys)` for the matching_field value an enrollment entered for, kept in its context document. */
   private enrollmentKeyIn(context: "e.context" | "context", keys: readonly string[]): [string, string[]] {
@@ -247,46 +269,62 @@ export class KnexEnrollmentRepository implements EnrollmentRepository {
   }
 
   async advance(enrollment: Enrollment, next: EnrollmentState, step: StepRecord): Promise<boolean> {
+    const [advanced] = await this.advances.submit([{ enrollment, next, step }]);
+    return advanced ?? false;
+  }
+
+  /** Steps recorded together (the engine moves several enrollments at once) share one transaction. */
+  private async writeAdvances(items: readonly Advance[]): Promise<boolean[]> {
     let published = 0;
     const advanced = await this.knex.transaction(async (trx) => {
-      const moved = await trx("sequence_enrollments")
-        .where({ id: enrollment.id, company_id: enrollment.companyId, step_count: enrollment.stepCount })
-        .update({ ...stateColumns(next, step.at), step_count: enrollment.stepCount + 1 });
-      if (moved !== 1) return false;
-      await trx("sequence_enrollment_steps").insert({
-        enrollment_id: enrollment.id,
-        step_number: enrollment.stepCount + 1,
-        company_id: enrollment.companyId,
-        node_id: step.nodeId,
-        node_type: step.nodeType,
-        outcome: step.outcome,
-        detail: step.detail === null ? null : JSON.stringify(step.detail),
-        email_send_id: step.emailSendId,
-        at: toDbDate(step.at),
-      });
-      if (this.webhooks && (next.status === "completed" || next.status === "failed")) {
-        const type = next.status === "completed" ? "sequence.finished" : "sequence.failed";
-        published = await this.webhooks.publishIn(trx, enrollment.companyId, async (wanted) => {
-          if (!wanted.has(type)) return [];
-          const contact = await trx("subscribers").where({ company_id: enrollment.companyId, id: enrollment.subscriberId }).first("email", "external_id");
-          // The step that ended the run names the event: the same ID whenever it is published.
-          return [
-            sequenceWebhookEvent(`evt_${enrollment.id}_${enrollment.stepCount + 1}`, type, next.finishedAt ?? step.at, {
-              sequenceId: enrollment.sequenceId,
-              enrollmentId: enrollment.id,
-              subscriberId: enrollment.subscriberId,
-              email: contact?.email ?? null,
-              externalId: contact?.external_id ?? null,
-              failedReason: next.failedReason,
-              finishedAt: next.finishedAt,
-            }),
-          ];
-        });
+      published = 0;
+      const moved: boolean[] = [];
+      for (const item of items) {
+        const done = await this.advanceIn(trx, item);
+        moved.push(done.moved);
+        published += done.published;
       }
-      return true;
+      return moved;
     });
     await this.webhooks?.announce(published);
     return advanced;
+  }
+
+  private async advanceIn(trx: Knex.Transaction, { enrollment, next, step }: Advance): Promise<{ moved: boolean; published: number }> {
+    const moved = await trx("sequence_enrollments")
+      .where({ id: enrollment.id, company_id: enrollment.companyId, step_count: enrollment.stepCount })
+      .update({ ...stateColumns(next, step.at), step_count: enrollment.stepCount + 1 });
+    if (moved !== 1) return { moved: false, published: 0 };
+    await trx("sequence_enrollment_steps").insert({
+      enrollment_id: enrollment.id,
+      step_number: enrollment.stepCount + 1,
+      company_id: enrollment.companyId,
+      node_id: step.nodeId,
+      node_type: step.nodeType,
+      outcome: step.outcome,
+      detail: step.detail === null ? null : JSON.stringify(step.detail),
+      email_send_id: step.emailSendId,
+      at: toDbDate(step.at),
+    });
+    if (!this.webhooks || (next.status !== "completed" && next.status !== "failed")) return { moved: true, published: 0 };
+    const type = next.status === "completed" ? "sequence.finished" : "sequence.failed";
+    const published = await this.webhooks.publishIn(trx, enrollment.companyId, async (wanted) => {
+      if (!wanted.has(type)) return [];
+      const contact = await trx("subscribers").where({ company_id: enrollment.companyId, id: enrollment.subscriberId }).first("email", "external_id");
+      // The step that ended the run names the event: the same ID whenever it is published.
+      return [
+        sequenceWebhookEvent(`evt_${enrollment.id}_${enrollment.stepCount + 1}`, type, next.finishedAt ?? step.at, {
+          sequenceId: enrollment.sequenceId,
+          enrollmentId: enrollment.id,
+          subscriberId: enrollment.subscriberId,
+          email: contact?.email ?? null,
+          externalId: contact?.external_id ?? null,
+          failedReason: next.failedReason,
+          finishedAt: next.finishedAt,
+        }),
+      ];
+    });
+    return { moved: true, published };
   }
 
   async steps(companyId: string, enrollmentId: string): Promise<Array<StepRecord & { readonly stepNumber: number }>> {

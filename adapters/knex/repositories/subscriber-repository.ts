@@ -126,6 +126,11 @@ export class KnexSubscriberRepository implements SubscriberRepository {
     return this.findOne(companyId, { id });
   }
 
+  async findByIds(companyId: string, ids: readonly string[]): Promise<TaggedSubscriber[]> {
+    if (ids.length === 0) return [];
+    return withTags(this.knex, companyId, await this.knex("subscribers").where({ company_id: companyId }).whereIn("id", ids));
+  }
+
   findByEmail(companyId: string, email: string): Promise<TaggedSubscriber | null> {
     return this.findOne(companyId, { email: email.toLowerCase() });
   }

@@ -211,7 +211,7 @@ for (const dialect of dialects()) {
     t.like((await s.call("GET", `/api/v1/sequences/${closed.body.sequence.id}`)).body.sequence, { status: "draft" });
   });
 
-  test(name("conditions on segments, events and clicks: a click in the previous email, an event in this run, a segment"), async (t) => {
+  test(name("conditions: a click in the previous email, an event in this run or since the previous email, a segment"), async (t) => {
     const s = await sequenceSession(t, dialect);
     const pro: string = (
       await s.call("POST", "/api/v1/segments", { body: { name: "Pro", filters: [{ field: "attribute", operator: "is", value: "plan:pro" }] } })
@@ -237,9 +237,16 @@ for (const dialect of dialects()) {
         branch: {
           afterNodeId: delay.id,
           branches: [
-            { id: "clicked", conditionType: "link_clicked", linkUrl: "https://acme.example/pricing", activityScope: "previous_email", steps: step("Clicked") },
+            {
+              id: "clicked",
+              conditionType: "link_clicked",
+              linkUrl: "https://acme.example/pricing",
+              activityScope: "previous_email",
+              steps: step("Clicked"),
+            },
             { id: "paid", conditionType: "event_received", eventName: "paid", activityScope: "this_sequence", steps: step("Paid") },
             { id: "pro", conditionType: "in_segment", segmentId: pro, steps: step("Pro") },
+            { id: "replied", conditionType: "event_received", eventName: "replied", activityScope: "previous_email", steps: step("Replied") },
           ],
           elseSteps: step("Still there"),
         },
@@ -251,7 +258,12 @@ for (const dialect of dialects()) {
     // Dee paid before she signed up: not in this run.
     t.is((await event(s, { email: "dee@example.com", event: "paid" })).status, 200);
     s.api.clock.advance(MINUTE);
-    for (const email of ["ann", "bob", "cy", "dee", "eve"]) t.is((await event(s, { email: `${email}@example.com`, event: "signed_up" })).status, 200);
+    for (const email of ["ann", "bob", "cy", "dee", "eve", "fay", "gus"])
+      t.is((await event(s, { email: `${email}@example.com`, event: "signed_up" })).status, 200);
+    // Gus replies in this run, but before the email went out: not since the previous email.
+    s.api.clock.advance(1_000);
+    t.is((await event(s, { email: "gus@example.com", event: "replied" })).status, 200);
+    s.api.clock.advance(1_000);
     await s.runJobs();
 
     // Well after the send (a click within seconds of it is a machine's), as a person in a browser.
@@ -268,6 +280,7 @@ for (const dialect of dialects()) {
     await click("bob@example.com", "https://acme.example/blog");
     t.is((await event(s, { email: "cy@example.com", event: "paid" })).status, 200);
     t.is((await s.call("PATCH", "/api/v1/subscribers/dee%40example.com", { body: { customAttributes: { plan: "pro" } } })).status, 200);
+    t.is((await event(s, { email: "fay@example.com", event: "replied" })).status, 200);
 
     s.api.clock.advance(DAY);
     await s.runJobs();
@@ -277,6 +290,8 @@ for (const dialect of dialects()) {
       "cy@example.com": ["Pricing", "Paid"],
       "dee@example.com": ["Pricing", "Pro"],
       "eve@example.com": ["Pricing", "Still there"],
+      "fay@example.com": ["Pricing", "Replied"],
+      "gus@example.com": ["Pricing", "Still there"],
     });
   });
 
