@@ -1,3 +1,4 @@
+import { KnexWebhookPublisher } from "../../adapters/knex/knex-webhook-publisher.js";
 import { ContainerModule, type ResolutionContext } from "inversify";
 import { KnexBulkTagStore, KnexSubscriberOperationRepository } from "../../adapters/knex/repositories/subscriber-operation-repository.js";
 import { Clock } from "../../core/ports/clock.js";
@@ -21,9 +22,9 @@ const SWEEP_EXPIRED_OPERATIONS = "subscriber_operations.sweep_expired";
 
 /** Bulk tags and asynchronous subscriber operations: repositories, use cases, job handlers. */
 export const subscriberOperationsModule = new ContainerModule((container) => {
-  bindClass(container, KnexSubscriberOperationRepository, [Database, IdGenerator]);
+  bindClass(container, KnexSubscriberOperationRepository, [Database, IdGenerator, KnexWebhookPublisher]);
   container.bind<SubscriberOperationRepository>(SubscriberOperationRepository).toService(KnexSubscriberOperationRepository);
-  bindClass(container, KnexBulkTagStore, [Database, IdGenerator]);
+  bindClass(container, KnexBulkTagStore, [Database, IdGenerator, KnexWebhookPublisher]);
   container.bind<BulkTagStore>(BulkTagStore).toService(KnexBulkTagStore);
 
   bindClass(container, BulkTag, [BulkTagStore, Automations, Clock]);

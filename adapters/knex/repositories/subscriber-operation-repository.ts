@@ -18,6 +18,9 @@ import { announceJobs, newJobRow } from "../knex-job-queue.js";
 import { DbBoolean, DbDate, DbInteger, DbNullableDate, dbJson, decodeRow, toDbDate } from "../row-codecs.js";
 import { segmentQuery } from "../knex-segment-evaluator.js";
 import { ensureTags } from "./subscriber-repository.js";
+import { publishContactUpdates } from "../contact-update-events.js";
+import type { KnexWebhookPublisher } from "../knex-webhook-publisher.js";
+import { DELIVER_WEBHOOK_JOB } from "../../../core/webhooks/delivery-job.js";
 
 type Db = Knex | Knex.Transaction;
 
@@ -211,6 +214,7 @@ class KnexStepWork implements OperationStepWork {
     private readonly trx: Knex.Transaction,
     private readonly ids: IdGenerator,
     private readonly operation: SubscriberOperation,
+    private readonly webhooks: KnexWebhookPublisher | undefined,
   ) {}
 
   private get items() {
@@ -257,8 +261,11 @@ class KnexStepWork implements OperationStepWork {
     return rows.map((row) => row.subscriber_id);
   }
 
-  addTags(subscriberIds: readonly string[], tags: readonly string[], now: Date): Promise<TagChange> {
-    return addTags(this.trx, this.ids, this.operation.companyId, subscriberIds, tags, now);
+  async addTags(subscriberIds: readonly string[], tags: readonly string[], now: Date): Promise<TagChange> {
+    const change = await addTags(this.trx, this.ids, this.operation.companyId, subscriberIds, tags, now);
+    const published = await publishContactUpdates(this.webhooks, this.trx, this.ids, this.operation.companyId, change.changed, now);
+    if (published > 0) this.queuedJobTypes.push(DELIVER_WEBHOOK_JOB);
+    return change;
   }
 
   async settle(done: readonly string[], failed: readonly string[]): Promise<void> {
@@ -278,6 +285,8 @@ export class KnexSubscriberOperationRepository implements SubscriberOperationRep
   constructor(
     private readonly knex: Knex,
     private readonly ids: IdGenerator,
+    /** Publishes subscriber.updated for the contacts a step tagged, in the step's transaction. */
+    private readonly webhooks?: KnexWebhookPublisher,
   ) {
     this.postgres = isPostgres(knex);
   }
@@ -337,7 +346,7 @@ export class KnexSubscriberOperationRepository implements SubscriberOperationRep
       const row = await (this.postgres ? select.forUpdate() : select).first();
       if (!row) return null;
       const operation = toOperation(row);
-      const stepWork = new KnexStepWork(trx, this.ids, operation);
+      const stepWork = new KnexStepWork(trx, this.ids, operation, this.webhooks);
       const next = await work(operation, stepWork);
       if (!next) return operation;
       await trx("subscriber_operations").where({ company_id: companyId, id }).update(progressColumns(next));
@@ -362,6 +371,8 @@ export class KnexBulkTagStore implements BulkTagStore {
   constructor(
     private readonly knex: Knex,
     private readonly ids: IdGenerator,
+    /** Publishes subscriber.updated for the contacts whose tags changed, in the change's transaction. */
+    private readonly webhooks?: KnexWebhookPublisher,
   ) {}
 
   async findContacts(companyId: string, identifiers: ContactIdentifiers): Promise<IdentifiedContact[]> {
@@ -379,10 +390,22 @@ export class KnexBulkTagStore implements BulkTagStore {
   }
 
   addTags(companyId: string, subscriberIds: readonly string[], tags: readonly string[], now: Date): Promise<TagChange> {
-    return this.knex.transaction((trx) => addTags(trx, this.ids, companyId, subscriberIds, tags, now));
+    return this.publishing(companyId, now, (trx) => addTags(trx, this.ids, companyId, subscriberIds, tags, now));
   }
 
   removeTags(companyId: string, subscriberIds: readonly string[], tags: readonly string[], now: Date): Promise<TagChange> {
-    return this.knex.transaction((trx) => removeTags(trx, companyId, subscriberIds, tags, now));
+    return this.publishing(companyId, now, (trx) => removeTags(trx, companyId, subscriberIds, tags, now));
+  }
+
+  /** Runs a tag change in a transaction with the subscriber.updated events of the contacts it changed. */
+  private async publishing(companyId: string, now: Date, write: (trx: Knex.Transaction) => Promise<TagChange>): Promise<TagChange> {
+    let published = 0;
+    const change = await this.knex.transaction(async (trx) => {
+      const change = await write(trx);
+      published = await publishContactUpdates(this.webhooks, trx, this.ids, companyId, change.changed, now);
+      return change;
+    });
+    await this.webhooks?.announce(published);
+    return change;
   }
 }

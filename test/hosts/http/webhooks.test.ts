@@ -191,6 +191,54 @@ for (const dialect of dialects()) {
     t.is((await s.api.call("GET", "/api/v1/webhooks", { key: none.key })).status, 403);
   });
 
+  test(name("publish subscriber.updated for each contact whose tags a bulk call or a background operation changed, and for no other"), async (t) => {
+    const s = await sequenceSession(t, dialect, { allowPrivateDestinations: true });
+    const hook = await receiver(t);
+    await createWebhook(s, { name: "Updates", url: hook.url, events: ["subscriber.updated"] });
+    for (const email of ["ada@example.com", "bo@example.com", "cy@example.com"]) t.is((await addContact(s, email)).status, 200);
+    t.is((await s.call("POST", "/api/v1/subscribers", { body: { email: "other@example.com" } }, s.b)).status, 200);
+    const drain = async () => {
+      while ((await s.runJobs()) > 0);
+    };
+    await drain();
+    t.is(hook.received.length, 0, "creating contacts is not an update");
+    const published = (from: number) =>
+      hook.received
+        .slice(from)
+        .map((d) => `${d.event.type} ${d.event.data.email} [${d.event.data.tags.join(",")}]`)
+        .sort();
+
+    const added = await s.call("POST", "/api/v1/subscribers/bulk/tags/add", {
+      body: { tags: ["vip"], emails: ["ada@example.com", "bo@example.com", "nobody@example.com"] },
+    });
+    t.like(added, { status: 200, body: { updated: 2 } });
+    await drain();
+    t.deepEqual(published(0), ["subscriber.updated ada@example.com [vip]", "subscriber.updated bo@example.com [vip]"]);
+
+    // Tags a contact carries already change nothing, so nothing is published.
+    t.is((await s.call("POST", "/api/v1/subscribers/bulk/tags/add", { body: { tags: ["vip"], emails: ["ada@example.com"] } })).status, 200);
+    await drain();
+    t.is(hook.received.length, 2);
+
+    const removed = await s.call("POST", "/api/v1/subscribers/bulk/tags/remove", { body: { tags: ["vip"], emails: ["ada@example.com", "cy@example.com"] } });
+    t.is(removed.status, 200);
+    await drain();
+    t.deepEqual(published(2), ["subscriber.updated ada@example.com []"]);
+
+    // A background operation over every contact of the company: each one it tagged, not the other company's.
+    const started = await s.call("POST", "/api/v1/subscribers/operations", { body: { kind: "add_tags", requestKey: "beta-1", tags: ["beta"] } });
+    t.is(started.status, 202, JSON.stringify(started.body));
+    await drain();
+    t.like((await s.call("GET", `/api/v1/subscribers/operations/${started.body.operation.id}`)).body.operation, { status: "completed", succeeded: 3 });
+    t.deepEqual(published(3), [
+      "subscriber.updated ada@example.com [beta]",
+      "subscriber.updated bo@example.com [beta,vip]",
+      "subscriber.updated cy@example.com [beta]",
+    ]);
+    const ids = hook.received.map((d) => d.event.id);
+    t.is(new Set(ids).size, ids.length);
+  });
+
   test(name("deliver contact and email events signed, once each, with stable event IDs"), async (t) => {
     const s = await sequenceSession(t, dialect, { allowPrivateDestinations: true });
     const hook = await receiver(t);
@@ -509,7 +557,7 @@ for (const dialect of dialects()) {
     t.is((await s.call("GET", `/api/v1/webhooks/${id}`)).status, 200, "the webhook itself stays");
   });
 
-  test(name("hear of contacts joining and leaving lists, from every path that changes a membership, once each"), async (t) => {
+  test(name("hear of contacts joining and leaving lists, from every path that changes a membership (sequence steps too), once each"), async (t) => {
     const s = await sequenceSession(t, dialect, { allowPrivateDestinations: true });
     const hook = await receiver(t);
     const { secret } = await createWebhook(s, { name: "Lists", url: hook.url, events: ["subscriber.list_subscribed", "subscriber.list_unsubscribed"] });
@@ -533,17 +581,32 @@ for (const dialect of dialects()) {
     await ok(s.call("POST", `/api/v1/lists/${list.id}/subscribers/remove`, { body: { emails: ["bob@example.com"] } }));
     await ok(s.call("PATCH", "/api/v1/subscribers/ann%40example.com", { body: { status: "unsubscribed" } }));
     await s.runJobs();
+    // A sequence's steps move Cy from the newsletter to the VIP list.
+    const vip = (await s.call("POST", "/api/v1/lists", { body: { name: "VIP" } })).body.list;
+    await createAndEnable(s, {
+      name: "Upgrade",
+      trigger: "event_received",
+      eventName: "upgraded",
+      steps: [
+        { nodeType: "action_remove_from_list", config: { listId: list.id } },
+        { nodeType: "action_add_to_list", config: { listId: vip.id } },
+      ],
+    });
+    await ok(s.call("POST", "/api/v1/subscribers/events", { body: { email: "cy@example.com", event: "upgraded" } }));
+    while ((await s.runJobs()) > 0);
 
-    t.deepEqual(hook.received.map((d) => [d.event.type, d.event.data.email]).sort(), [
-      ["subscriber.list_subscribed", "ann@example.com"],
-      ["subscriber.list_subscribed", "bob@example.com"],
-      ["subscriber.list_subscribed", "cy@example.com"],
-      ["subscriber.list_subscribed", "dee@example.com"],
-      ["subscriber.list_unsubscribed", "ann@example.com"],
-      ["subscriber.list_unsubscribed", "bob@example.com"],
+    t.deepEqual(hook.received.map((d) => [d.event.type, d.event.data.email, d.event.data.list_name]).sort(), [
+      ["subscriber.list_subscribed", "ann@example.com", "Newsletter"],
+      ["subscriber.list_subscribed", "bob@example.com", "Newsletter"],
+      ["subscriber.list_subscribed", "cy@example.com", "Newsletter"],
+      ["subscriber.list_subscribed", "cy@example.com", "VIP"],
+      ["subscriber.list_subscribed", "dee@example.com", "Newsletter"],
+      ["subscriber.list_unsubscribed", "ann@example.com", "Newsletter"],
+      ["subscriber.list_unsubscribed", "bob@example.com", "Newsletter"],
+      ["subscriber.list_unsubscribed", "cy@example.com", "Newsletter"],
     ]);
-    t.true(hook.received.every((d) => signedWith(secret, d) && d.event.data.list_id === list.id && d.event.data.list_name === "Newsletter"));
-    t.is(new Set(hook.received.map((d) => d.event.id)).size, 6, "each event has an ID of its own");
+    t.true(hook.received.every((d) => signedWith(secret, d) && d.event.data.list_id === (d.event.data.list_name === "VIP" ? vip.id : list.id)));
+    t.is(new Set(hook.received.map((d) => d.event.id)).size, 8, "each event has an ID of its own");
     const cy = hook.received.find((d) => d.event.data.email === "cy@example.com")!.event.data;
     t.regex(cy.subscriber_id, /^sub_/);
     t.is(cy.external_id, null);
