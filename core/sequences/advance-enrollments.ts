@@ -92,7 +92,11 @@ export class AdvanceEnrollments {
       }
       // A contact's runs in several sequences move one after the other: a step of one may write the contact another reads.
       const byContact = new Map<string, Enrollment[]>();
-      for (const enrollment of due) byContact.set(enrollment.subscriberId, [...(byContact.get(enrollment.subscriberId) ?? []), enrollment]);
+      for (const enrollment of due) {
+        const runs = byContact.get(enrollment.subscriberId);
+        if (runs) runs.push(enrollment);
+        else byContact.set(enrollment.subscriberId, [enrollment]);
+      }
       // The batch's contacts are read together; its emails share one read of the sender, tracking settings, theme and footer.
       const contacts = new Map((await this.subscribers.findByIds(companyId, [...byContact.keys()])).map((contact) => [contact.id, contact]));
       const reads = new BatchReads();

@@ -278,10 +278,12 @@ export class KnexEnrollmentRepository implements EnrollmentRepository {
     let published = 0;
     const advanced = await this.knex.transaction(async (trx) => {
       published = 0;
-      const moved: boolean[] = [];
-      for (const item of items) {
-        const done = await this.advanceIn(trx, item);
-        moved.push(done.moved);
+      const moved: boolean[] = new Array<boolean>(items.length).fill(false);
+      // Rows are locked in ID order, as cancelRunning locks them: on Postgres neither can wait for the other in a cycle.
+      const order = items.map((_, index) => index).sort((a, b) => (items[a]!.enrollment.id < items[b]!.enrollment.id ? -1 : 1));
+      for (const index of order) {
+        const done = await this.advanceIn(trx, items[index]!);
+        moved[index] = done.moved;
         published += done.published;
       }
       return moved;
@@ -370,9 +372,11 @@ export class KnexEnrollmentRepository implements EnrollmentRepository {
     subscriberIds: readonly string[] | null,
     change: { readonly reason: string; readonly keepEntryKey: boolean; readonly at: Date; readonly enrollmentKeys?: readonly string[] },
   ): Promise<number> {
-    const query = this.knex("sequence_enrollments").where({ company_id: companyId, sequence_id: sequenceId }).whereIn("status", RUNNING_STATUSES);
-    if (subscriberIds) query.whereIn("subscriber_id", subscriberIds);
-    if (change.enrollmentKeys) query.whereRaw(...this.enrollmentKeyIn("context", change.enrollmentKeys));
+    const running = this.knex("sequence_enrollments").where({ company_id: companyId, sequence_id: sequenceId }).whereIn("status", RUNNING_STATUSES);
+    if (subscriberIds) running.whereIn("subscriber_id", subscriberIds);
+    if (change.enrollmentKeys) running.whereRaw(...this.enrollmentKeyIn("context", change.enrollmentKeys));
+    // On Postgres the rows are locked in ID order first, as the engine's group commit locks them (no deadlock between the two).
+    const query = isPostgres(this.knex) ? this.knex("sequence_enrollments").whereIn("id", running.clone().select("id").orderBy("id").forUpdate()) : running;
     return query.update({
       status: "cancelled",
       due_at: null,

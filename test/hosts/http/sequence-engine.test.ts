@@ -244,4 +244,45 @@ for (const dialect of dialects()) {
     );
     t.is(steps[0].email_send_id, (await s.api.runtime.knex("email_sends").first()).id);
   });
+
+  if (dialect.name === "postgres") {
+    test(name("steps recorded together and a cancel of the same runs lock in one order: no deadlock"), async (t) => {
+      const s = await sequenceSession(t, dialect);
+      const { knex, container } = s.api.runtime;
+      const id = await createAndEnable(s, ONBOARDING);
+      for (const email of ["ann@example.com", "bob@example.com"]) {
+        t.is((await s.call("POST", "/api/v1/subscribers/events", { body: { email, event: "signed_up" } })).status, 200);
+      }
+      await s.runJobs();
+      const enrollments = container.get<EnrollmentRepository>(EnrollmentRepository);
+      const ids: string[] = (await knex("sequence_enrollments").where({ sequence_id: id }).orderBy("id")).map((row) => row.id);
+      const [low, high] = await Promise.all(ids.map(async (enrollmentId) => (await enrollments.find(s.a.companyId, id, enrollmentId))!));
+      const at = s.api.clock.now();
+      const step = { nodeId: low!.currentNodeId, nodeType: "logic_delay", outcome: "waited", detail: null, emailSendId: null, at };
+      // Another transaction holds the step row the higher run's record needs: a group that starts with it waits there.
+      const holder = await knex.transaction();
+      await holder("sequence_enrollment_steps").insert({
+        enrollment_id: high!.id,
+        step_number: high!.stepCount + 1,
+        company_id: s.a.companyId,
+        node_id: step.nodeId,
+        node_type: step.nodeType,
+        outcome: step.outcome,
+        at,
+      });
+      // Submitted in the same turn, the higher ID first: one group.
+      const advanced = Promise.all([enrollments.advance(high!, { ...high!, dueAt: at }, step), enrollments.advance(low!, { ...low!, dueAt: at }, step)]);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const cancelled = enrollments.cancelRunning(s.a.companyId, id, null, { reason: "test", keepEntryKey: true, at });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await holder.rollback();
+      t.deepEqual(await advanced, [true, true]);
+      t.is(await cancelled, 2, "the cancel waited for the steps, then cancelled both runs");
+      const rows = await knex("sequence_enrollments").where({ sequence_id: id });
+      t.deepEqual(
+        rows.map((row) => row.status),
+        ["cancelled", "cancelled"],
+      );
+    });
+  }
 }
