@@ -222,6 +222,39 @@ for (const dialect of dialects()) {
     t.like(goals, [{ name: "Pro", conversionCount: 2 }]);
   });
 
+  test(name("attribute_change goals convert contacts whose name a signup form changes"), async (t) => {
+    const s = await sequenceSession(t, dialect);
+    const id = await createAndEnable(s, TRIAL);
+    const created = await s.call("POST", `/api/v1/sequences/${id}/goals`, {
+      body: { name: "Named", triggerType: "attribute_change", attributePath: "firstName", attributeCondition: "changed_to", attributeValue: "Ann" },
+    });
+    t.is(created.status, 200, JSON.stringify(created.body));
+    for (const email of ["ann@example.com", "bob@example.com"]) t.is((await event(s, { email, event: "trial_started" })).status, 200);
+    await s.runJobs();
+    s.api.clock.advance(MINUTE);
+    const list = (await s.call("POST", "/api/v1/lists", { body: { name: "Newsletter" } })).body.list;
+    const form = await s.call("POST", "/api/v1/forms", { body: { name: "Footer", listIds: [list.id], duplicateStrategy: "merge" } });
+    t.is(form.status, 200, JSON.stringify(form.body));
+    // A visitor's post, no key: Ann gives her name, Bob gives another, Cy (not in the sequence) gives Ann.
+    for (const [email, firstName] of [
+      ["ann@example.com", "Ann"],
+      ["bob@example.com", "Robert"],
+      ["cy@example.com", "Ann"],
+    ]) {
+      const posted = await fetch(`${s.api.server.url}/api/v1/forms/${form.body.form.id}`, {
+        method: "POST",
+        body: JSON.stringify({ email, firstName }),
+        headers: { "content-type": "application/json" },
+      });
+      t.is(posted.status, 200, email);
+    }
+    await s.runJobs();
+    const goals = (await s.call("GET", `/api/v1/sequences/${id}/goals`)).body.goals;
+    t.like(goals, [{ name: "Named", conversionCount: 1 }]);
+    const [conversion] = await s.api.runtime.knex("sequence_goal_conversions").where({ goal_id: created.body.goal.id });
+    t.is((await s.call("GET", "/api/v1/subscribers/ann%40example.com")).body.subscriber.id, conversion.subscriber_id);
+  });
+
   test(name("bad goals are refused and store nothing; another company's goals are not found"), async (t) => {
     const s = await sequenceSession(t, dialect);
     const id = (await s.call("POST", "/api/v1/sequences", { body: { name: "Draft" } })).body.sequence.id;
