@@ -511,6 +511,12 @@ for (const dialect of dialects()) {
       return { status: response.status, body: (await response.json()) as any };
     };
 
+    const hook = await s.api.call("POST", "/api/v1/webhooks", {
+      key: s.company.ownerKey,
+      body: { name: "Delays", url: "https://hooks.example.com/ses", events: ["email.delivery_delayed"] },
+    });
+    t.is(hook.status, 200, JSON.stringify(hook.body));
+
     // A delivery delay (event publishing): stored once, and the send stays sent while SES keeps trying.
     const delay = sesNotification("sns-msg-0", messageId, {
       eventType: "DeliveryDelay",
@@ -524,6 +530,13 @@ for (const dialect of dialects()) {
     t.deepEqual(await post(s.company.companyId, delay), { status: 200, body: { success: true, emailSendId: send.id, stored: true } });
     t.deepEqual((await post(s.company.companyId, delay)).body.stored, false);
     t.is((await sendRow(s, send.id)).status, "sent");
+    // The company's webhook gets email.delivery_delayed once, with SES's time.
+    const published = await s.api.runtime.knex("webhook_deliveries").where({ webhook_id: hook.body.webhook.id });
+    t.deepEqual(
+      published.map((row) => row.event_type),
+      ["email.delivery_delayed"],
+    );
+    t.like(JSON.parse(published[0].body), { type: "email.delivery_delayed", created_at: "2026-11-22T10:02:00.000Z", data: { email_send_id: send.id } });
 
     const bounce = sesNotification("sns-msg-1", messageId, {
       notificationType: "Bounce",

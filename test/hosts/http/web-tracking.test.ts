@@ -474,6 +474,28 @@ for (const dialect of dialects()) {
     t.is((await send(s, key.endpoint, { events: [] }, { origin: SHOP, publicKey: key.publicKey, address: "203.0.113.10" })).status, 422);
   });
 
+  test(name("one key is limited across all its visitors; another key goes on"), async (t) => {
+    const s = await session(t, dialect);
+    const key = await createKey(s, { name: "Shop", allowedOrigins: [SHOP] });
+    const other = await createKey(s, { name: "Blog", allowedOrigins: [SHOP] });
+    // Bursts of 50 visitors' batches at once (each address well within its own budget) until the key's 200 a second is spent.
+    let limited: JsonResponse | undefined;
+    let answered = 0;
+    for (let burst = 0; burst < 30 && !limited; burst++) {
+      const responses = await Promise.all(Array.from({ length: 50 }, () => send(s, key.endpoint, { events: [] }, { origin: SHOP, publicKey: key.publicKey })));
+      for (const response of responses) {
+        if (response.status === 429) limited ??= response;
+        else t.is(response.status, 422);
+      }
+      answered += responses.filter((response) => response.status !== 429).length;
+    }
+    t.truthy(limited, `the key met its budget after ${answered} answered batches`);
+    t.true(answered >= 200, "not before 200 batches");
+    t.regex(limited!.body.error, /^Rate limit exceeded: (200 requests per second|6000 requests per minute) per web tracking key/);
+    t.true(Number(limited!.headers.get("retry-after")) >= 1);
+    t.is((await send(s, other.endpoint, { events: [] }, { origin: SHOP, publicKey: other.publicKey })).status, 422, "another key is not limited");
+  });
+
   test(name("the tracking script is served small, cacheable and gzipped"), async (t) => {
     const s = await session(t, dialect);
     const gzipped = await fetch(`${s.server.url}/tracking/v1.js`, { headers: { "accept-encoding": "gzip" } });
