@@ -128,11 +128,22 @@ export async function campaignSend(): Promise<string> {
 
     const api = async (method: string, path: string, body?: unknown): Promise<CampaignAnswer> => {
       for (let attempt = 1; ; attempt += 1) {
-        const response = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1${path}`, {
-          method,
-          headers: { authorization: `Bearer ${company.ownerKey}`, "content-type": "application/json" },
-          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        });
+        let response: Response;
+        try {
+          response = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1${path}`, {
+            method,
+            headers: { authorization: `Bearer ${company.ownerKey}`, "content-type": "application/json" },
+            ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+          });
+        } catch (error) {
+          // A read whose connection failed is asked again, as a client would (a full record lost its campaign round
+          // to one "fetch failed" after the send); the cause is printed, and a write is never sent twice.
+          const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : String(error);
+          if (method !== "GET" || attempt >= 5) throw new Error(`bench ${NAME}: ${method} ${path} failed: ${cause}`, { cause: error });
+          process.stderr.write(`  ${method} ${path} failed (${cause}); asked again\n`);
+          await new Promise((resolve) => setTimeout(resolve, 250));
+          continue;
+        }
         const answer = (await response.json()) as CampaignAnswer;
         if (response.status === 200) return answer;
         // The app sheds requests (503) while its event loop lags, as a busy machine makes it: retried, as a client would.
