@@ -10,6 +10,8 @@ import type { Logger } from "./logger.js";
 export const Database = token<Knex>("lifecycle.Database");
 export const AppLogger = token<Logger>("lifecycle.Logger");
 export const BaseUrl = token<string>("lifecycle.BaseUrl");
+/** BASE_URL's host name: where custom domains point (CNAME), and the one name no company may claim. */
+export const ServiceHost = token<string>("lifecycle.ServiceHost");
 /** The 32-byte master key (SECRET_KEY) for stored secrets and signed tokens. */
 export const SecretKey = token<Buffer>("lifecycle.SecretKey");
 /** Where mail goes: `smtp://`, `smtps://`, `file:<dir>` or `memory:` (CONTRACTS.md, MAIL_URL). */

@@ -1,6 +1,7 @@
 import * as t from "io-ts";
 import { boundedText, oneOf, optional, required, TrimmedNonEmpty } from "../shared/codecs.js";
 import { boundedArray } from "../shared/bounded-array.js";
+import { DomainName } from "../shared/domain-name.js";
 import { withSchema } from "../shared/json-schema.js";
 import { BLOCK_SLOTS, BLOCK_TYPES, LANDING_PAGE_TEMPLATES } from "./model.js";
 
@@ -145,3 +146,10 @@ export const DuplicateLandingPageCommand = t.exact(t.partial({ name: optional(Na
 export type DuplicateLandingPageCommand = t.TypeOf<typeof DuplicateLandingPageCommand>;
 
 export const LandingPagePath = t.type({ landingPageId: TrimmedNonEmpty }, "LandingPagePath");
+
+/** POST/PUT /landing-pages/domain and POST /landing-pages/{id}/domain: the name, and whether to check its DNS at once. */
+export const LandingDomainCommand = t.exact(
+  t.intersection([t.type({ domain: required(DomainName) }), t.partial({ verify: optional(t.boolean) })]),
+  "LandingDomainCommand",
+);
+export type LandingDomainCommand = t.TypeOf<typeof LandingDomainCommand>;

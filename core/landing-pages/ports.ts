@@ -1,4 +1,5 @@
 import { token } from "../shared/token.js";
+import type { LandingDomain } from "./custom-domain.js";
 import type { LandingPage } from "./model.js";
 
 /** A company's landing pages. Every method names the company; a slug is unique within it. */
@@ -18,3 +19,17 @@ export interface LandingPageRepository {
   countConversion(companyId: string, landingPageId: string): Promise<boolean>;
 }
 export const LandingPageRepository = token<LandingPageRepository>("lifecycle.LandingPageRepository");
+
+/** Custom domains of landing pages (migration 0045). */
+export interface LandingDomainRepository {
+  /** The company's domain (no page) or the page's, when it has one. */
+  forTarget(companyId: string, landingPageId: string | null): Promise<LandingDomain | null>;
+  /** Whoever holds the name verified (any company): the domain a request's Host reaches. */
+  verifiedByName(domain: string): Promise<LandingDomain | null>;
+  /** Stores a new claim in place of the target's earlier one; `taken`: the company claims the name for another target. */
+  replace(domain: LandingDomain): Promise<"saved" | "taken">;
+  /** Status, check and times; `taken`: another company verified the name first. */
+  update(domain: LandingDomain): Promise<"updated" | "taken">;
+  delete(companyId: string, id: string): Promise<boolean>;
+}
+export const LandingDomainRepository = token<LandingDomainRepository>("lifecycle.LandingDomainRepository");

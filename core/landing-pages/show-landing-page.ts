@@ -3,7 +3,7 @@ import { isMachineAgent } from "../tracking/machine-engagement.js";
 import type { TenancyRepository } from "../tenancy/ports.js";
 import { formOfPage, type HostedPage } from "./hosted-page.js";
 import type { LandingPageLinks } from "./page-links.js";
-import type { LandingPageRepository } from "./ports.js";
+import type { LandingDomainRepository, LandingPageRepository } from "./ports.js";
 
 /** Who asks for a page: crawlers, previewers and HEAD requests are not views. */
 export interface PageVisit {
@@ -12,8 +12,9 @@ export interface PageVisit {
 }
 
 /**
- * The public pages: a published page at its publicUrl (a person's visit counts as a view), and
- * any page, draft too, through a valid preview link (never counted). Null: a 404.
+ * The public pages: a published page at its publicUrl or on a verified custom domain (a person's
+ * visit counts as a view), and any page, draft too, through a valid preview link (never
+ * counted). Null: a 404.
  */
 export class ShowLandingPage {
   constructor(
@@ -21,13 +22,26 @@ export class ShowLandingPage {
     private readonly forms: FormRepository,
     private readonly tenancy: TenancyRepository,
     private readonly links: LandingPageLinks,
+    private readonly domains: LandingDomainRepository,
   ) {}
 
   published = async (companyId: string, slug: string, visit: PageVisit): Promise<HostedPage | null> => {
     const page = await this.pages.findPublished(companyId, slug);
-    if (!page) return null;
-    if (visit.method.toUpperCase() !== "HEAD" && !isMachineAgent(visit.userAgent)) await this.pages.countView(companyId, page.id);
-    return this.hosted(page);
+    return page ? this.visited(page, visit) : null;
+  };
+
+  /**
+   * A request to a verified custom domain: its page at `/` on a page's domain, a page by its slug
+   * on the company's domain. `undefined`: the host is no custom domain (the request goes on to
+   * the service's own routes).
+   */
+  onDomain = async (host: string, slug: string | null, visit: PageVisit): Promise<HostedPage | null | undefined> => {
+    const domain = await this.domains.verifiedByName(host.toLowerCase());
+    if (!domain) return undefined;
+    if (domain.landingPageId === null) return slug === null ? null : this.published(domain.companyId, slug, visit);
+    if (slug !== null) return null;
+    const page = await this.pages.find(domain.companyId, domain.landingPageId);
+    return page?.status === "published" ? this.visited(page, visit) : null;
   };
 
   preview = async (landingPageId: string, token: string): Promise<HostedPage | null> => {
@@ -36,6 +50,11 @@ export class ShowLandingPage {
     const page = await this.pages.find(previewed.companyId, landingPageId);
     return page ? this.hosted(page) : null;
   };
+
+  private async visited(page: HostedPage["page"], visit: PageVisit): Promise<HostedPage> {
+    if (visit.method.toUpperCase() !== "HEAD" && !isMachineAgent(visit.userAgent)) await this.pages.countView(page.companyId, page.id);
+    return this.hosted(page);
+  }
 
   private async hosted(page: HostedPage["page"]): Promise<HostedPage> {
     const [form, company] = await Promise.all([formOfPage(this.forms, page), this.tenancy.findCompany(page.companyId)]);

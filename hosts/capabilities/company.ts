@@ -1,4 +1,4 @@
-import { ContainerModule, type ResolutionContext } from "inversify";
+import { ContainerModule } from "inversify";
 import { RsaDkimKeyGenerator } from "../../adapters/crypto/rsa-dkim-key-generator.js";
 import { NodeDnsResolver } from "../../adapters/dns/node-dns-resolver.js";
 import { KnexCompanyProfileRepository } from "../../adapters/knex/repositories/company-profile-repository.js";
@@ -25,6 +25,7 @@ import { IdGenerator } from "../../core/ports/id-generator.js";
 import { SecretBox } from "../../core/ports/secret-box.js";
 import { bindClass, bindFactory } from "../bind-class.js";
 import { BaseUrl, Database } from "../tokens.js";
+import { resolverInForce } from "./resolver-in-force.js";
 
 /**
  * Company profile, sender and reply profiles, sending domains and sender resolution. The DNS
@@ -65,13 +66,4 @@ export const companyModule = new ContainerModule((container) => {
   bindClass(container, OperatorVerifyDomain, [CompanyProfileRepository, SendingDomainRepository, DkimKeyGenerator, SecretBox, IdGenerator, Clock]);
   bindClass(container, SetUpOperatorSender, [CompanyProfileRepository, ProfileRepository, OperatorVerifyDomain, IdGenerator, Clock]);
   bindClass(container, ResolveSender, [CompanyProfileRepository, ProfileRepository, SendingDomainRepository]);
-});
-
-/**
- * The DnsResolver bound at each lookup, not at resolution: the use case is given to the routes
- * once, when they are mounted, and DnsResolver may be rebound after that (tests point it at a DNS server on loopback).
- */
-const resolverInForce = (container: ResolutionContext): DnsResolver => ({
-  resolveTxt: (name) => container.get<DnsResolver>(DnsResolver).resolveTxt(name),
-  resolveCname: (name) => container.get<DnsResolver>(DnsResolver).resolveCname(name),
 });

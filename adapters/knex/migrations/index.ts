@@ -38,6 +38,7 @@ import * as m0041 from "./0041-data-export-service-accounts.js";
 import * as m0042 from "./0042-campaign-pause-reason.js";
 import * as m0043 from "./0043-sequence-realignments.js";
 import * as m0044 from "./0044-sequence-enrollments-new.js";
+import * as m0045 from "./0045-landing-page-domains.js";
 
 interface Migration {
   readonly name: string;
@@ -86,6 +87,7 @@ const migrations: readonly Migration[] = [
   m0042,
   m0043,
   m0044,
+  m0045,
 ];
 
 /** Migrations compiled into the package, so no directory scanning at run time. */

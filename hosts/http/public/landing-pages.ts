@@ -1,6 +1,8 @@
-import express, { type Response } from "express";
+import { isIP } from "node:net";
+import express, { type Request, type Response } from "express";
 import { ShowLandingPage } from "../../../core/landing-pages/show-landing-page.js";
-import { AppLogger } from "../../tokens.js";
+import type { HostedPage } from "../../../core/landing-pages/hosted-page.js";
+import { AppLogger, BaseUrl } from "../../tokens.js";
 import { publicSurface } from "../public-surface.js";
 import { landingPageHtml } from "./landing-page-html.js";
 import { formProblemPage } from "./form-pages.js";
@@ -23,36 +25,63 @@ const notFoundPage = () => formProblemPage("Page not found", "This page does not
  * Hosted landing pages (decisions.md, Public surfaces):
  * - `GET /lp/{companyId}/{slug}`: a published page (a person's visit is a view); 404 otherwise;
  * - `GET /lp/preview/{landingPageId}?token=`: any page, draft too, through its signed, expiring
- *   previewUrl; never indexed, never counted.
+ *   previewUrl; never indexed, never counted;
+ * - on a verified custom domain, `GET /` (a page's domain) or `GET /{slug}` (the company's).
  */
-export const landingPagesSurface = publicSurface({ showLandingPage: ShowLandingPage, logger: AppLogger }, ({ showLandingPage, logger }) => {
-  const router = express.Router();
+export const landingPagesSurface = publicSurface(
+  { showLandingPage: ShowLandingPage, logger: AppLogger, baseUrl: BaseUrl },
+  ({ showLandingPage, logger, baseUrl }) => {
+    const router = express.Router();
+    const serviceHost = new URL(baseUrl).hostname;
+    const visitOf = (req: Request) => ({ method: req.method, userAgent: req.get("user-agent") ?? null });
 
-  router.get("/lp/preview/:landingPageId", async (req, res) => {
-    try {
-      const token = typeof req.query.token === "string" ? req.query.token : "";
-      const hosted = await showLandingPage.preview(String(req.params.landingPageId), token);
-      if (!hosted) return void html(res, 404, notFoundPage());
-      html(res, 200, landingPageHtml(hosted, { preview: true }), { "X-Robots-Tag": "noindex", "Referrer-Policy": "no-referrer" });
-    } catch (error) {
-      logger.error({ err: error }, "could not show a landing page preview");
-      html(res, 500, errorPage());
-    }
-  });
-
-  router.get("/lp/:companyId/:slug", async (req, res) => {
-    try {
-      const hosted = await showLandingPage.published(String(req.params.companyId), String(req.params.slug), {
-        method: req.method,
-        userAgent: req.get("user-agent") ?? null,
-      });
-      if (!hosted) return void html(res, 404, notFoundPage());
+    // A request to another host may be for a custom domain: the service's own host and addresses never are, so they cost nothing.
+    const customDomain = (slugOf: (req: Request) => string | null) => async (req: Request, res: Response, next: () => void) => {
+      const host = req.hostname;
+      if (!host || host === serviceHost || host.startsWith("[") || isIP(host) !== 0) return next();
+      let hosted: HostedPage | null | undefined;
+      try {
+        hosted = await showLandingPage.onDomain(host, slugOf(req), visitOf(req));
+      } catch (error) {
+        logger.error({ err: error, host }, "could not show a landing page on a custom domain");
+        return void html(res, 500, errorPage());
+      }
+      if (hosted === undefined) return next();
+      if (hosted === null) return void html(res, 404, notFoundPage());
       html(res, 200, landingPageHtml(hosted, { preview: false }));
-    } catch (error) {
-      logger.error({ err: error }, "could not show a landing page");
-      html(res, 500, errorPage());
-    }
-  });
+    };
+    router.get(
+      "/",
+      customDomain(() => null),
+    );
+    router.get(
+      "/:slug",
+      customDomain((req) => String(req.params.slug)),
+    );
 
-  return router;
-});
+    router.get("/lp/preview/:landingPageId", async (req, res) => {
+      try {
+        const token = typeof req.query.token === "string" ? req.query.token : "";
+        const hosted = await showLandingPage.preview(String(req.params.landingPageId), token);
+        if (!hosted) return void html(res, 404, notFoundPage());
+        html(res, 200, landingPageHtml(hosted, { preview: true }), { "X-Robots-Tag": "noindex", "Referrer-Policy": "no-referrer" });
+      } catch (error) {
+        logger.error({ err: error }, "could not show a landing page preview");
+        html(res, 500, errorPage());
+      }
+    });
+
+    router.get("/lp/:companyId/:slug", async (req, res) => {
+      try {
+        const hosted = await showLandingPage.published(String(req.params.companyId), String(req.params.slug), visitOf(req));
+        if (!hosted) return void html(res, 404, notFoundPage());
+        html(res, 200, landingPageHtml(hosted, { preview: false }));
+      } catch (error) {
+        logger.error({ err: error }, "could not show a landing page");
+        html(res, 500, errorPage());
+      }
+    });
+
+    return router;
+  },
+);

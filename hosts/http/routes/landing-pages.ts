@@ -1,14 +1,24 @@
 import * as t from "io-ts";
-import { CreateLandingPageCommand, DuplicateLandingPageCommand, LandingPagePath, UpdateLandingPageCommand } from "../../../core/landing-pages/commands.js";
+import { ClaimLandingDomain } from "../../../core/landing-pages/claim-landing-domain.js";
+import {
+  CreateLandingPageCommand,
+  DuplicateLandingPageCommand,
+  LandingDomainCommand,
+  LandingPagePath,
+  UpdateLandingPageCommand,
+} from "../../../core/landing-pages/commands.js";
 import { CreateLandingPage } from "../../../core/landing-pages/create-landing-page.js";
 import { DeleteLandingPage } from "../../../core/landing-pages/delete-landing-page.js";
 import { DuplicateLandingPage } from "../../../core/landing-pages/duplicate-landing-page.js";
 import { GetLandingPage } from "../../../core/landing-pages/get-landing-page.js";
 import { ListLandingPages } from "../../../core/landing-pages/list-landing-pages.js";
 import { LANDING_PAGE_TEMPLATES } from "../../../core/landing-pages/model.js";
+import { LandingDomainView } from "../../../core/landing-pages/domain-view.js";
 import { PublishLandingPage } from "../../../core/landing-pages/publish-landing-page.js";
 import { UnpublishLandingPage } from "../../../core/landing-pages/unpublish-landing-page.js";
+import { RemoveLandingDomain } from "../../../core/landing-pages/remove-landing-domain.js";
 import { UpdateLandingPage } from "../../../core/landing-pages/update-landing-page.js";
+import { VerifyLandingDomain } from "../../../core/landing-pages/verify-landing-domain.js";
 import { LandingPageView } from "../../../core/landing-pages/view.js";
 import { Id, view } from "../../../core/shared/view-fields.js";
 import { defineRoute, under } from "../route.js";
@@ -16,6 +26,11 @@ import { routeModule } from "../route-module.js";
 
 const CONTENT_RULES =
   "content = {version, template, seo {title, description}, theme {primaryColor, backgroundColor, textColor, fontFamily}, blocks[]}; each block has an id, a type (heading, text, image, button, list, form, footer) and a slot (top, hero, form, body, footer); exactly one footer block, at most one form block, whose formId must be one of the company's forms (400 otherwise).";
+
+const DOMAIN_RULES =
+  "Publish the records listed in domain.records (a TXT record under _lc-verify.{domain} with the token proves the domain is yours; a CNAME to this service routes visitors), then verify (verify: true, or the verify route). Claiming the same domain again keeps its token; another domain replaces the earlier one. 400 for this service's own host, 409 when another workspace verified the domain or another of your targets uses it.";
+
+const DomainAnswer = view({ landingPage: t.union([LandingPageView, t.null]), domain: t.union([LandingDomainView, t.null]) });
 
 /** Hosted landing pages (spec, Landing page; compat-reference §19). Visitors see them at publicUrl (hosts/http/public/landing-pages.ts). */
 export const landingPagesRoutes = routeModule(
@@ -28,8 +43,60 @@ export const landingPagesRoutes = routeModule(
     unpublishPage: UnpublishLandingPage,
     duplicatePage: DuplicateLandingPage,
     deletePage: DeleteLandingPage,
+    claimDomain: ClaimLandingDomain,
+    verifyDomain: VerifyLandingDomain,
+    removeDomain: RemoveLandingDomain,
   },
   (uses) => [
+    // Before the routes of one page: `domain` is not a page ID.
+    ...(["post", "put"] as const).map((method) =>
+      defineRoute({
+        method,
+        path: "/landing-pages/domain",
+        tag: "Landing pages",
+        scopes: ["widgets:write"],
+        summary: `The company's custom domain: once verified, every published page is served at https://{domain}/{slug}. ${DOMAIN_RULES}`,
+        body: LandingDomainCommand,
+        response: DomainAnswer,
+        errors: [400, 409, 422],
+        handle: async ({ input, actor }) => uses.claimDomain.execute(actor, null, input.body),
+      }),
+    ),
+    defineRoute({
+      method: "post",
+      path: "/landing-pages/:landingPageId/domain",
+      tag: "Landing pages",
+      scopes: ["widgets:write"],
+      summary: `The page's own custom domain: once verified, the published page is served at https://{domain}/. ${DOMAIN_RULES}`,
+      params: LandingPagePath,
+      body: LandingDomainCommand,
+      response: DomainAnswer,
+      errors: [400, 404, 409, 422],
+      handle: async ({ input, actor }) => uses.claimDomain.execute(actor, input.params.landingPageId, input.body),
+    }),
+    defineRoute({
+      method: "post",
+      path: "/landing-pages/:landingPageId/domain/verify",
+      tag: "Landing pages",
+      scopes: ["widgets:write"],
+      summary:
+        "Look the page's domain records up now; verified when the ownership TXT record holds the token. 404 'Custom domain not found' when the page has none",
+      params: LandingPagePath,
+      response: DomainAnswer,
+      errors: [404, 409],
+      handle: async ({ input, actor }) => uses.verifyDomain.execute(actor, input.params.landingPageId),
+    }),
+    defineRoute({
+      method: "delete",
+      path: "/landing-pages/:landingPageId/domain",
+      tag: "Landing pages",
+      scopes: ["widgets:write"],
+      summary: "Stop serving the page on its custom domain (at once); its publicUrl stays",
+      params: LandingPagePath,
+      response: DomainAnswer,
+      errors: [404],
+      handle: async ({ input, actor }) => uses.removeDomain.execute(actor, input.params.landingPageId),
+    }),
     defineRoute({
       method: "get",
       path: "/landing-pages",
