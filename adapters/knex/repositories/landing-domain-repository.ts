@@ -5,6 +5,7 @@ import type { LandingDomainRepository } from "../../../core/landing-pages/ports.
 import { oneOf } from "../../../core/shared/codecs.js";
 import { DbDate, DbNullableDate, dbJson, decodeRow, toDbDate } from "../row-codecs.js";
 import { SqliteReadCache } from "../sqlite-read-cache.js";
+import { isUniqueViolation } from "../unique-violation.js";
 
 const CheckCodec = t.type({
   purpose: oneOf(["ownership", "routing"] as const),
@@ -43,11 +44,6 @@ function toDomain(row: unknown): LandingDomain {
     updatedAt: r.updated_at,
   };
 }
-
-const isUniqueViolation = (error: unknown): boolean => {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === "23505" || code === "SQLITE_CONSTRAINT_UNIQUE";
-};
 
 const stateColumns = (domain: LandingDomain) => ({
   status: domain.status,
