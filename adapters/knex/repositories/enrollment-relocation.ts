@@ -2,9 +2,10 @@ import type { Knex } from "knex";
 import { RUNNING_STATUSES } from "../../../core/sequences/enrollment.js";
 import type { MovedEnrollment, MoveChange, Relocation } from "../../../core/sequences/enrollment-ports.js";
 import { toDbDate } from "../row-codecs.js";
+import { enrollmentsInIdOrder } from "./enrollments-in-id-order.js";
 
 /**
- * Moves a sequence's running enrollments at some nodes in one UPDATE (inside the caller's
+ * Moves a sequence's running enrollments at some nodes in one UPDATE, rows locked in ID order (inside the caller's
  * transaction when given one): each goes on at once at the destination step, or ends at the
  * completion node. The row conditions are checked again as each row is written, so an enrollment
  * the engine moved on meanwhile is left alone; the step count goes up, so a run that read the
@@ -40,6 +41,6 @@ export async function relocateEnrollments(
   const update = relocation.completes
     ? { ...moved, status: "completed", due_at: null, finished_at: at, ...(change.keepEntryKey ? {} : { entry_key: null }) }
     : { ...moved, status: "active", due_at: at };
-  const rows: Array<{ id: string; subscriber_id: string }> = await query.update(update).returning(["id", "subscriber_id"]);
+  const rows: Array<{ id: string; subscriber_id: string }> = await enrollmentsInIdOrder(db, query).update(update).returning(["id", "subscriber_id"]);
   return rows.map((row) => ({ id: row.id, subscriberId: row.subscriber_id }));
 }

@@ -18,6 +18,7 @@ import { GroupCommit } from "../group-commit.js";
 import { SqliteReadCache } from "../sqlite-read-cache.js";
 import { DbDate, DbInteger, DbNullableDate, dbJson, decodeRow, toDbDate } from "../row-codecs.js";
 import { relocateEnrollments } from "./enrollment-relocation.js";
+import { enrollmentsInIdOrder } from "./enrollments-in-id-order.js";
 
 const NullableText = t.union([t.string, t.null]);
 
@@ -279,7 +280,7 @@ export class KnexEnrollmentRepository implements EnrollmentRepository {
     const advanced = await this.knex.transaction(async (trx) => {
       published = 0;
       const moved: boolean[] = new Array<boolean>(items.length).fill(false);
-      // Rows are locked in ID order, as cancelRunning locks them: on Postgres neither can wait for the other in a cycle.
+      // Rows are written in ID order, as bulk updates lock them (enrollmentsInIdOrder): no deadlock between the two on Postgres.
       const order = items.map((_, index) => index).sort((a, b) => (items[a]!.enrollment.id < items[b]!.enrollment.id ? -1 : 1));
       for (const index of order) {
         const done = await this.advanceIn(trx, items[index]!);
@@ -375,9 +376,7 @@ export class KnexEnrollmentRepository implements EnrollmentRepository {
     const running = this.knex("sequence_enrollments").where({ company_id: companyId, sequence_id: sequenceId }).whereIn("status", RUNNING_STATUSES);
     if (subscriberIds) running.whereIn("subscriber_id", subscriberIds);
     if (change.enrollmentKeys) running.whereRaw(...this.enrollmentKeyIn("context", change.enrollmentKeys));
-    // On Postgres the rows are locked in ID order first, as the engine's group commit locks them (no deadlock between the two).
-    const query = isPostgres(this.knex) ? this.knex("sequence_enrollments").whereIn("id", running.clone().select("id").orderBy("id").forUpdate()) : running;
-    return query.update({
+    return enrollmentsInIdOrder(this.knex, running).update({
       status: "cancelled",
       due_at: null,
       wait_until: null,
