@@ -1,6 +1,7 @@
 import test, { type ExecutionContext } from "ava";
 import { gunzipSync } from "node:zlib";
 import { ManualClock } from "../../../adapters/memory/manual-clock.js";
+import { RateLimiter } from "../../../core/ports/rate-limiter.js";
 import { servedScript, TRACKING_SCRIPT } from "../../../hosts/http/public/tracking-script.js";
 import { BROWSER_COMMANDS } from "../../../core/web-tracking/install-snippet.js";
 import { createCompanyFixture, createMemberKeyFixture, type CompanyFixture } from "../../../fixtures/companies.js";
@@ -478,19 +479,22 @@ for (const dialect of dialects()) {
     const s = await session(t, dialect);
     const key = await createKey(s, { name: "Shop", allowedOrigins: [SHOP] });
     const other = await createKey(s, { name: "Blog", allowedOrigins: [SHOP] });
-    // Bursts of 50 visitors' batches at once (each address well within its own budget) until the key's 200 a second is spent.
+    // Other visitors have spent 190 of this second's 200 already, so one burst meets the limit however slow the machine;
+    // a burst that started a fresh second is simply tried again.
+    const limiter = s.runtime.container.get<RateLimiter>(RateLimiter);
     let limited: JsonResponse | undefined;
-    let answered = 0;
-    for (let burst = 0; burst < 30 && !limited; burst++) {
+    let firstAnswered: number | undefined;
+    for (let attempt = 0; attempt < 5 && !limited; attempt++) {
+      await limiter.consume("webTrackingKey", key.id, 190);
       const responses = await Promise.all(Array.from({ length: 50 }, () => send(s, key.endpoint, { events: [] }, { origin: SHOP, publicKey: key.publicKey })));
       for (const response of responses) {
         if (response.status === 429) limited ??= response;
         else t.is(response.status, 422);
       }
-      answered += responses.filter((response) => response.status !== 429).length;
+      firstAnswered ??= responses.filter((response) => response.status !== 429).length;
     }
-    t.truthy(limited, `the key met its budget after ${answered} answered batches`);
-    t.true(answered >= 200, "not before 200 batches");
+    t.truthy(limited, "the key met its budget");
+    t.true(firstAnswered! >= 10, `not before its 200: ${firstAnswered} of the first burst answered`);
     t.regex(limited!.body.error, /^Rate limit exceeded: (200 requests per second|6000 requests per minute) per web tracking key/);
     t.true(Number(limited!.headers.get("retry-after")) >= 1);
     t.is((await send(s, other.endpoint, { events: [] }, { origin: SHOP, publicKey: other.publicKey })).status, 422, "another key is not limited");
