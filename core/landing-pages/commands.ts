@@ -1,5 +1,6 @@
 import * as t from "io-ts";
-import { boundedText, oneOf, optional, required, TrimmedNonEmpty } from "../shared/codecs.js";
+import { PERIODS } from "../metrics/period.js";
+import { BooleanFromString, boundedText, IsoDate, oneOf, optional, required, TrimmedNonEmpty } from "../shared/codecs.js";
 import { boundedArray } from "../shared/bounded-array.js";
 import { DomainName } from "../shared/domain-name.js";
 import { withSchema } from "../shared/json-schema.js";
@@ -153,3 +154,19 @@ export const LandingDomainCommand = t.exact(
   "LandingDomainCommand",
 );
 export type LandingDomainCommand = t.TypeOf<typeof LandingDomainCommand>;
+
+/** GET /landing-pages/{id}/stats: the metrics' period rules; `includeBots` counts crawlers' views as views. */
+export const LandingStatsQuery = t.exact(
+  t.partial({
+    period: optional(oneOf(PERIODS, "Period")),
+    start: optional(IsoDate),
+    end: optional(IsoDate),
+    includeBots: optional(BooleanFromString),
+  }),
+  "LandingStatsQuery",
+);
+export type LandingStatsQuery = t.TypeOf<typeof LandingStatsQuery>;
+
+/** POST /landing-pages/{id}/render: the stored page, or the content given (checked as PUT checks it, nothing saved). */
+export const RenderLandingPageCommand = t.exact(t.partial({ content: optional(LandingContentInput) }), "RenderLandingPageCommand");
+export type RenderLandingPageCommand = t.TypeOf<typeof RenderLandingPageCommand>;

@@ -1,6 +1,7 @@
 import { token } from "../shared/token.js";
 import type { LandingDomain } from "./custom-domain.js";
 import type { LandingPage } from "./model.js";
+import type { LandingHour } from "./page-stats.js";
 
 /** A company's landing pages. Every method names the company; a slug is unique within it. */
 export interface LandingPageRepository {
@@ -13,10 +14,15 @@ export interface LandingPageRepository {
   /** Name, slug, status, content and their times; never the counts. */
   update(page: LandingPage): Promise<"updated" | "not_found" | "slug_taken">;
   delete(companyId: string, landingPageId: string): Promise<boolean>;
-  /** One more view of a published page. */
-  countView(companyId: string, landingPageId: string): Promise<void>;
-  /** One more signup through a published page; false when it is not (or no longer) published. */
-  countConversion(companyId: string, landingPageId: string): Promise<boolean>;
+  /**
+   * One more view of a published page, in the hour of `at`: a person's counts in the page's
+   * viewCount too, a crawler's only in the hour's botViews.
+   */
+  countView(companyId: string, landingPageId: string, at: Date, visitor: "person" | "bot"): Promise<void>;
+  /** One more signup through a published page, in the hour of `at`; false when it is not (or no longer) published. */
+  countConversion(companyId: string, landingPageId: string, at: Date): Promise<boolean>;
+  /** The page's hours with any traffic from the hour starting at `from` to `to`, oldest first. */
+  hours(companyId: string, landingPageId: string, from: Date, to: Date): Promise<LandingHour[]>;
 }
 export const LandingPageRepository = token<LandingPageRepository>("lifecycle.LandingPageRepository");
 

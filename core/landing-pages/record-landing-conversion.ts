@@ -1,3 +1,4 @@
+import type { Clock } from "../ports/clock.js";
 import type { LandingPageRepository } from "./ports.js";
 
 /**
@@ -5,7 +6,10 @@ import type { LandingPageRepository } from "./ports.js";
  * company counts, so another company's page cannot be credited (or inflated) through a form.
  */
 export class RecordLandingConversion {
-  constructor(private readonly pages: LandingPageRepository) {}
+  constructor(
+    private readonly pages: LandingPageRepository,
+    private readonly clock: Clock,
+  ) {}
 
-  execute = async (companyId: string, landingPageId: string): Promise<boolean> => this.pages.countConversion(companyId, landingPageId);
+  execute = async (companyId: string, landingPageId: string): Promise<boolean> => this.pages.countConversion(companyId, landingPageId, this.clock.now());
 }

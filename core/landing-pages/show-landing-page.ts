@@ -1,11 +1,12 @@
 import type { FormRepository } from "../forms/ports.js";
+import type { Clock } from "../ports/clock.js";
 import { isMachineAgent } from "../tracking/machine-engagement.js";
 import type { TenancyRepository } from "../tenancy/ports.js";
 import { formOfPage, type HostedPage } from "./hosted-page.js";
 import type { LandingPageLinks } from "./page-links.js";
 import type { LandingDomainRepository, LandingPageRepository } from "./ports.js";
 
-/** Who asks for a page: crawlers, previewers and HEAD requests are not views. */
+/** Who asks for a page: HEAD requests are not views, crawlers' and previewers' are counted apart. */
 export interface PageVisit {
   readonly method: string;
   readonly userAgent: string | null;
@@ -23,6 +24,7 @@ export class ShowLandingPage {
     private readonly tenancy: TenancyRepository,
     private readonly links: LandingPageLinks,
     private readonly domains: LandingDomainRepository,
+    private readonly clock: Clock,
   ) {}
 
   published = async (companyId: string, slug: string, visit: PageVisit): Promise<HostedPage | null> => {
@@ -52,7 +54,9 @@ export class ShowLandingPage {
   };
 
   private async visited(page: HostedPage["page"], visit: PageVisit): Promise<HostedPage> {
-    if (visit.method.toUpperCase() !== "HEAD" && !isMachineAgent(visit.userAgent)) await this.pages.countView(page.companyId, page.id);
+    if (visit.method.toUpperCase() !== "HEAD") {
+      await this.pages.countView(page.companyId, page.id, this.clock.now(), isMachineAgent(visit.userAgent) ? "bot" : "person");
+    }
     return this.hosted(page);
   }
 

@@ -7,6 +7,7 @@ import { CreateLandingPage } from "../../core/landing-pages/create-landing-page.
 import { DeleteLandingPage } from "../../core/landing-pages/delete-landing-page.js";
 import { DuplicateLandingPage } from "../../core/landing-pages/duplicate-landing-page.js";
 import { GetLandingPage } from "../../core/landing-pages/get-landing-page.js";
+import { GetLandingPageStats } from "../../core/landing-pages/get-landing-page-stats.js";
 import { LandingContentRules } from "../../core/landing-pages/landing-content.js";
 import { LandingPageEdits } from "../../core/landing-pages/landing-page-edits.js";
 import { ListLandingPages } from "../../core/landing-pages/list-landing-pages.js";
@@ -15,6 +16,7 @@ import { LandingDomainRepository, LandingPageRepository } from "../../core/landi
 import { PublishLandingPage } from "../../core/landing-pages/publish-landing-page.js";
 import { RemoveLandingDomain } from "../../core/landing-pages/remove-landing-domain.js";
 import { RecordLandingConversion } from "../../core/landing-pages/record-landing-conversion.js";
+import { RenderLandingPage } from "../../core/landing-pages/render-landing-page.js";
 import { ShowLandingPage } from "../../core/landing-pages/show-landing-page.js";
 import { UnpublishLandingPage } from "../../core/landing-pages/unpublish-landing-page.js";
 import { UpdateLandingPage } from "../../core/landing-pages/update-landing-page.js";
@@ -70,6 +72,8 @@ export const landingPagesModule = new ContainerModule((container) => {
     ServiceHost,
   ]);
   bindClass(container, RemoveLandingDomain, [LandingPageRepository, LandingDomainRepository, LandingPageLinks]);
-  bindClass(container, ShowLandingPage, [LandingPageRepository, FormRepository, TenancyRepository, LandingPageLinks, LandingDomainRepository]);
-  bindClass(container, RecordLandingConversion, [LandingPageRepository]);
+  bindClass(container, ShowLandingPage, [LandingPageRepository, FormRepository, TenancyRepository, LandingPageLinks, LandingDomainRepository, Clock]);
+  bindClass(container, RecordLandingConversion, [LandingPageRepository, Clock]);
+  bindClass(container, GetLandingPageStats, [LandingPageRepository, Clock]);
+  bindClass(container, RenderLandingPage, [LandingPageRepository, LandingContentRules, FormRepository, TenancyRepository]);
 });

@@ -39,6 +39,7 @@ import * as m0042 from "./0042-campaign-pause-reason.js";
 import * as m0043 from "./0043-sequence-realignments.js";
 import * as m0044 from "./0044-sequence-enrollments-new.js";
 import * as m0045 from "./0045-landing-page-domains.js";
+import * as m0046 from "./0046-landing-page-hourly-stats.js";
 
 interface Migration {
   readonly name: string;
@@ -88,6 +89,7 @@ const migrations: readonly Migration[] = [
   m0043,
   m0044,
   m0045,
+  m0046,
 ];
 
 /** Migrations compiled into the package, so no directory scanning at run time. */

@@ -3,7 +3,9 @@ import type { Knex } from "knex";
 import { LANDING_PAGE_STATUSES, LANDING_PAGE_TEMPLATES, type LandingContent, type LandingPage } from "../../../core/landing-pages/model.js";
 import type { LandingPageRepository } from "../../../core/landing-pages/ports.js";
 import { oneOf } from "../../../core/shared/codecs.js";
+import { hourOf, type LandingHour } from "../../../core/landing-pages/page-stats.js";
 import { DbDate, DbInteger, DbNullableDate, dbJson, decodeRow, toDbDate } from "../row-codecs.js";
+import { isUniqueViolation } from "../unique-violation.js";
 
 /** Content is checked on its way in; here only its frame is, so a bad row still fails loudly. */
 const StoredContent = t.type({
@@ -28,6 +30,12 @@ const LandingPageRow = t.type({
   updated_at: DbDate,
 });
 
+const HOURS = "landing_page_hourly_stats";
+
+const HourRow = t.type({ hour: DbDate, views: DbInteger, bot_views: DbInteger, conversions: DbInteger });
+
+type HourCounter = "views" | "bot_views" | "conversions";
+
 function toPage(row: unknown): LandingPage {
   const r = decodeRow(LandingPageRow, row, "landing_pages");
   return {
@@ -44,11 +52,6 @@ function toPage(row: unknown): LandingPage {
     updatedAt: r.updated_at,
   };
 }
-
-const isUniqueViolation = (error: unknown): boolean => {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === "23505" || code === "SQLITE_CONSTRAINT_UNIQUE";
-};
 
 const columns = (page: LandingPage) => ({
   name: page.name,
@@ -119,11 +122,41 @@ export class KnexLandingPageRepository implements LandingPageRepository {
     return (await this.knex("landing_pages").where({ company_id: companyId, id: landingPageId }).delete()) > 0;
   }
 
-  async countView(companyId: string, landingPageId: string): Promise<void> {
-    await this.knex("landing_pages").where({ company_id: companyId, id: landingPageId, status: "published" }).increment("view_count", 1);
+  async countView(companyId: string, landingPageId: string, at: Date, visitor: "person" | "bot"): Promise<void> {
+    await this.knex.transaction(async (trx) => {
+      const published = trx("landing_pages").where({ company_id: companyId, id: landingPageId, status: "published" });
+      const counted = visitor === "person" ? (await published.increment("view_count", 1)) > 0 : (await published.first("id")) !== undefined;
+      if (counted) await addToHour(trx, companyId, landingPageId, at, visitor === "person" ? "views" : "bot_views");
+    });
   }
 
-  async countConversion(companyId: string, landingPageId: string): Promise<boolean> {
-    return (await this.knex("landing_pages").where({ company_id: companyId, id: landingPageId, status: "published" }).increment("conversion_count", 1)) > 0;
+  async countConversion(companyId: string, landingPageId: string, at: Date): Promise<boolean> {
+    return this.knex.transaction(async (trx) => {
+      const counted =
+        (await trx("landing_pages").where({ company_id: companyId, id: landingPageId, status: "published" }).increment("conversion_count", 1)) > 0;
+      if (counted) await addToHour(trx, companyId, landingPageId, at, "conversions");
+      return counted;
+    });
   }
+
+  async hours(companyId: string, landingPageId: string, from: Date, to: Date): Promise<LandingHour[]> {
+    const rows = await this.knex(HOURS)
+      .where({ company_id: companyId, landing_page_id: landingPageId })
+      .andWhere("hour", ">=", toDbDate(from))
+      .andWhere("hour", "<=", toDbDate(to))
+      .orderBy("hour")
+      .select("hour", "views", "bot_views", "conversions");
+    return rows.map((row) => {
+      const r = decodeRow(HourRow, row, HOURS);
+      return { hour: r.hour, views: r.views, botViews: r.bot_views, conversions: r.conversions };
+    });
+  }
+}
+
+/** One more of `counter` in the page's row for the hour of `at`, made when the hour has none yet. */
+async function addToHour(db: Knex.Transaction, companyId: string, landingPageId: string, at: Date, counter: HourCounter): Promise<void> {
+  await db(HOURS)
+    .insert({ landing_page_id: landingPageId, company_id: companyId, hour: toDbDate(hourOf(at)), views: 0, bot_views: 0, conversions: 0, [counter]: 1 })
+    .onConflict(["landing_page_id", "hour"])
+    .merge({ [counter]: db.raw("?? + 1", [`${HOURS}.${counter}`]) });
 }

@@ -1,3 +1,4 @@
+import { map } from "fp-ts/lib/Either.js";
 import * as t from "io-ts";
 import { ClaimLandingDomain } from "../../../core/landing-pages/claim-landing-domain.js";
 import {
@@ -5,22 +6,31 @@ import {
   DuplicateLandingPageCommand,
   LandingDomainCommand,
   LandingPagePath,
+  LandingStatsQuery,
+  RenderLandingPageCommand,
   UpdateLandingPageCommand,
 } from "../../../core/landing-pages/commands.js";
 import { CreateLandingPage } from "../../../core/landing-pages/create-landing-page.js";
 import { DeleteLandingPage } from "../../../core/landing-pages/delete-landing-page.js";
 import { DuplicateLandingPage } from "../../../core/landing-pages/duplicate-landing-page.js";
 import { GetLandingPage } from "../../../core/landing-pages/get-landing-page.js";
+import { DEFAULT_STATS_PERIOD, GetLandingPageStats } from "../../../core/landing-pages/get-landing-page-stats.js";
 import { ListLandingPages } from "../../../core/landing-pages/list-landing-pages.js";
+import type { HostedPage } from "../../../core/landing-pages/hosted-page.js";
 import { LANDING_PAGE_TEMPLATES } from "../../../core/landing-pages/model.js";
 import { LandingDomainView } from "../../../core/landing-pages/domain-view.js";
+import { HOURLY_UP_TO_MS } from "../../../core/landing-pages/page-stats.js";
 import { PublishLandingPage } from "../../../core/landing-pages/publish-landing-page.js";
 import { UnpublishLandingPage } from "../../../core/landing-pages/unpublish-landing-page.js";
 import { RemoveLandingDomain } from "../../../core/landing-pages/remove-landing-domain.js";
+import { RenderLandingPage } from "../../../core/landing-pages/render-landing-page.js";
+import { LandingStatsView } from "../../../core/landing-pages/stats-view.js";
 import { UpdateLandingPage } from "../../../core/landing-pages/update-landing-page.js";
 import { VerifyLandingDomain } from "../../../core/landing-pages/verify-landing-domain.js";
 import { LandingPageView } from "../../../core/landing-pages/view.js";
+import { MAX_RANGE_DAYS } from "../../../core/metrics/period.js";
 import { Id, view } from "../../../core/shared/view-fields.js";
+import { landingPageHtml } from "../public/landing-page-html.js";
 import { defineRoute, under } from "../route.js";
 import { routeModule } from "../route-module.js";
 
@@ -46,6 +56,8 @@ export const landingPagesRoutes = routeModule(
     claimDomain: ClaimLandingDomain,
     verifyDomain: VerifyLandingDomain,
     removeDomain: RemoveLandingDomain,
+    pageStats: GetLandingPageStats,
+    renderPage: RenderLandingPage,
   },
   (uses) => [
     // Before the routes of one page: `domain` is not a page ID.
@@ -164,6 +176,36 @@ export const landingPagesRoutes = routeModule(
       response: view({ landingPage: LandingPageView }),
       errors: [400, 404, 409, 422],
       handle: async ({ input, actor }) => under("landingPage")(await uses.unpublishPage.execute(actor, input.params.landingPageId, input.body)),
+    }),
+    defineRoute({
+      method: "get",
+      path: "/landing-pages/:landingPageId/stats",
+      tag: "Landing pages",
+      scopes: ["widgets:read"],
+      summary:
+        `A page's views and conversions over period (1h, 24h, 7d, 30d, 90d; ${DEFAULT_STATS_PERIOD} by default) or start and end (ISO 8601, together, at most ${MAX_RANGE_DAYS} days, winning over period; 400 otherwise). ` +
+        `Counted by the hour (UTC), so a window covers every hour it touches; series has one bucket per hour for windows up to ${HOURLY_UP_TO_MS / 3_600_000} hours, per day (UTC) beyond, empty ones included. ` +
+        "views are people's (crawlers, link previewers and HEAD requests are not views), with crawlers' added when includeBots=true; botViews always counts crawlers apart. conversionRate is conversions per 100 views, two decimals. Traffic before this server kept hourly stats is only in the page's viewCount and conversionCount. 404 'Landing page not found'",
+      params: LandingPagePath,
+      query: LandingStatsQuery,
+      response: LandingStatsView,
+      errors: [400, 404, 422],
+      handle: async ({ input, actor }) => uses.pageStats.execute(actor, input.params.landingPageId, input.query),
+    }),
+    defineRoute({
+      method: "post",
+      path: "/landing-pages/:landingPageId/render",
+      tag: "Landing pages",
+      scopes: ["widgets:read"],
+      summary: `The page's complete HTML as visitors get it, from its stored content or from the content given (checked as PUT checks it; nothing is saved, no view counted); a draft's is marked as a preview and not for indexing. ${CONTENT_RULES}`,
+      params: LandingPagePath,
+      body: RenderLandingPageCommand,
+      response: view({ landingPageId: Id, html: t.string }),
+      errors: [400, 404, 422],
+      handle: async ({ input, actor }) =>
+        map((hosted: HostedPage) => ({ landingPageId: hosted.page.id, html: landingPageHtml(hosted, { preview: hosted.page.status !== "published" }) }))(
+          await uses.renderPage.execute(actor, input.params.landingPageId, input.body),
+        ),
     }),
     defineRoute({
       method: "post",

@@ -216,4 +216,90 @@ for (const dialect of dialects()) {
     t.like((await s.call("GET", "/api/v1/subscribers/ann%40example.com")).body.subscriber, { firstName: "Ann" });
     t.is((await s.call("GET", "/api/v1/subscribers/bot%40example.com")).status, 404);
   });
+
+  test(name("stats count people's views and signups by the hour over a period, crawlers apart, for the page's own company only"), async (t) => {
+    const s = await session(t, dialect);
+    const list = (await s.call("POST", "/api/v1/lists", { body: { name: "Waitlist" } })).body.list;
+    const form = (await s.call("POST", "/api/v1/forms", { body: { name: "Waitlist", listIds: [list.id] } })).body.form;
+    const page = (await s.call("POST", "/api/v1/landing-pages", { body: { name: "Waitlist", template: "waitlist" } })).body.landingPage;
+    const blocks = page.content.blocks.map((block: { type: string }) => (block.type === "form" ? { ...block, formId: form.id } : block));
+    t.is((await s.call("POST", `/api/v1/landing-pages/${page.id}/publish`, { body: { content: { blocks } } })).status, 200);
+    const stats = (query = "", company?: CompanyFixture) => s.call("GET", `/api/v1/landing-pages/${page.id}/stats${query}`, {}, company);
+
+    // 10:00: two people, a crawler, a HEAD request and a signup; 12:00: one more person.
+    await s.visit(page.publicUrl);
+    await s.visit(page.publicUrl);
+    await s.visit(page.publicUrl, { agent: "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)" });
+    await s.visit(page.publicUrl, { method: "HEAD" });
+    const signup = await s.visit(`${s.api.server.url}/api/v1/forms/${form.id}`, {
+      method: "POST",
+      body: new URLSearchParams({ email: "ann@example.com", landingPageId: page.id }),
+    });
+    t.true(signup.status < 400, signup.text);
+    s.api.clock.advance(2 * 60 * 60 * 1000);
+    await s.visit(page.publicUrl);
+
+    const day = await stats("?period=24h");
+    t.is(day.status, 200, JSON.stringify(day.body));
+    t.like(day.body, {
+      success: true,
+      landingPageId: page.id,
+      period: { name: "24h", start: "2026-11-21T12:00:00.000Z", end: "2026-11-22T12:00:00.000Z" },
+      includeBots: false,
+      stats: { views: 3, botViews: 1, conversions: 1, conversionRate: 33.33 },
+      granularity: "hour",
+    });
+    t.is(day.body.series.length, 25, "every hour of the window, empty ones too");
+    t.deepEqual(day.body.series[22], { start: "2026-11-22T10:00:00.000Z", views: 2, botViews: 1, conversions: 1 });
+    t.deepEqual(day.body.series[23], { start: "2026-11-22T11:00:00.000Z", views: 0, botViews: 0, conversions: 0 });
+    t.deepEqual(day.body.series[24], { start: "2026-11-22T12:00:00.000Z", views: 1, botViews: 0, conversions: 0 });
+    t.like((await stats("?period=24h&includeBots=true")).body, { includeBots: true, stats: { views: 4, botViews: 1, conversions: 1, conversionRate: 25 } });
+
+    const range = (await stats("?start=2026-11-22T10:00:00Z&end=2026-11-22T11:00:00Z")).body;
+    t.like(range, { period: { name: "custom" }, stats: { views: 2, conversions: 1 }, granularity: "hour" });
+    t.is(range.series.length, 2);
+
+    const month = (await stats()).body;
+    t.like(month, { period: { name: "30d" }, granularity: "day", stats: { views: 3, botViews: 1, conversions: 1 } });
+    t.is(month.series.length, 31);
+    t.deepEqual(month.series.at(-1), { start: "2026-11-22T00:00:00.000Z", views: 3, botViews: 1, conversions: 1 });
+    t.is((await s.call("GET", `/api/v1/landing-pages/${page.id}`)).body.landingPage.viewCount, 3, "the page's own counter is people's");
+
+    t.like((await stats("?start=2026-11-22T10:00:00Z")).body, { success: false, error: "start and end must be used together" });
+    t.is((await stats("?start=2026-11-22T10:00:00Z")).status, 400);
+    t.is((await stats("?start=2026-06-01T00:00:00Z&end=2026-11-22T00:00:00Z")).status, 400, "at most 90 days");
+    t.is((await stats("?period=2y")).status, 422);
+    t.is((await stats("?includeBots=maybe")).status, 422);
+    const theirs = await stats("", s.b);
+    t.is(theirs.status, 404);
+    t.is(theirs.body.error, "Landing page not found");
+  });
+
+  test(name("render the stored page or unsaved content as visitors would get it, saving and counting nothing"), async (t) => {
+    const s = await session(t, dialect);
+    const page = (await s.call("POST", "/api/v1/landing-pages", { body: { name: "Launch", template: "launch" } })).body.landingPage;
+    const stored = await s.call("POST", `/api/v1/landing-pages/${page.id}/render`, { rawBody: "" });
+    t.is(stored.status, 200, JSON.stringify(stored.body));
+    t.is(stored.body.landingPageId, page.id);
+    t.regex(stored.body.html, /^<!doctype html>/);
+    t.regex(stored.body.html, /Preview: this page is not published/);
+
+    const content = { seo: { title: "Soon <here>" }, blocks: [{ id: "h", type: "heading", slot: "hero", text: "Almost <there>" }, footer] };
+    const unsaved = await s.call("POST", `/api/v1/landing-pages/${page.id}/render`, { body: { content } });
+    t.is(unsaved.status, 200);
+    t.regex(unsaved.body.html, /<title>Soon &lt;here&gt;<\/title>/);
+    t.regex(unsaved.body.html, /<h1>Almost &lt;there&gt;<\/h1>/);
+    t.deepEqual((await s.call("GET", `/api/v1/landing-pages/${page.id}`)).body.landingPage.content, page.content, "nothing saved");
+
+    await s.call("POST", `/api/v1/landing-pages/${page.id}/publish`, { rawBody: "" });
+    const live = await s.call("POST", `/api/v1/landing-pages/${page.id}/render`, { rawBody: "" });
+    t.notRegex(live.body.html, /Preview: this page is not published|noindex/);
+    t.is((await s.call("GET", `/api/v1/landing-pages/${page.id}`)).body.landingPage.viewCount, 0, "rendering is no view");
+
+    const twoFooters = await s.call("POST", `/api/v1/landing-pages/${page.id}/render`, { body: { content: { blocks: [footer, { ...footer, id: "f2" }] } } });
+    t.is(twoFooters.status, 400);
+    t.is(twoFooters.body.error, "content.blocks must contain exactly one footer block");
+    t.is((await s.call("POST", `/api/v1/landing-pages/${page.id}/render`, { body: { content: { blocks: "none" } } })).status, 422);
+    t.is((await s.call("POST", `/api/v1/landing-pages/${page.id}/render`, { rawBody: "" }, s.b)).status, 404);
+  });
 }
