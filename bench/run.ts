@@ -56,12 +56,22 @@ async function main(args: readonly string[]): Promise<void> {
   const lines: string[] = [];
   const chosen = names.length > 0 ? names : Object.keys(benchmarks);
   const runStarted = Date.now();
+  let failed = 0;
   for (const [index, name] of chosen.entries()) {
     // Where a run of hours stands, and what each benchmark took: a record must fit a quiet spell.
     const started = Date.now();
     process.stderr.write(`[${index + 1}/${chosen.length}] ${name}: started ${new Date(started).toISOString()}\n`);
-    const benchmark = await benchmarks[name]!();
-    const line = `${await benchmark()}${isQuick() ? QUICK_MARK : ""}`;
+    let line: string;
+    try {
+      const benchmark = await benchmarks[name]!();
+      line = `${await benchmark()}${isQuick() ? QUICK_MARK : ""}`;
+    } catch (error) {
+      // A record goes on past a failed benchmark, so an hour's other results are not lost; the failure is its line.
+      if (!recording) throw error;
+      process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+      failed += 1;
+      line = `bench ${name}: failed after ${elapsed(Date.now() - started)}: ${error instanceof Error ? error.message : String(error)}`.replace(/\s+/g, " ");
+    }
     process.stdout.write(`${line}\n`);
     process.stderr.write(
       `[${index + 1}/${chosen.length}] ${name}: took ${elapsed(Date.now() - started)}, ${elapsed(Date.now() - runStarted)} since the run started\n`,
@@ -69,6 +79,7 @@ async function main(args: readonly string[]): Promise<void> {
     lines.push(line);
   }
   if (recording) process.stderr.write(`results recorded in ${recordResults(recording, lines)}\n`);
+  if (failed > 0) process.exitCode = 1;
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
