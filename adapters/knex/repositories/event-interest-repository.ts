@@ -18,9 +18,12 @@ export class KnexEventInterestRepository implements EventInterestRepository {
     const goals = knex("sequence_goals")
       .select(knex.raw("1"))
       .where({ company_id: companyId, trigger_event_name: eventName, trigger_type: "event", is_active: true });
-    const row = (await knex
-      .select(knex.raw("exists ? as starts", [listening]), knex.raw("exists ? as wakes", [waiting]), knex.raw("exists ? as goals", [goals]))
-      .first()) as { starts: unknown; wakes: unknown; goals: unknown };
-    return { startsSequences: yes(row.starts), wakesEnrollments: yes(row.wakes), reachesGoals: yes(row.goals) };
+    // One row whatever happens: no bound LIMIT (first()), which makes SQLite prepare the statement again on every call.
+    const [row]: Array<{ starts: unknown; wakes: unknown; goals: unknown }> = await knex.select(
+      knex.raw("exists ? as starts", [listening]),
+      knex.raw("exists ? as wakes", [waiting]),
+      knex.raw("exists ? as goals", [goals]),
+    );
+    return { startsSequences: yes(row!.starts), wakesEnrollments: yes(row!.wakes), reachesGoals: yes(row!.goals) };
   }
 }

@@ -54,7 +54,8 @@ export class KnexWebTrackingKeyRepository implements WebTrackingKeyRepository {
   }
 
   async findByPublicKey(publicKey: string): Promise<WebTrackingKey | null> {
-    const row = await this.knex(TABLE).where({ public_key: publicKey }).first();
+    // Every batch of every visitor asks: the public key is unique, so no bound LIMIT (first()), which makes SQLite prepare the statement again on every call.
+    const [row] = await this.knex(TABLE).where({ public_key: publicKey });
     return row ? toKey(row) : null;
   }
 
