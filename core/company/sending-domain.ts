@@ -39,8 +39,9 @@ export interface DnsRecord {
 /** `verified`: found as expected; `missing`: nothing there; `mismatch`: something else there; `unreachable`: the lookup failed. */
 export type RecordStatus = "verified" | "missing" | "mismatch" | "unreachable";
 
-export interface RecordCheck {
-  readonly purpose: RecordPurpose;
+/** One record looked up: of a sending domain, or (with its own purposes) of a landing page domain. */
+export interface RecordCheck<Purpose extends string = RecordPurpose> {
+  readonly purpose: Purpose;
   readonly status: RecordStatus;
   /** What was wrong, in words (null when verified). */
   readonly problem: string | null;

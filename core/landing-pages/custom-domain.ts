@@ -1,3 +1,4 @@
+import type { RecordCheck } from "../company/sending-domain.js";
 import type { DnsLookup } from "../ports/dns-resolver.js";
 
 /**
@@ -11,15 +12,8 @@ export const LANDING_DOMAIN_STATUSES = ["pending", "verified", "failed"] as cons
 export type LandingDomainStatus = (typeof LANDING_DOMAIN_STATUSES)[number];
 
 export type DomainRecordPurpose = "ownership" | "routing";
-export type DomainRecordStatus = "verified" | "missing" | "mismatch" | "unreachable";
-
-export interface DomainRecordCheck {
-  readonly purpose: DomainRecordPurpose;
-  readonly status: DomainRecordStatus;
-  /** What was wrong, in words (null when verified). */
-  readonly problem: string | null;
-  readonly found: readonly string[];
-}
+/** A record looked up, as a sending domain's are. */
+export type DomainRecordCheck = RecordCheck<DomainRecordPurpose>;
 
 export interface LandingDomain {
   readonly id: string;
