@@ -4,6 +4,7 @@ import { setImmediate as nextTurnOfTheLoop } from "node:timers/promises";
 import knexFactory from "knex";
 import type { Knex } from "knex";
 import { parseDatabaseUrl } from "./database-url.js";
+import { SqliteClient } from "./sqlite-client.js";
 
 export interface ConnectionOptions {
   /** Postgres schema to work in (tests give each run its own); created when missing. */
@@ -75,7 +76,7 @@ export function createKnex(url: string, options: ConnectionOptions = {}): Knex {
     const holder: { connection?: SqliteHandle } = {};
     const knex = knexFactory({
       ...knexLog(options.log),
-      client: "better-sqlite3",
+      client: SqliteClient,
       connection: { filename: target.filename },
       useNullAsDefault: true,
       // better-sqlite3 is synchronous: one connection serves the process without contention.

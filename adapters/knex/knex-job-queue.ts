@@ -206,10 +206,12 @@ export class KnexJobQueue implements JobQueue, JobStore {
 
   /** One atomic claim: SKIP LOCKED on Postgres keeps concurrent workers apart; SQLite has one writer. */
   private async claimWhere(owner: string, leaseUntil: string | null, at: string | null, limit: number, condition: string, order: string): Promise<unknown[]> {
+    if (!Number.isInteger(limit)) throw new Error(`claim: limit must be an integer, got ${limit}`);
+    // The LIMIT is written in: SQLite prepares a statement whose LIMIT is bound again on every run.
     const sql = `update jobs set status = 'running', lease_owner = ?, lease_expires_at = ?, attempts = attempts + 1, updated_at = ?
-       where id in (select id from jobs where ${condition} order by ${order} limit ? ${this.postgres ? "for update skip locked" : ""})
+       where id in (select id from jobs where ${condition} order by ${order} limit ${limit} ${this.postgres ? "for update skip locked" : ""})
        returning *`;
-    const bindings = [owner, leaseUntil, at, at, limit];
+    const bindings = [owner, leaseUntil, at, at];
     if (!this.postgres) return (await this.knex.raw(sql, bindings)) as unknown[];
     // The settings travel with the UPDATE in one simple query (one round trip, one implicit
     // transaction, which SET LOCAL ends with), so the values are written in as literals.

@@ -84,10 +84,10 @@ export class KnexApiKeyRepository implements ApiKeyRepository {
     });
   }
 
-  /** The hot path of every request: cached on SQLite, and without a bound LIMIT (the hash is unique). */
+  /** The hot path of every request: cached on SQLite. */
   findActiveByHash(keyHash: string): Promise<ApiKeyRecord | null> {
     return this.cache.read(`api_key:${keyHash}`, async () => {
-      const [row] = await this.active().where("k.key_hash", keyHash);
+      const row = await this.active().where("k.key_hash", keyHash).first();
       return row ? toRecord(row) : null;
     });
   }

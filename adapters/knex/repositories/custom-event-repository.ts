@@ -98,10 +98,9 @@ export class KnexCustomEventRepository implements CustomEventRepository {
 
   async findContact(companyId: string, by: { readonly email: string } | { readonly externalId: string }): Promise<ContactKey | null> {
     const where = "email" in by ? { company_id: companyId, email: by.email.toLowerCase() } : { company_id: companyId, external_id: by.externalId };
-    // Both are unique per company: no bound LIMIT, which would make SQLite prepare the statement again on every call.
-    const [row]: Array<{ id: string; email: string; external_id: string | null }> = await this.knex("subscribers")
+    const row: { id: string; email: string; external_id: string | null } | undefined = await this.knex("subscribers")
       .where(where)
-      .select("id", "email", "external_id");
+      .first("id", "email", "external_id");
     return row ? { id: row.id, email: row.email, externalId: row.external_id } : null;
   }
 

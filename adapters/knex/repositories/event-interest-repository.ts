@@ -18,7 +18,6 @@ export class KnexEventInterestRepository implements EventInterestRepository {
     const goals = knex("sequence_goals")
       .select(knex.raw("1"))
       .where({ company_id: companyId, trigger_event_name: eventName, trigger_type: "event", is_active: true });
-    // One row whatever happens: no bound LIMIT (first()), which makes SQLite prepare the statement again on every call.
     const [row]: Array<{ starts: unknown; wakes: unknown; goals: unknown }> = await knex.select(
       knex.raw("exists ? as starts", [listening]),
       knex.raw("exists ? as wakes", [waiting]),

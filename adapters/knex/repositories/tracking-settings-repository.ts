@@ -56,8 +56,7 @@ export class KnexTrackingSettingsRepository implements TrackingSettingsRepositor
   }
 
   private async load(companyId: string): Promise<TrackingSettings> {
-    // No `.first()`: a bound `limit ?` makes SQLite prepare the statement again on every call.
-    const [row] = await this.knex("tracking_settings").where({ company_id: companyId });
+    const row = await this.knex("tracking_settings").where({ company_id: companyId }).first();
     if (!row) return DEFAULT_TRACKING_SETTINGS;
     const r = decodeRow(TrackingSettingsRow, row, "tracking_settings");
     return {

@@ -54,8 +54,7 @@ export class KnexWebTrackingKeyRepository implements WebTrackingKeyRepository {
   }
 
   async findByPublicKey(publicKey: string): Promise<WebTrackingKey | null> {
-    // Every batch of every visitor asks: the public key is unique, so no bound LIMIT (first()), which makes SQLite prepare the statement again on every call.
-    const [row] = await this.knex(TABLE).where({ public_key: publicKey });
+    const row = await this.knex(TABLE).where({ public_key: publicKey }).first();
     return row ? toKey(row) : null;
   }
 
