@@ -4,13 +4,12 @@ import type { SegmentRepository } from "../segments/ports.js";
 import { badRequest } from "../shared/errors.js";
 import { fail, ok, type Result } from "../shared/result.js";
 import { checkTarget, targetFromInput } from "./audience.js";
+import { computedListsFrom, computedListsProblem } from "./computed-lists.js";
 import { editedIdentity } from "./campaign-identity.js";
 import type { UpdateCampaignCommand } from "./commands.js";
 import type { Campaign, TargetLists } from "./model.js";
 import type { CampaignAudienceQueries } from "./ports.js";
 import { refuseMissingReferences, resolveAudience } from "./resolve-audience.js";
-
-export const COMPUTED_LISTS_UNAVAILABLE = badRequest("computedLists are not available on this server: leave them out (or send an empty list)");
 
 export interface EditDependencies {
   readonly profiles: ProfileRepository;
@@ -32,13 +31,15 @@ export async function checkedTarget(deps: EditDependencies, campaign: Campaign, 
 /**
  * A campaign with the fields of a create or PUT applied: fields not given are kept; null clears
  * targetLists, ccEmails, bccEmails and maxRecipients; "" or null clears trackingCode. Refuses
- * a prompt (no AI here), computed lists, two body sources and audiences naming others' lists.
+ * a prompt (no AI here), two body sources, computed lists that do not fit the campaignData and
+ * audiences naming others' lists.
  */
 export async function applyEdits(deps: EditDependencies, campaign: Campaign, input: UpdateCampaignCommand, now: Date): Promise<Result<Campaign>> {
   if (input.prompt !== undefined) return fail(PROMPT_UNAVAILABLE);
-  if (input.computedLists !== undefined && input.computedLists !== null && !(Array.isArray(input.computedLists) && input.computedLists.length === 0)) {
-    return fail(COMPUTED_LISTS_UNAVAILABLE);
-  }
+  const campaignData = input.campaignData ?? campaign.campaignData;
+  const computedLists = input.computedLists !== undefined ? computedListsFrom(input.computedLists ?? []) : campaign.computedLists;
+  const listsProblem = computedListsProblem(computedLists, campaignData);
+  if (listsProblem) return fail(badRequest(listsProblem));
   const body = bodyFrom(input);
   if (body._tag === "Left") return body;
   const identity = await editedIdentity(deps.profiles, campaign.companyId, campaign.identity, input);
@@ -66,7 +67,8 @@ export async function applyEdits(deps: EditDependencies, campaign: Campaign, inp
     identity: identity.right,
     ccEmails: input.ccEmails !== undefined ? [...new Set(input.ccEmails ?? [])] : campaign.ccEmails,
     bccEmails: input.bccEmails !== undefined ? [...new Set(input.bccEmails ?? [])] : campaign.bccEmails,
-    campaignData: input.campaignData ?? campaign.campaignData,
+    campaignData,
+    computedLists,
     maxRecipients: input.maxRecipients !== undefined ? input.maxRecipients : campaign.maxRecipients,
     schedule: {
       ...campaign.schedule,

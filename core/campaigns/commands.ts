@@ -6,6 +6,7 @@ import { boundedJsonObject } from "../shared/bounded-json.js";
 import { boundedText, Email, integerBetween, IsoDate, nullable, oneOf, optional, required, TrimmedNonEmpty } from "../shared/codecs.js";
 import { withSchema } from "../shared/json-schema.js";
 import { offsetPageFields } from "../shared/offset-pagination.js";
+import { ComputedListsCodec } from "./computed-lists.js";
 import { CAMPAIGN_STATUSES, RECURRING_INTERVALS, TARGET_TYPES, type AudienceRule } from "./model.js";
 
 /**
@@ -164,8 +165,7 @@ const editableProps = {
   replyTo: optional(Email),
   replyToName: optional(PersonName),
   campaignData: optional(CampaignData),
-  /** Computed lists are not available on this server: only an empty list is accepted. */
-  computedLists: t.unknown,
+  computedLists: optional(ComputedListsCodec),
   segmentId: optional(TrimmedNonEmpty),
   listIds: optional(Ids("list IDs")),
   labels: optional(Labels),

@@ -54,6 +54,7 @@ export class CreateCampaign {
       ccEmails: [],
       bccEmails: [],
       campaignData: {},
+      computedLists: [],
       maxRecipients: null,
       status: input.status ?? "draft",
       schedule: NO_SCHEDULE,

@@ -1,4 +1,5 @@
 import type { EmailBody } from "../emails/model.js";
+import type { ComputedList } from "./computed-lists.js";
 import type { FilterLeafInput, JoinOperator } from "../segments/model.js";
 import { notFound } from "../shared/errors.js";
 import type { CampaignSendState } from "./send-model.js";
@@ -93,6 +94,8 @@ export interface Campaign {
   readonly bccEmails: readonly string[];
   /** Campaign-wide merge values. */
   readonly campaignData: Readonly<Record<string, unknown>>;
+  /** Per-recipient picks from campaignData's arrays, read as `computed.{key}`. */
+  readonly computedLists: readonly ComputedList[];
   readonly maxRecipients: number | null;
   readonly status: CampaignStatus;
   readonly schedule: CampaignSchedule;

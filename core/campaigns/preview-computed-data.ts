@@ -4,14 +4,14 @@ import { badRequest, notFound } from "../shared/errors.js";
 import { fail, ok, type Result } from "../shared/result.js";
 import type { SubscriberRepository } from "../subscribers/ports.js";
 import type { PreviewComputedDataCommand } from "./commands.js";
+import { resolveComputedLists, type ResolvedComputedList } from "./computed-lists.js";
 import { CAMPAIGN_NOT_FOUND } from "./model.js";
 import type { CampaignRepository } from "./ports.js";
 import { campaignVariables } from "./preview-campaign.js";
 
 export interface ComputedData {
   readonly variables: Record<string, unknown>;
-  /** Computed lists are not available on this server: always empty. */
-  readonly lists: readonly never[];
+  readonly lists: readonly ResolvedComputedList[];
 }
 
 /**
@@ -34,6 +34,7 @@ export class PreviewComputedData {
       contact = await this.subscribers.findById(actor.companyId, input.subscriberId);
       if (!contact) return fail(notFound("Subscriber not found"));
     }
-    return ok({ variables: campaignVariables(campaign, contactVariables(contact!)), lists: [] });
+    const values = contactVariables(contact!);
+    return ok({ variables: campaignVariables(campaign, values), lists: resolveComputedLists(campaign.computedLists, campaign.campaignData, values) });
   };
 }

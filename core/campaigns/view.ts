@@ -5,6 +5,7 @@ import { StatsView } from "../metrics/view.js";
 import { oneOf } from "../shared/codecs.js";
 import { Id, NullableString, NullableTimestamp, Timestamp, view } from "../shared/view-fields.js";
 import { TargetListsCodec } from "./commands.js";
+import { StoredComputedList } from "./computed-lists.js";
 import { CAMPAIGN_STATUSES, RECURRING_INTERVALS, type Campaign } from "./model.js";
 import { EXCLUSION_REASONS, type ExclusionReason } from "./send-model.js";
 
@@ -70,8 +71,7 @@ export const CampaignView = view(
     html: NullableString,
     blocks: t.union([EmailBlocksView, t.null]),
     targetLists: t.union([TargetListsCodec, t.null]),
-    /** Computed lists are not available here: always empty. */
-    computedLists: t.readonlyArray(t.unknown),
+    computedLists: t.readonlyArray(StoredComputedList),
     campaignData: t.record(t.string, t.unknown),
     /** The live public share link (POST /campaigns/{id}/share-link), on GET /campaigns/{id}; null otherwise. */
     shareUrl: NullableString,
@@ -125,7 +125,7 @@ export const toCampaignView = (campaign: Campaign, stats: StatsView, shareUrl: s
   html: campaign.body && !isBlocksBody(campaign.body) ? campaign.body.html : null,
   blocks: campaign.body && isBlocksBody(campaign.body) ? campaign.body.blocks : null,
   targetLists: campaign.targetLists,
-  computedLists: [],
+  computedLists: campaign.computedLists,
   campaignData: campaign.campaignData,
   shareUrl,
   ...campaign.identity,

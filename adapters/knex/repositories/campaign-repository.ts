@@ -1,6 +1,7 @@
 import * as t from "io-ts";
 import type { Knex } from "knex";
 import { TargetListsCodec } from "../../../core/campaigns/commands.js";
+import { StoredComputedList } from "../../../core/campaigns/computed-lists.js";
 import { CAMPAIGN_STATUSES, RECURRING_INTERVALS, type Campaign, type CampaignStatus } from "../../../core/campaigns/model.js";
 import type { CampaignGoal } from "../../../core/campaigns/goals.js";
 import type { CampaignPage, CampaignRepository } from "../../../core/campaigns/ports.js";
@@ -35,6 +36,7 @@ const CampaignRow = t.type({
   cc_emails: nullable(Strings),
   bcc_emails: nullable(Strings),
   campaign_data: nullable(dbJson(t.record(t.string, t.unknown))),
+  computed_lists: nullable(dbJson(t.array(StoredComputedList))),
   max_recipients: nullable(DbInteger),
   status: oneOf(CAMPAIGN_STATUSES, "CampaignStatus"),
   scheduled_at: DbNullableDate,
@@ -78,6 +80,7 @@ function toCampaign(row: unknown): Campaign {
     ccEmails: r.cc_emails ?? [],
     bccEmails: r.bcc_emails ?? [],
     campaignData: r.campaign_data ?? {},
+    computedLists: r.computed_lists ?? [],
     maxRecipients: r.max_recipients,
     status: r.status,
     schedule: {
@@ -120,6 +123,7 @@ const savedColumns = (campaign: Campaign) => ({
   cc_emails: JSON.stringify(campaign.ccEmails),
   bcc_emails: JSON.stringify(campaign.bccEmails),
   campaign_data: JSON.stringify(campaign.campaignData),
+  computed_lists: campaign.computedLists.length > 0 ? JSON.stringify(campaign.computedLists) : null,
   max_recipients: campaign.maxRecipients,
   status: campaign.status,
   scheduled_at: toDbDate(campaign.schedule.scheduledAt),

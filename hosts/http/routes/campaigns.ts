@@ -101,7 +101,7 @@ export const campaignsRoutes = routeModule(
       scopes: ["campaigns:write"],
       summary:
         `Create a draft: name and subject required (subject may come from templateId), previewText, trackingCode, labels, campaignData (a JSON object, arrays of at most 500 items), ccEmails/bccEmails (at most 10). ${CONTENT} ${AUDIENCE} ${IDENTITY} ` +
-        "status sent with sentAt archives a campaign sent elsewhere (nothing is delivered). computedLists are not available: 400 unless empty.",
+        "status sent with sentAt archives a campaign sent elsewhere (nothing is delivered). computedLists: per-recipient picks from a campaignData array (key, source, where, sortBy, slots), read in templates as computed.{key}.",
       body: CreateCampaignCommand,
       response: campaign,
       errors: [400, 404, 422],
@@ -194,10 +194,19 @@ export const campaignsRoutes = routeModule(
       scopes: ["campaigns:read"],
       summary:
         "The variables the campaign resolves for a contact: subscriberId (a stored contact) or subscriber (inline, with email and customAttributes); one is required (400 'Provide subscriberId or subscriber.'). " +
-        `The contact's fields and attributes over the campaign's campaignData. lists is always empty: computed lists are not available. ${NOT_FOUND}`,
+        `The contact's fields and attributes over the campaign's campaignData, and each computed list for the contact: key, items (every item the contact qualifies for, in order), exposures (the items shown, each with its slot from 1), exactly as the send resolves them. ${NOT_FOUND}`,
       params: CampaignPath,
       body: PreviewComputedDataCommand,
-      response: view({ variables: t.record(t.string, t.unknown), lists: t.readonlyArray(t.unknown) }),
+      response: view({
+        variables: t.record(t.string, t.unknown),
+        lists: t.readonlyArray(
+          t.type({
+            key: t.string,
+            items: t.readonlyArray(t.record(t.string, t.unknown)),
+            exposures: t.readonlyArray(t.intersection([t.type({ slot: t.number }), t.record(t.string, t.unknown)])),
+          }),
+        ),
+      }),
       errors: [400, 404, 422],
       handle: async ({ input, actor }) => uses.previewComputedData.execute(actor, input.params.campaignId, input.body),
     }),

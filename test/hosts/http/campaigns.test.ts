@@ -193,9 +193,9 @@ for (const dialect of dialects()) {
       [{ name: "x", subject: "s", senderProfileId: "sp_missing" }, 400, "Sender profile not found: sp_missing"],
       [{ name: "x", subject: "s", senderProfileId: "sp_1", fromEmail: "a@example.com" }, 400, "Provide senderProfileId or fromEmail and fromName, not both"],
       [
-        { name: "x", subject: "s", computedLists: [{ key: "products" }] },
+        { name: "x", subject: "s", computedLists: [{ key: "products", source: "products" }] },
         400,
-        "computedLists are not available on this server: leave them out (or send an empty list)",
+        'computedLists.0.source: campaignData has no array "products"',
       ],
       [
         { name: "x", subject: "s", campaignData: { items: Array.from({ length: 501 }, (_, i) => i) } },
