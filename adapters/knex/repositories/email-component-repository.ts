@@ -6,6 +6,7 @@ import type { ComponentWrite, EmailComponentRepository } from "../../../core/ema
 import { oneOf } from "../../../core/shared/codecs.js";
 import { DbDate, DbInteger, dbJson, decodeRow, toDbDate } from "../row-codecs.js";
 import { SqliteReadCache } from "../sqlite-read-cache.js";
+import { isUniqueViolation } from "../unique-violation.js";
 
 const ComponentRow = t.type({
   id: t.string,
@@ -35,11 +36,6 @@ function toComponent(row: unknown): EmailComponent {
     updatedAt: r.updated_at,
   };
 }
-
-const isUniqueViolation = (error: unknown): boolean => {
-  const code = (error as { code?: string } | null)?.code;
-  return code === "23505" || code === "SQLITE_CONSTRAINT_UNIQUE";
-};
 
 const columns = (component: EmailComponent) => ({
   name: component.name,

@@ -2,6 +2,7 @@ import * as t from "io-ts";
 import type { Knex } from "knex";
 import type { IdempotencyBegin, IdempotencyStore, RequestFingerprint } from "../../../core/idempotency/ports.js";
 import { DbDate, DbInteger, dbJson, decodeRow, toDbDate } from "../row-codecs.js";
+import { isUniqueViolation } from "../unique-violation.js";
 
 const IdempotencyRow = t.type({
   company_id: t.string,
@@ -17,11 +18,6 @@ const IdempotencyRow = t.type({
 });
 
 /** A primary-key clash on either dialect (a foreign-key failure is not one). */
-const isUniqueViolation = (error: unknown): boolean => {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === "23505" || code === "SQLITE_CONSTRAINT_PRIMARYKEY" || code === "SQLITE_CONSTRAINT_UNIQUE";
-};
-
 /**
  * `idempotency_keys` as the store. The primary key (company, key) is the lock: the insert that
  * wins starts the request, every other one reads what the winner left.

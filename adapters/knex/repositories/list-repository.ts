@@ -6,6 +6,7 @@ import type { IdGenerator } from "../../../core/ports/id-generator.js";
 import type { KnexWebhookPublisher } from "../knex-webhook-publisher.js";
 import { publishMembershipEvents } from "../list-membership-events.js";
 import { DbBoolean, DbDate, DbInteger, decodeRow, toDbDate } from "../row-codecs.js";
+import { isUniqueViolation } from "../unique-violation.js";
 
 const ListRow = t.type({
   id: t.string,
@@ -37,11 +38,6 @@ function toList(row: unknown): ListWithCounts {
 }
 
 /** A unique-index clash on either dialect. */
-const isUniqueViolation = (error: unknown): boolean => {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === "23505" || code === "SQLITE_CONSTRAINT_UNIQUE";
-};
-
 const MEMBER_COUNT = "(select count(*) from list_memberships m where m.list_id = lists.id) as subscriber_count";
 const ACTIVE_MEMBER_COUNT =
   "(select count(*) from list_memberships m join subscribers s on s.id = m.subscriber_id" +

@@ -16,6 +16,7 @@ import { isPostgres } from "../connection.js";
 import { announceJobs, newJobRow } from "../knex-job-queue.js";
 import { DbDate, DbInteger, DbNullableDate, dbJson, decodeRow, toDbDate } from "../row-codecs.js";
 import { subscriberColumns, toSubscriber } from "./subscriber-repository.js";
+import { isUniqueViolation } from "../unique-violation.js";
 
 type Db = Knex | Knex.Transaction;
 
@@ -374,11 +375,6 @@ class KnexImportStepWork implements ImportStepWork {
     return ids;
   }
 }
-
-const isUniqueViolation = (error: unknown): boolean => {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === "23505" || code === "SQLITE_CONSTRAINT_UNIQUE";
-};
 
 export class KnexSubscriberImportRepository implements SubscriberImportRepository {
   private readonly postgres: boolean;

@@ -17,6 +17,7 @@ import type { StoredContact } from "../../../core/warehouse/row-mapping.js";
 import { isPostgres } from "../connection.js";
 import { DbBoolean, DbDate, DbInteger, DbNullableDate, dbJson, decodeRow, toDbDate } from "../row-codecs.js";
 import { toSubscriber } from "./subscriber-repository.js";
+import { isUniqueViolation } from "../unique-violation.js";
 
 type Db = Knex | Knex.Transaction;
 
@@ -220,11 +221,6 @@ const runColumns = (r: WarehouseSyncRun) => ({
   started_at: toDbDate(r.startedAt),
   finished_at: toDbDate(r.finishedAt),
 });
-
-const isUniqueViolation = (error: unknown): boolean => {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === "23505" || code === "SQLITE_CONSTRAINT_UNIQUE";
-};
 
 /** The runs of these rows, with the imports each made, in order. */
 async function runsOf(db: Db, rows: readonly { id: string }[]): Promise<WarehouseSyncRun[]> {
