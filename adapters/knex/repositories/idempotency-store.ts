@@ -17,7 +17,6 @@ const IdempotencyRow = t.type({
   expires_at: DbDate,
 });
 
-/** A primary-key clash on either dialect (a foreign-key failure is not one). */
 /**
  * `idempotency_keys` as the store. The primary key (company, key) is the lock: the insert that
  * wins starts the request, every other one reads what the winner left.

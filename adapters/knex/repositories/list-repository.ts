@@ -37,7 +37,6 @@ function toList(row: unknown): ListWithCounts {
   };
 }
 
-/** A unique-index clash on either dialect. */
 const MEMBER_COUNT = "(select count(*) from list_memberships m where m.list_id = lists.id) as subscriber_count";
 const ACTIVE_MEMBER_COUNT =
   "(select count(*) from list_memberships m join subscribers s on s.id = m.subscriber_id" +
