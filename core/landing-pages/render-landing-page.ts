@@ -4,7 +4,7 @@ import { fail, ok, type Result } from "../shared/result.js";
 import type { TenancyRepository } from "../tenancy/ports.js";
 import type { RenderLandingPageCommand } from "./commands.js";
 import { LANDING_PAGE_NOT_FOUND } from "./errors.js";
-import { formOfPage, type HostedPage } from "./hosted-page.js";
+import { hostedPage, type HostedPage } from "./hosted-page.js";
 import type { LandingContentRules } from "./landing-content.js";
 import type { LandingPageRepository } from "./ports.js";
 
@@ -26,8 +26,6 @@ export class RenderLandingPage {
     if (!stored) return fail(LANDING_PAGE_NOT_FOUND);
     const content = input.content ? await this.contentRules.check(actor.companyId, input.content, stored.content) : ok(stored.content);
     if (content._tag === "Left") return content;
-    const page = { ...stored, content: content.right };
-    const [form, company] = await Promise.all([formOfPage(this.forms, page), this.tenancy.findCompany(page.companyId)]);
-    return ok({ page, form, companyName: company?.name ?? "" });
+    return ok(await hostedPage(this.forms, this.tenancy, { ...stored, content: content.right }));
   };
 }

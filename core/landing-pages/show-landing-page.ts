@@ -2,7 +2,7 @@ import type { FormRepository } from "../forms/ports.js";
 import type { Clock } from "../ports/clock.js";
 import { isMachineAgent } from "../tracking/machine-engagement.js";
 import type { TenancyRepository } from "../tenancy/ports.js";
-import { formOfPage, type HostedPage } from "./hosted-page.js";
+import { hostedPage, type HostedPage } from "./hosted-page.js";
 import type { LandingPageLinks } from "./page-links.js";
 import type { LandingDomainRepository, LandingPageRepository } from "./ports.js";
 
@@ -60,8 +60,7 @@ export class ShowLandingPage {
     return this.hosted(page);
   }
 
-  private async hosted(page: HostedPage["page"]): Promise<HostedPage> {
-    const [form, company] = await Promise.all([formOfPage(this.forms, page), this.tenancy.findCompany(page.companyId)]);
-    return { page, form, companyName: company?.name ?? "" };
+  private hosted(page: HostedPage["page"]): Promise<HostedPage> {
+    return hostedPage(this.forms, this.tenancy, page);
   }
 }
