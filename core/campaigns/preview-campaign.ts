@@ -6,7 +6,7 @@ import type { Actor } from "../shared/actor.js";
 import { badRequest } from "../shared/errors.js";
 import { fail, ok, type Result } from "../shared/result.js";
 import type { SubscriberRepository } from "../subscribers/ports.js";
-import { resolveComputedLists } from "./computed-lists.js";
+import { resolveComputedLists, type ResolvedComputedList } from "./computed-lists.js";
 import { CAMPAIGN_NOT_FOUND, type Campaign } from "./model.js";
 import type { CampaignRepository } from "./ports.js";
 
@@ -20,11 +20,17 @@ export const NOTHING_TO_RENDER = badRequest("The campaign has no content to rend
  * The merge values of a campaign for a contact: its campaignData, under the contact's own values
  * (a contact's fields win), and its computed lists' exposures for this contact as `computed`.
  */
-export function campaignVariables(campaign: Campaign, contactValues: Readonly<Record<string, unknown>>): Record<string, unknown> {
+export const campaignVariables = (campaign: Campaign, contactValues: Readonly<Record<string, unknown>>): Record<string, unknown> =>
+  variablesWithLists(campaign, contactValues, resolveComputedLists(campaign.computedLists, campaign.campaignData, contactValues));
+
+/** The same, from the contact's lists already resolved. */
+export function variablesWithLists(
+  campaign: Campaign,
+  contactValues: Readonly<Record<string, unknown>>,
+  lists: readonly ResolvedComputedList[],
+): Record<string, unknown> {
   const values = { ...campaign.campaignData, ...contactValues };
-  if (campaign.computedLists.length === 0) return values;
-  const lists = resolveComputedLists(campaign.computedLists, campaign.campaignData, contactValues);
-  return { ...values, computed: Object.fromEntries(lists.map((list) => [list.key, list.exposures])) };
+  return lists.length === 0 ? values : { ...values, computed: Object.fromEntries(lists.map((list) => [list.key, list.exposures])) };
 }
 
 /**

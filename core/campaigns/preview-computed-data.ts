@@ -7,7 +7,7 @@ import type { PreviewComputedDataCommand } from "./commands.js";
 import { resolveComputedLists, type ResolvedComputedList } from "./computed-lists.js";
 import { CAMPAIGN_NOT_FOUND } from "./model.js";
 import type { CampaignRepository } from "./ports.js";
-import { campaignVariables } from "./preview-campaign.js";
+import { variablesWithLists } from "./preview-campaign.js";
 
 export interface ComputedData {
   readonly variables: Record<string, unknown>;
@@ -35,6 +35,7 @@ export class PreviewComputedData {
       if (!contact) return fail(notFound("Subscriber not found"));
     }
     const values = contactVariables(contact!);
-    return ok({ variables: campaignVariables(campaign, values), lists: resolveComputedLists(campaign.computedLists, campaign.campaignData, values) });
+    const lists = resolveComputedLists(campaign.computedLists, campaign.campaignData, values);
+    return ok({ variables: variablesWithLists(campaign, values, lists), lists });
   };
 }

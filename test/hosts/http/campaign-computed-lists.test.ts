@@ -111,6 +111,12 @@ for (const dialect of dialects()) {
     t.regex(received["ann@example.com"]!.html ?? "", /<li>1\. Green teapot<\/li><li>2\. Blue mug<\/li>/);
     t.regex(received["bob@example.com"]!.html ?? "", /<li>1\. Trail shoes<\/li><li>2\. Water bottle<\/li>/);
     t.regex(received["cy@example.com"]!.html ?? "", /<ul><\/ul>/);
+
+    // A test send to a contact's address resolves that contact's picks too.
+    const test = await s.call("POST", `/api/v1/campaigns/${id}/test`, { body: { to: "bob@example.com" } });
+    t.is(test.status, 200, JSON.stringify(test.body));
+    await s.runJobs();
+    t.deepEqual(s.received()["bob@example.com"], ["Hello Bob: Trail shoes", "Hello Bob: Trail shoes"]);
   });
 
   test(name("bad lists are refused with the field named, and nothing is saved"), async (t) => {
