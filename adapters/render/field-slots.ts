@@ -10,27 +10,32 @@ import { escapeHtml } from "./html-text.js";
  * trimmed). One pass over the compiled HTML: a value that looks like a stand-in is not filled again.
  */
 export class FieldSlots {
-  private readonly values: string[] = [];
+  private readonly values: Field[] = [];
+
+  /** The fields in the order of their stand-ins. */
+  get fields(): readonly Field[] {
+    return this.values;
+  }
 
   /** A field the document inserts as HTML. */
   html(value: string): string {
-    return this.slot(value);
+    return this.slot({ kind: "html", written: value });
   }
 
   /** A field the document escapes: text content, attribute values. */
   text(value: string): string {
-    return this.slot(escapeHtml(value));
+    return this.slot({ kind: "text", written: escapeHtml(value), text: value });
   }
 
   /** The whole content of an MJML element, which MJML trims. */
   private content(value: string, escape: boolean): string {
     const trimmed = value.trim();
-    return this.slot(escape ? escapeHtml(trimmed) : trimmed);
+    return escape ? this.text(trimmed) : this.html(trimmed);
   }
 
   /** The compiled HTML with every stand-in replaced by its value. */
   fill(compiled: string): string {
-    return compiled.replace(FIELD_SLOT, (_, index: string) => this.values[Number(index)] ?? "");
+    return compiled.replace(FIELD_SLOT, (_, index: string) => this.values[Number(index)]?.written ?? "");
   }
 
   /** The blocks with their merge-filled fields (those fillBlock fills) as stand-ins. */
@@ -66,10 +71,14 @@ export class FieldSlots {
     }
   }
 
-  private slot(written: string): string {
-    this.values.push(written);
+  private slot(field: Field): string {
+    this.values.push(field);
     return `lifecycle-field-${this.values.length - 1}-7f3a9c`;
   }
 }
 
-const FIELD_SLOT = /lifecycle-field-(\d+)-7f3a9c/g;
+/** A merge-filled field as the document writes it: HTML as it is, or text escaped (`text` is the text itself). */
+export type Field = { readonly kind: "html"; readonly written: string } | { readonly kind: "text"; readonly written: string; readonly text: string };
+
+/** A stand-in: its field's index is the first group. */
+export const FIELD_SLOT = /lifecycle-field-(\d+)-7f3a9c/g;

@@ -1,4 +1,4 @@
-import { parse, parseFragment, type DefaultTreeAdapterMap } from "parse5";
+import { defaultTreeAdapter, html as namespaces, parse, parseFragment, type DefaultTreeAdapterMap } from "parse5";
 import { escapeHtml } from "./html-text.js";
 import { isRefusedUrl, URL_ATTRIBUTES } from "./url-safety.js";
 
@@ -13,11 +13,13 @@ import { isRefusedUrl, URL_ATTRIBUTES } from "./url-safety.js";
 type Node = DefaultTreeAdapterMap["node"];
 type Element = DefaultTreeAdapterMap["element"];
 
-/** An `href` attribute of an `<a>` or `<area>`: its trimmed value and where the attribute is. */
+/** An `href` attribute of an `<a>` or `<area>`: its trimmed value (and as written), where the attribute is, and the text the link holds. */
 export interface LocatedLink {
   readonly url: string;
+  readonly value: string;
   readonly start: number;
   readonly end: number;
+  readonly text: string;
 }
 
 export interface HtmlEdits {
@@ -47,20 +49,6 @@ const isElement = (node: Node): node is Element => "tagName" in node;
 /** The attribute's name as written (`xlink:href`), by which parse5 locates it. */
 const sourceNameOf = (attr: Element["attrs"][number]): string => (attr.prefix ? `${attr.prefix}:${attr.name}` : attr.name);
 
-/** The element's URL attributes that url-safety refuses, located from `base` (where its markup starts). */
-function refusedAttributesOf(element: Element, base: number): LocatedAttribute[] {
-  const refused: LocatedAttribute[] = [];
-  for (const attr of element.attrs) {
-    // `attr.name` is `href` for `xlink:href` too: the cheap test first, on every attribute of the document.
-    if (!URL_ATTRIBUTES.has(attr.name)) continue;
-    const name = sourceNameOf(attr);
-    const at = element.sourceCodeLocation?.attrs?.[name];
-    if (at && URL_ATTRIBUTES.has(name) && isRefusedUrl(element.tagName, name, attr.value))
-      refused.push({ name, start: base + at.startOffset, end: base + at.endOffset });
-  }
-  return refused;
-}
-
 /** Every element under `node`, in document order (template contents included). */
 function* elementsUnder(node: Node): Generator<Element> {
   if (isElement(node)) {
@@ -83,54 +71,137 @@ function conditionalMarkupOf(node: Node): { markup: string; start: number } | nu
     : null;
 }
 
+/** The text under `node`, as a plain-text converter sees a link's words. */
+const textUnder = (node: Node): string =>
+  node.nodeName === "#text" ? (node as DefaultTreeAdapterMap["textNode"]).value : "childNodes" in node ? node.childNodes.map(textUnder).join("") : "";
+
+/** A URL attribute (url-safety's list): its element, name as written, decoded value and place; for a link's `href`, the text the link holds. */
+export interface LocatedUrl {
+  readonly element: string;
+  readonly name: string;
+  readonly value: string;
+  readonly start: number;
+  readonly end: number;
+  /** The `href` of an `<a>` or `<area>` outside conditional comments, which click tracking may rewrite. */
+  readonly link: boolean;
+  readonly text: string;
+}
+
+/** Elements whose content is text, not markup. */
+const RAW_TEXT: ReadonlySet<string> = new Set(["script", "style", "title", "textarea", "xmp", "iframe", "noembed", "noframes", "plaintext"]);
+
+/** Every URL attribute under `root` (those inside conditional comments too), and its `<html>` and `<body>` elements; `texts` also collects where its text nodes are. */
+function locate(root: Node, texts?: Array<{ start: number; end: number }>): { urls: LocatedUrl[]; body: Element | null; root: Element | null } {
+  const urls: LocatedUrl[] = [];
+  let body: Element | null = null;
+  let html: Element | null = null;
+  const collect = (element: Element, base: number, links: boolean): void => {
+    for (const attr of element.attrs) {
+      // `attr.name` is `href` for `xlink:href` too: the cheap test first, on every attribute of the document.
+      if (!URL_ATTRIBUTES.has(attr.name)) continue;
+      const name = sourceNameOf(attr);
+      const at = element.sourceCodeLocation?.attrs?.[name];
+      if (!at || !URL_ATTRIBUTES.has(name)) continue;
+      const link = links && name === "href" && (element.tagName === "a" || element.tagName === "area");
+      urls.push({
+        element: element.tagName,
+        name,
+        value: attr.value,
+        start: base + at.startOffset,
+        end: base + at.endOffset,
+        link,
+        text: link ? textUnder(element) : "",
+      });
+    }
+  };
+  const visit = (node: Node, parent: string): void => {
+    const conditional = conditionalMarkupOf(node);
+    if (conditional) {
+      const fragment = parseFragment(conditional.markup, { sourceCodeLocationInfo: true, scriptingEnabled: false });
+      for (const element of elementsUnder(fragment)) collect(element, conditional.start, false);
+    }
+    if (texts && node.nodeName === "#text" && !RAW_TEXT.has(parent)) {
+      const at = (node as DefaultTreeAdapterMap["textNode"]).sourceCodeLocation;
+      if (at) texts.push({ start: at.startOffset, end: at.endOffset });
+    }
+    if (isElement(node)) {
+      if (node.tagName === "body") body = node;
+      if (node.tagName === "html") html = node;
+      collect(node, 0, true);
+      if (node.tagName === "template") visit((node as DefaultTreeAdapterMap["template"]).content, "template");
+    }
+    if ("childNodes" in node) for (const child of node.childNodes) visit(child, isElement(node) ? node.tagName : parent);
+  };
+  visit(root, "");
+  return { urls, body, root: html };
+}
+
+const isRefused = (url: LocatedUrl): boolean => isRefusedUrl(url.element, url.name, url.value);
+
+/** Markup that a fragment may not hold to parse alike anywhere: comments, raw text, foreign content, document structure, table parts. */
+const CONTEXT_DEPENDENT =
+  /<(?:!|\?|\/?(?:script|style|textarea|title|xmp|iframe|noembed|noframes|noscript|plaintext|template|svg|math|html|head|body|frameset|frame|form|select|option|optgroup|caption|colgroup|col|tbody|thead|tfoot|tr|td|th)[\s/>])/i;
+
+/** Appended to a fragment to see where its markup ends. */
+const END_MARK = "<i data-lifecycle-end></i>";
+const END_TAG = /<\/[a-zA-Z]/g;
+
 export class HtmlDocument {
+  readonly links: readonly LocatedLink[];
+  private readonly refused: readonly LocatedAttribute[];
+
   private constructor(
     readonly html: string,
-    readonly links: readonly LocatedLink[],
-    private readonly refused: readonly LocatedAttribute[],
+    /** Every URL attribute, refused or not. */
+    readonly urls: readonly LocatedUrl[],
     private readonly bodyStart: number,
-    private readonly bodyEnd: number,
+    /** Where the body's content ends. */
+    readonly bodyEnd: number,
     private readonly body: { readonly start: number; readonly end: number } | null,
-  ) {}
+    /** Where the text nodes are (not those of raw-text elements), when asked for. */
+    readonly texts: ReadonlyArray<{ readonly start: number; readonly end: number }> = [],
+  ) {
+    this.links = urls
+      .filter((url) => url.link && !isRefused(url))
+      .map((url) => ({ url: url.value.trim(), value: url.value, start: url.start, end: url.end, text: url.text }));
+    this.refused = urls.filter(isRefused);
+  }
 
-  static parse(html: string): HtmlDocument {
+  /** `texts`: also note where the text nodes are. */
+  static parse(html: string, options: { texts?: boolean } = {}): HtmlDocument {
     // As a mail client reads it: no scripting, so <noscript> content is markup too.
     const document = parse(html, { sourceCodeLocationInfo: true, scriptingEnabled: false });
-    const links: LocatedLink[] = [];
-    const refused: LocatedAttribute[] = [];
-    let body: Element | null = null;
-    let root: Element | null = null;
-    const visit = (node: Node): void => {
-      const conditional = conditionalMarkupOf(node);
-      if (conditional) {
-        const fragment = parseFragment(conditional.markup, { sourceCodeLocationInfo: true, scriptingEnabled: false });
-        for (const element of elementsUnder(fragment)) refused.push(...refusedAttributesOf(element, conditional.start));
-      }
-      if (isElement(node)) {
-        if (node.tagName === "body") body = node;
-        if (node.tagName === "html") root = node;
-        refused.push(...refusedAttributesOf(node, 0));
-        if (node.tagName === "a" || node.tagName === "area") {
-          const href = node.attrs.find((attr) => attr.name === "href" && !attr.prefix);
-          const at = node.sourceCodeLocation?.attrs?.href;
-          if (href && at && !isRefusedUrl(node.tagName, "href", href.value)) links.push({ url: href.value.trim(), start: at.startOffset, end: at.endOffset });
-        }
-        if (node.tagName === "template") visit((node as DefaultTreeAdapterMap["template"]).content);
-      }
-      if ("childNodes" in node) for (const child of node.childNodes) visit(child);
-    };
-    visit(document);
-    const bodyLocation = (body as Element | null)?.sourceCodeLocation;
-    const rootLocation = (root as Element | null)?.sourceCodeLocation;
+    const texts = options.texts ? [] : undefined;
+    const { urls, body, root } = locate(document, texts);
+    const bodyLocation = body?.sourceCodeLocation;
+    const rootLocation = root?.sourceCodeLocation;
     const tags = bodyLocation?.startTag && bodyLocation.endTag ? { start: bodyLocation.startTag.endOffset, end: bodyLocation.endTag.startOffset } : null;
     return new HtmlDocument(
       html,
-      links,
-      refused,
+      urls,
       bodyLocation?.startTag?.endOffset ?? 0,
       bodyLocation?.endTag?.startOffset ?? rootLocation?.endTag?.startOffset ?? html.length,
       tags,
+      texts,
     );
+  }
+
+  /**
+   * Markup that parses the same wherever it stands among a document's text (inside a `<div>`,
+   * `<h1>` or `<li>`), or null: every element it opens is closed, every end tag closes one of
+   * its own, it ends outside any tag, and it holds nothing whose parsing depends on its
+   * surroundings. Its links and edits are then those it would have inside the whole document.
+   */
+  static parseSelfContained(html: string): HtmlDocument | null {
+    if (CONTEXT_DEPENDENT.test(html)) return null;
+    const context = defaultTreeAdapter.createElement("div", namespaces.NS.HTML, []);
+    const fragment = parseFragment(context, html + END_MARK, { sourceCodeLocationInfo: true, scriptingEnabled: false });
+    const last = fragment.childNodes.at(-1);
+    if (!last || !isElement(last) || last.tagName !== "i" || last.sourceCodeLocation?.startOffset !== html.length) return null;
+    let closed = 0;
+    for (const element of elementsUnder(fragment)) if (element.sourceCodeLocation?.endTag && element !== last) closed++;
+    if (closed !== (html.match(END_TAG)?.length ?? 0)) return null;
+    return new HtmlDocument(html, locate(fragment).urls, 0, html.length, null);
   }
 
   /** The markup between `<body ...>` and `</body>` (the whole text when it has no body tags). */

@@ -5,6 +5,7 @@ import { badRequest } from "../../core/shared/errors.js";
 import { fail, ok, type Result } from "../../core/shared/result.js";
 import { HtmlDocument, insertAt } from "./html-document.js";
 import { FieldSlots } from "./field-slots.js";
+import { Fragments, PreparedDocument } from "./prepared-document.js";
 import { escapeHtml, oneLine, safeUrl } from "./html-text.js";
 import {
   DEFAULT_MERGE_TAG_LIMITS,
@@ -146,14 +147,31 @@ export const preloadMjml = async (): Promise<void> => {
   await loadMjml();
 };
 
+/** An email's compiled HTML, its fields as stand-ins, prepared for recipients when first needed. */
+class CompiledDocument {
+  private readonly preparations: [PreparedDocument | undefined, PreparedDocument | undefined] = [undefined, undefined];
+
+  constructor(readonly html: string) {}
+
+  prepared(tracking: boolean): PreparedDocument {
+    const at = tracking ? 1 : 0;
+    return (this.preparations[at] ??= PreparedDocument.prepare(this.html, tracking));
+  }
+}
+
 export class MjmlEmailRenderer implements EmailRenderer {
   private readonly engines: MergeTagEngines;
   /** Compiled footers by MJML source (one per company footer and theme, in practice). */
   private readonly footers = new Map<string, CompiledFooter>();
-  /** Compiled emails by MJML source, the recipient's links as stand-ins. */
-  private readonly documents = new Map<string, string>();
+  /** Compiled emails by MJML source, their fields as stand-ins; prepared for recipients without and with click tracking. */
+  private readonly documents = new Map<string, CompiledDocument>();
+  private readonly fragments = new Fragments();
 
-  constructor(private readonly limits: RenderLimits = DEFAULT_RENDER_LIMITS) {
+  /** `wholeCopies`: parse every recipient's whole copy instead of filling a prepared one (the reference the prepared way is tested against). */
+  constructor(
+    private readonly limits: RenderLimits = DEFAULT_RENDER_LIMITS,
+    private readonly options: { readonly wholeCopies?: boolean } = {},
+  ) {
     this.engines = mergeTagEngines(limits);
   }
 
@@ -210,9 +228,15 @@ export class MjmlEmailRenderer implements EmailRenderer {
           body: slots.blocks(body),
           footer: slots.blocks(defaultFooter),
         },
-        withLinkSlots(context),
+        { ...context, unsubscribeUrl: slots.text(links.unsubscribeUrl), viewInBrowserUrl: links.viewInBrowserUrl && slots.text(links.viewInBrowserUrl) },
       );
-      document = HtmlDocument.parse(slots.fill(fillLinkSlots(await this.compileOnce(source), context, escapeHtml)));
+      const compiled = await this.compileOnce(source);
+      // Most recipients: their values filled in at the places found once; the rest parse their whole copy.
+      const filled = this.options.wholeCopies
+        ? null
+        : compiled.prepared(links.rewriteLink !== undefined).fill(slots.fields, { track, unsubscribeUrl: links.unsubscribeUrl }, this.fragments);
+      if (filled) return this.finish(tags, request, subject, previewText, filled.html, filled.bodyEnd, filled.text, filled.hasUnsubscribeLink, null, context);
+      document = HtmlDocument.parse(slots.fill(compiled.html));
       hasUnsubscribeLink = document.hasLinkTo(links.unsubscribeUrl);
     } else {
       document = HtmlDocument.parse(await tags.html(request.body.html, { surface: "body" }));
@@ -222,11 +246,28 @@ export class MjmlEmailRenderer implements EmailRenderer {
     }
     const preview = previewText && !isBlocksBody(request.body) ? hiddenPreview(previewText) : undefined;
     const edited = document.edit({ atBodyStart: preview, rewriteLink: track });
+    return this.finish(tags, request, subject, previewText, edited.html, edited.bodyEnd, toPlainText(edited.html), hasUnsubscribeLink, footer, context);
+  }
+
+  /** The email from its edited HTML and that HTML's text: the footer of an HTML body, the unsubscribe line if no link is one, the open pixel. */
+  private finish(
+    tags: MergeTagSession,
+    request: RenderEmailRequest,
+    subject: string,
+    previewText: string | null,
+    edited: string,
+    bodyEnd: number,
+    bodyText: string,
+    hasUnsubscribeLink: boolean,
+    footer: RecipientFooter | null,
+    context: DocumentContext,
+  ): RenderedEmail {
+    const { links } = request;
     const unsubscribe = hasUnsubscribeLink ? "" : unsubscribeLine(context);
     // The footer's text part was made when it was compiled: only the body's is converted here.
-    const text = [toPlainText(edited.html), footer?.text ?? "", unsubscribe ? toPlainText(unsubscribe) : ""].filter(Boolean).join("\n\n");
+    const text = [bodyText, footer?.text ?? "", unsubscribe ? toPlainText(unsubscribe) : ""].filter(Boolean).join("\n\n");
     const ending = (footer?.html ?? "") + unsubscribe + (links.openPixelUrl ? openPixel(links.openPixelUrl) : "");
-    const html = insertAt(edited.html, edited.bodyEnd, ending);
+    const html = insertAt(edited, bodyEnd, ending);
     if (html.length > this.limits.maxHtmlLength) {
       throw new RenderFailure(
         badRequest(`The email cannot be rendered: its HTML exceeds ${this.limits.maxHtmlLength} characters`, { code: "RENDER_LIMIT_EXCEEDED" }),
@@ -241,11 +282,7 @@ export class MjmlEmailRenderer implements EmailRenderer {
    * placeholders and filled in per recipient.
    */
   private async footer(blocks: Awaited<ReturnType<typeof fillBlocks>>, context: DocumentContext): Promise<CompiledFooter> {
-    const source = footerDocument(blocks, {
-      ...context,
-      unsubscribeUrl: UNSUBSCRIBE_SLOT,
-      viewInBrowserUrl: context.viewInBrowserUrl ? VIEW_IN_BROWSER_SLOT : undefined,
-    });
+    const source = footerDocument(blocks, withLinkSlots(context));
     let compiled = this.footers.get(source);
     if (compiled === undefined) {
       const document = HtmlDocument.parse(HtmlDocument.parse(await this.compile(source)).bodyContent());
@@ -279,14 +316,14 @@ export class MjmlEmailRenderer implements EmailRenderer {
   }
 
   /** MJML of a whole email, compiled once per source (its fields and links as stand-ins: one source per email and theme, in practice). */
-  private async compileOnce(source: string): Promise<string> {
-    let html = this.documents.get(source);
-    if (html === undefined) {
-      html = await this.compile(source);
+  private async compileOnce(source: string): Promise<CompiledDocument> {
+    let compiled = this.documents.get(source);
+    if (compiled === undefined) {
+      compiled = new CompiledDocument(await this.compile(source));
       if (this.documents.size >= MAX_CACHED_DOCUMENTS) this.documents.clear();
-      this.documents.set(source, html);
+      this.documents.set(source, compiled);
     }
-    return html;
+    return compiled;
   }
 
   private async compile(source: string): Promise<string> {
