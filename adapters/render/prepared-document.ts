@@ -129,18 +129,13 @@ type Part =
   | { readonly kind: "link"; readonly url: LocatedUrl; readonly raw: string; readonly link: number }
   | { readonly kind: "bodyEnd" };
 
-/** Where a field's text goes in the text part: the text before it on its line, to indent lines it adds as the converter does in a list. */
-interface TextField {
-  readonly index: number;
-  readonly prefix: string;
-}
-
 export class PreparedDocument {
   private constructor(
     private readonly parts: readonly Part[],
     /** The text part, fields and links as stand-ins. */
     private readonly text: string,
-    private readonly textFields: ReadonlyMap<number, TextField>,
+    /** By field: the text before its stand-in on its line (a list item's ` * `), by which the converter indents the lines it adds. */
+    private readonly prefixes: ReadonlyMap<number, string>,
     /** The URLs of links kept as they are (not tracked), to tell whether one is the recipient's unsubscribe link. */
     private readonly fixedLinks: ReadonlySet<string>,
     private readonly linkCount: number,
@@ -195,12 +190,9 @@ export class PreparedDocument {
       from = edit.end;
     }
     const text = plainTextOf(source + template.slice(from));
-    const textFields = new Map<number, TextField>();
-    for (const match of text.matchAll(FIELD_SLOT)) {
-      const index = Number(match[1]);
-      textFields.set(index, { index, prefix: text.slice(text.lastIndexOf("\n", match.index) + 1, match.index) });
-    }
-    return new PreparedDocument(parts, text, textFields, fixedLinks, links);
+    const prefixes = new Map<number, string>();
+    for (const match of text.matchAll(FIELD_SLOT)) prefixes.set(Number(match[1]), text.slice(text.lastIndexOf("\n", match.index) + 1, match.index));
+    return new PreparedDocument(parts, text, prefixes, fixedLinks, links);
   }
 
   /** One recipient's copy, or null when the whole document must be parsed for it. */
@@ -299,7 +291,7 @@ export class PreparedDocument {
     const text = this.text.replace(TOKENS, (_, field?: string, link?: string) => {
       if (field !== undefined) {
         const value = fieldText(field);
-        const prefix = this.textFields.get(Number(field))?.prefix ?? "";
+        const prefix = this.prefixes.get(Number(field)) ?? "";
         if (prefix === "") return value;
         if (blockFields.has(Number(field))) placeable = false;
         return value.replaceAll("\n", `\n${" ".repeat(prefix.length)}`);
