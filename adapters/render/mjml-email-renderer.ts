@@ -5,7 +5,7 @@ import { badRequest } from "../../core/shared/errors.js";
 import { fail, ok, type Result } from "../../core/shared/result.js";
 import { HtmlDocument, insertAt } from "./html-document.js";
 import { FieldSlots } from "./field-slots.js";
-import { Fragments, PreparedDocument } from "./prepared-document.js";
+import { Fragments, PreparedDocument, type FilledDocument } from "./prepared-document.js";
 import { escapeHtml, oneLine, safeUrl } from "./html-text.js";
 import {
   DEFAULT_MERGE_TAG_LIMITS,
@@ -235,7 +235,7 @@ export class MjmlEmailRenderer implements EmailRenderer {
       const filled = this.options.wholeCopies
         ? null
         : compiled.prepared(links.rewriteLink !== undefined).fill(slots.fields, { track, unsubscribeUrl: links.unsubscribeUrl }, this.fragments);
-      if (filled) return this.finish(tags, request, subject, previewText, filled.html, filled.bodyEnd, filled.text, filled.hasUnsubscribeLink, null, context);
+      if (filled) return this.finish(tags, request, subject, previewText, filled, null, context);
       document = HtmlDocument.parse(slots.fill(compiled.html));
       hasUnsubscribeLink = document.hasLinkTo(links.unsubscribeUrl);
     } else {
@@ -246,28 +246,26 @@ export class MjmlEmailRenderer implements EmailRenderer {
     }
     const preview = previewText && !isBlocksBody(request.body) ? hiddenPreview(previewText) : undefined;
     const edited = document.edit({ atBodyStart: preview, rewriteLink: track });
-    return this.finish(tags, request, subject, previewText, edited.html, edited.bodyEnd, toPlainText(edited.html), hasUnsubscribeLink, footer, context);
+    const body = { html: edited.html, bodyEnd: edited.bodyEnd, text: toPlainText(edited.html), hasUnsubscribeLink };
+    return this.finish(tags, request, subject, previewText, body, footer, context);
   }
 
-  /** The email from its edited HTML and that HTML's text: the footer of an HTML body, the unsubscribe line if no link is one, the open pixel. */
+  /** The email from its edited document: then the footer of an HTML body, the unsubscribe line if no link is one, the open pixel. */
   private finish(
     tags: MergeTagSession,
     request: RenderEmailRequest,
     subject: string,
     previewText: string | null,
-    edited: string,
-    bodyEnd: number,
-    bodyText: string,
-    hasUnsubscribeLink: boolean,
+    body: FilledDocument,
     footer: RecipientFooter | null,
     context: DocumentContext,
   ): RenderedEmail {
     const { links } = request;
-    const unsubscribe = hasUnsubscribeLink ? "" : unsubscribeLine(context);
+    const unsubscribe = body.hasUnsubscribeLink ? "" : unsubscribeLine(context);
     // The footer's text part was made when it was compiled: only the body's is converted here.
-    const text = [bodyText, footer?.text ?? "", unsubscribe ? toPlainText(unsubscribe) : ""].filter(Boolean).join("\n\n");
+    const text = [body.text, footer?.text ?? "", unsubscribe ? toPlainText(unsubscribe) : ""].filter(Boolean).join("\n\n");
     const ending = (footer?.html ?? "") + unsubscribe + (links.openPixelUrl ? openPixel(links.openPixelUrl) : "");
-    const html = insertAt(edited, bodyEnd, ending);
+    const html = insertAt(body.html, body.bodyEnd, ending);
     if (html.length > this.limits.maxHtmlLength) {
       throw new RenderFailure(
         badRequest(`The email cannot be rendered: its HTML exceeds ${this.limits.maxHtmlLength} characters`, { code: "RENDER_LIMIT_EXCEEDED" }),
