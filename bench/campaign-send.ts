@@ -222,6 +222,7 @@ export async function campaignSend(): Promise<string> {
       for (let after = ""; ;) {
         const page: SendRow[] = await runtime
           .knex("email_sends")
+          .leftJoin("email_send_contents", "email_send_contents.email_send_id", "email_sends.id")
           .where({ campaign_id: campaignId })
           .andWhere("id", ">", after)
           .orderBy("id")

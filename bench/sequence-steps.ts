@@ -339,6 +339,7 @@ export async function sequenceSteps(): Promise<string> {
     // Warm-up, which also makes the messages the baseline sends: the product's own output.
     await runSequence("w", WARMUP);
     const rendered = await knex("email_sends")
+      .leftJoin("email_send_contents", "email_send_contents.email_send_id", "email_sends.id")
       .where({ company_id: company.companyId, recipient_email: email("w", 0) })
       .orderBy("created_at")
       .select("subject", "html", "text", "sender_email");

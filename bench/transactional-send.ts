@@ -119,7 +119,11 @@ export async function transactionalSend(): Promise<string> {
 
     // Warm-up, which also makes the message the baseline sends: the API's own output.
     await sendThroughApi("w", WARMUP);
-    const row = await runtime.knex("email_sends").where({ recipient_email: "reader-w-0@example.org" }).first("subject", "html", "text", "sender_email");
+    const row = await runtime
+      .knex("email_sends")
+      .leftJoin("email_send_contents", "email_send_contents.email_send_id", "email_sends.id")
+      .where({ recipient_email: "reader-w-0@example.org" })
+      .first("subject", "html", "text", "sender_email");
     transporter = nodemailer.createTransport({
       host: "127.0.0.1",
       port: tally.port,

@@ -49,12 +49,12 @@ export class KnexRetentionSweeper implements RetentionStore {
   blankEmailBodies(createdBefore: Date): Promise<number> {
     // Pending sends are still to be delivered from their body.
     return this.inBatches(() =>
-      this.knex("email_sends")
-        .whereRaw("id in (select id from email_sends where (html is not null or text is not null) and created_at < ? and status <> 'pending' limit ?)", [
-          toDbDate(createdBefore),
-          RETENTION_BATCH,
-        ])
-        .update({ html: null, text: null }),
+      this.knex("email_send_contents")
+        .whereRaw(
+          "email_send_id in (select c.email_send_id from email_send_contents c join email_sends s on s.id = c.email_send_id where c.created_at < ? and s.status <> 'pending' limit ?)",
+          [toDbDate(createdBefore), RETENTION_BATCH],
+        )
+        .delete(),
     );
   }
 

@@ -18,7 +18,7 @@ import { announceJobs, newJobRow } from "../knex-job-queue.js";
 import { segmentQuery } from "../knex-segment-evaluator.js";
 import { DbInteger, DbNullableDate, dbJson, decodeRow, toDbDate } from "../row-codecs.js";
 import { campaignRecipientsQuery } from "./campaign-audience-queries.js";
-import { newSendRow } from "./email-send-repository.js";
+import { insertSends } from "./email-send-repository.js";
 import { toSubscriber } from "./subscriber-repository.js";
 
 const NullableInteger = t.union([DbInteger, t.null]);
@@ -242,10 +242,7 @@ export class KnexCampaignSendRepository implements CampaignSendRepository {
       if (!state) return false;
       // A contact that has its send already (the unique index) is not sent to again.
       const inserted: string[] = [];
-      for (const chunk of chunksOf(input.sends, SENDS_PER_INSERT)) {
-        const ids: Array<{ id: string } | string> = await trx("email_sends").insert(chunk.map(newSendRow)).onConflict().ignore().returning("id");
-        inserted.push(...ids.map((entry) => (typeof entry === "string" ? entry : entry.id)));
-      }
+      for (const chunk of chunksOf(input.sends, SENDS_PER_INSERT)) inserted.push(...(await insertSends(trx, chunk, { ignoreConflicts: true })));
       const jobs: ReturnType<typeof newJobRow>[] = chunksOf(inserted, SENDS_PER_DELIVERY).map((run) => {
         const request: JobRequest = input.delivery(companyId, run);
         types.add(request.type);

@@ -178,7 +178,11 @@ export class KnexEmailSendQueries implements EmailSendQueries {
   }
 
   async find(companyId: string, emailSendId: string): Promise<EmailSendRecord | null> {
-    const row = await this.knex("email_sends").select(RECORD_COLUMNS).where({ company_id: companyId, id: emailSendId }).first();
+    const row = await this.knex("email_sends")
+      .leftJoin("email_send_contents", "email_send_contents.email_send_id", "email_sends.id")
+      .select(RECORD_COLUMNS.map((column) => (column === "html" ? "email_send_contents.html" : `email_sends.${column}`)))
+      .where({ "email_sends.company_id": companyId, "email_sends.id": emailSendId })
+      .first();
     if (!row) return null;
     const r = decodeRow(RecordRow, row, "email_sends");
     return {

@@ -75,7 +75,7 @@ const MAX_GROUP = 200;
 const SENDS_PER_DELIVERY = 50;
 
 interface OutboxItem {
-  readonly send: { readonly id: string; readonly company_id: string } & Record<string, unknown>;
+  readonly send: NewEmailSend;
   readonly delivery: DeliveryJob;
   readonly at: Date;
 }
@@ -141,8 +141,35 @@ function toEmailSend(row: unknown): EmailSend {
   };
 }
 
-/** The row of a new pending send (also written in bulk by the campaign send engine). */
-export function newSendRow(send: NewEmailSend) {
+/** A send with its rendered content (a table of its own, so an outcome's update does not write the HTML again). */
+export const sendsWithContent = (db: Knex | Knex.Transaction): Knex.QueryBuilder =>
+  db("email_sends")
+    .leftJoin("email_send_contents", "email_send_contents.email_send_id", "email_sends.id")
+    .select("email_sends.*", "email_send_contents.html", "email_send_contents.text");
+
+/**
+ * Writes new pending sends and their content (the campaign send engine writes in bulk).
+ * `ignoreConflicts`: a send that exists already (the unique send per campaign and contact) is
+ * skipped. Returns the IDs written.
+ */
+export async function insertSends(trx: Knex.Transaction, sends: readonly NewEmailSend[], options: { ignoreConflicts?: boolean } = {}): Promise<string[]> {
+  const insert = trx("email_sends").insert(sends.map(newSendRow));
+  let written = sends.map((send) => send.id);
+  if (options.ignoreConflicts) {
+    const ids = await insert.onConflict().ignore().returning<Array<{ id: string } | string>>("id");
+    written = ids.map((entry) => (typeof entry === "string" ? entry : entry.id));
+  } else await insert;
+  const kept = new Set(written);
+  const contents = sends.filter((send) => kept.has(send.id) && (send.html !== null || send.text !== null));
+  if (contents.length > 0)
+    await trx("email_send_contents").insert(
+      contents.map((send) => ({ email_send_id: send.id, created_at: toDbDate(send.createdAt), html: send.html, text: send.text })),
+    );
+  return written;
+}
+
+/** The row of a new pending send. */
+function newSendRow(send: NewEmailSend) {
   const at = toDbDate(send.createdAt);
   return {
     id: send.id,
@@ -160,8 +187,6 @@ export function newSendRow(send: NewEmailSend) {
     sender_email: send.sender.email,
     sender_name: send.sender.name ?? null,
     reply_to: send.replyTo ?? null,
-    html: send.html,
-    text: send.text,
     status: "pending",
     mailbox_provider: send.mailboxProvider,
     is_test: send.isTest,
@@ -203,32 +228,31 @@ export class KnexEmailSendRepository implements EmailSendRepository {
   }
 
   async create(send: NewEmailSend, delivery: DeliveryJob): Promise<EmailSend> {
-    const row = newSendRow(send);
-    await this.outbox.submit([{ send: row, delivery, at: send.createdAt }]);
+    await this.outbox.submit([{ send, delivery, at: send.createdAt }]);
     // The new row as a read would return it (outcome columns not yet set), without reading it back.
-    return toEmailSend({ ...row, ...UNSET_OUTCOME });
+    return toEmailSend({ ...newSendRow(send), html: send.html, text: send.text, ...UNSET_OUTCOME });
   }
 
   async get(companyId: string, sendId: string): Promise<EmailSend | null> {
-    const row = await this.knex("email_sends").where({ company_id: companyId, id: sendId }).first();
+    const row = await sendsWithContent(this.knex).where({ "email_sends.company_id": companyId, "email_sends.id": sendId }).first();
     return row ? toEmailSend(row) : null;
   }
 
   async getMany(companyId: string, sendIds: readonly string[]): Promise<EmailSend[]> {
     if (sendIds.length === 0) return [];
-    const query = this.knex("email_sends").whereIn("id", [...sendIds]);
+    const query = sendsWithContent(this.knex).whereIn("email_sends.id", [...sendIds]);
     // SQLite's planner, with no statistics, would walk every send of the company through its
     // company index to find a few IDs; `+` keeps the company test out of its index choice.
-    if (isPostgres(this.knex)) query.where({ company_id: companyId });
-    else query.whereRaw("+company_id = ?", [companyId]);
+    if (isPostgres(this.knex)) query.where({ "email_sends.company_id": companyId });
+    else query.whereRaw("+email_sends.company_id = ?", [companyId]);
     return (await query).map(toEmailSend);
   }
 
   async findByMessageId(companyId: string, messageId: string): Promise<EmailSend | null> {
     const bare = messageId.trim().replace(/^<|>$/g, "");
     if (!bare) return null;
-    const row = await this.knex("email_sends")
-      .where({ company_id: companyId })
+    const row = await sendsWithContent(this.knex)
+      .where({ "email_sends.company_id": companyId })
       .whereIn("message_id", [`<${bare}>`, bare])
       .first();
     return row ? toEmailSend(row) : null;
@@ -255,7 +279,7 @@ export class KnexEmailSendRepository implements EmailSendRepository {
   /** The sends with their delivery jobs: one job per company and run of up to SENDS_PER_DELIVERY sends. */
   private async writeOutbox(items: readonly OutboxItem[]): Promise<void[]> {
     const byCompany = new Map<string, OutboxItem[]>();
-    for (const item of items) byCompany.set(item.send.company_id, [...(byCompany.get(item.send.company_id) ?? []), item]);
+    for (const item of items) byCompany.set(item.send.companyId, [...(byCompany.get(item.send.companyId) ?? []), item]);
     const jobs = [...byCompany].flatMap(([companyId, sends]) =>
       chunksOf(sends, SENDS_PER_DELIVERY).map((run) =>
         newJobRow(
@@ -269,7 +293,10 @@ export class KnexEmailSendRepository implements EmailSendRepository {
       ),
     );
     await this.knex.transaction(async (trx) => {
-      await trx("email_sends").insert(items.map((item) => item.send));
+      await insertSends(
+        trx,
+        items.map((item) => item.send),
+      );
       await trx("jobs").insert(jobs);
     });
     await announceJobs(

@@ -69,7 +69,6 @@ async function seed(api: ApiFixture, companyId: string, send: SeedSend): Promise
     subject: send.subject ?? "Hello",
     sender_email: "news@brand.example",
     sender_name: "Brand",
-    html: send.html === undefined ? "<p>Hello</p>" : send.html,
     status: send.status ?? "sent",
     suppression_reason: send.suppressionReason ?? null,
     failure_reason: send.failureReason ?? null,
@@ -88,6 +87,8 @@ async function seed(api: ApiFixture, companyId: string, send: SeedSend): Promise
     created_at: toDbDate(send.createdAt),
     updated_at: toDbDate(send.createdAt),
   });
+  const html = send.html === undefined ? "<p>Hello</p>" : send.html;
+  if (html !== null) await api.runtime.knex("email_send_contents").insert({ email_send_id: send.id, created_at: toDbDate(send.createdAt), html });
 }
 
 /** Ten sends of the last fortnight covering every status, type and link, plus one too old to show. */

@@ -133,7 +133,11 @@ for (const dialect of dialects()) {
         body: { to: "ann@example.com", subject: "Hi", body: '<p><a href="https://acme.example/start">Start</a></p>' },
       });
       t.is(sent.status, 200);
-      return s.api.runtime.knex("email_sends").where({ id: sent.body.emailSendId }).first();
+      return s.api.runtime
+        .knex("email_sends")
+        .leftJoin("email_send_contents", "email_send_contents.email_send_id", "email_sends.id")
+        .where({ id: sent.body.emailSendId })
+        .first("email_sends.*", "email_send_contents.html");
     };
     const pixel = new RegExp(`${BASE_URL}/t/o/`);
     const rewritten = new RegExp(`${BASE_URL}/t/c/`);
