@@ -341,7 +341,7 @@ export async function sequenceSteps(): Promise<string> {
     const rendered = await knex("email_sends")
       .leftJoin("email_send_contents", "email_send_contents.email_send_id", "email_sends.id")
       .where({ company_id: company.companyId, recipient_email: email("w", 0) })
-      .orderBy("created_at")
+      .orderBy("email_sends.created_at")
       .select("subject", "html", "text", "sender_email");
     if (rendered.length !== 2) throw new Error(`bench ${NAME}: the warm-up contact has ${rendered.length} sends, not 2`);
     transporter = nodemailer.createTransport({
