@@ -64,7 +64,7 @@ interface FilledLink {
 /** Whether a text holds a stand-in (FIELD_SLOT is global, and `test` would move its position). */
 const hasFieldSlot = (text: string): boolean => new RegExp(FIELD_SLOT.source).test(text);
 
-/** An HTML field's value that parses alike on its own: its links and its text part with stand-ins for the links a recipient's tracking rewrites. */
+/** An HTML field's value that parses alike on its own: its links, and its text part with a stand-in for each link's URL. */
 class Fragment {
   private plainText: string | undefined;
   /** Whether it holds a block (a paragraph, a list), whose text a list item around it would space and indent as its own. */
@@ -104,6 +104,7 @@ class Fragment {
 }
 
 const MAX_CACHED_FRAGMENTS = 2_000;
+const MAX_CACHED_FRAGMENT_LENGTH = 100_000;
 
 /** HTML field values seen before (most recipients of a campaign share most of them), analysed once. */
 export class Fragments {
@@ -114,8 +115,10 @@ export class Fragments {
     if (fragment === undefined) {
       const document = HtmlDocument.parseSelfContained(html);
       fragment = document && new Fragment(document);
-      if (this.cache.size >= MAX_CACHED_FRAGMENTS) this.cache.clear();
-      this.cache.set(html, fragment);
+      if (html.length <= MAX_CACHED_FRAGMENT_LENGTH) {
+        if (this.cache.size >= MAX_CACHED_FRAGMENTS) this.cache.clear();
+        this.cache.set(html, fragment);
+      }
     }
     return fragment;
   }
