@@ -128,8 +128,8 @@ export class Fragments {
 type Part =
   | { readonly kind: "markup"; readonly markup: string }
   | { readonly kind: "field"; readonly index: number; readonly inText: boolean }
+  /** A URL attribute a recipient's values or tracking may change; `link` its index among the text part's link stand-ins, or -1. */
   | { readonly kind: "url"; readonly url: LocatedUrl; readonly raw: string; readonly link: number }
-  | { readonly kind: "link"; readonly url: LocatedUrl; readonly raw: string; readonly link: number }
   | { readonly kind: "bodyEnd" };
 
 export class PreparedDocument {
@@ -166,7 +166,7 @@ export class PreparedDocument {
       } else if (url.link && tracking && /^https?:\/\//i.test(url.value.trim())) {
         const link = links++;
         textEdits.push({ start: url.start, end: url.end, text: `href="${linkSlot(link)}"` });
-        edits.push({ start: url.start, end: url.end, part: { kind: "link", url, raw, link } });
+        edits.push({ start: url.start, end: url.end, part: { kind: "url", url, raw, link } });
       } else if (url.link) fixedLinks.add(url.value.trim());
     }
     const inAttribute = (at: number): boolean => document.urls.some((url) => url.start <= at && at < url.end && edits.some((edit) => edit.start === url.start));
@@ -218,18 +218,12 @@ export class PreparedDocument {
         case "field": {
           const field = fields[part.index];
           if (field === undefined) return null;
-          if (field.kind === "text" || !field.written.includes("<")) {
-            // Text, or HTML without markup: characters only (escaped wherever they stand), unless an HTML value stands outside text.
-            if (field.kind === "html" && !part.inText && /[>"'&]/.test(field.written)) return null;
+          // Text, or HTML without markup or character references: its characters are its text.
+          if (field.kind === "text" || !/[<&]/.test(field.written)) {
+            // HTML outside text (an attribute, a comment) must not be able to end where it stands.
+            if (field.kind === "html" && !part.inText && /[>"']/.test(field.written)) return null;
             html += field.written;
-            if (field.kind === "text") fieldTexts.set(part.index, collapse(field.text));
-            else if (!field.written.includes("&")) fieldTexts.set(part.index, collapse(field.written));
-            else {
-              const fragment = part.inText ? fragments.of(field.written) : null;
-              if (fragment === null) return null;
-              fieldTexts.set(part.index, fragment.text());
-              if (fragment.hasBlocks) blockFields.add(part.index);
-            }
+            fieldTexts.set(part.index, collapse(field.kind === "text" ? field.text : field.written));
             break;
           }
           const fragment = part.inText ? fragments.of(field.written) : null;
@@ -268,14 +262,6 @@ export class PreparedDocument {
             hasUnsubscribeLink ||= url === links.unsubscribeUrl;
             filledLinks[part.link] = { final: final ?? value, text: part.url.text };
           } else html += raw;
-          break;
-        }
-        case "link": {
-          const url = part.url.value.trim();
-          const final = links.track(url);
-          html += final === null ? part.raw : `href="${escapeHtml(final)}"`;
-          hasUnsubscribeLink ||= url === links.unsubscribeUrl;
-          filledLinks[part.link] = { final: final ?? part.url.value, text: part.url.text };
           break;
         }
       }

@@ -205,6 +205,19 @@ test("the text part holds the words, the list items, the button link and the foo
   t.false(/\n\s*\n\s*\n/.test(email.text), "no runs of blank lines");
 });
 
+test("the text part keeps a paragraph on one line, with a blank line between blocks", async (t) => {
+  const long = "A paragraph long enough to have been wrapped at seventy-eight columns before, which the text part now keeps whole.";
+  const email = await render({
+    body: {
+      blocks: [
+        { type: "text", content: `<p>${long}</p><p>Second</p>` },
+        { type: "text", content: "Third" },
+      ],
+    },
+  });
+  t.true(email.text.startsWith(`${long}\n\nSecond\n\nThird\n\n`), email.text);
+});
+
 test("missing variables are reported with where they are used, without failing the render", async (t) => {
   const email = await render({
     subject: "Hi {{ firstName }}",
