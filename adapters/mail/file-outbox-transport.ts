@@ -11,6 +11,8 @@ const fileNameOf = (messageId: string): string => messageId.replace(/^<|>$/g, ""
  * renamed, so a reader of the directory never sees half a message.
  */
 export class FileOutboxTransport implements MailTransport {
+  /** A few files written at once. */
+  readonly inFlight = 10;
   private readonly mime = new MimeBuilder();
 
   constructor(private readonly directory: string) {}

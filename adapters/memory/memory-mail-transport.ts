@@ -9,6 +9,8 @@ export interface CapturedMessage {
 
 /** MAIL_URL `memory:`: messages are kept in this process for tests and embedders to read. */
 export class MemoryMailTransport implements MailTransport {
+  /** Nothing waits on a relay here: a few at once, as over SMTP. */
+  readonly inFlight = 10;
   private readonly captured: CapturedMessage[] = [];
   private readonly mime = new MimeBuilder();
   /** Set by a test to make the next sends fail as a relay outage would. */

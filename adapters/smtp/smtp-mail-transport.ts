@@ -40,6 +40,8 @@ export async function verifySmtpRelay(mailUrl: string, timeoutMs = 10_000): Prom
  * a pool of reused connections. A plain `smtp://` relay that offers STARTTLS is upgraded.
  */
 export class SmtpMailTransport implements MailTransport {
+  /** Each connection of the pool writing one message with a few ready (a send waits for its outcome to be written as well). */
+  readonly inFlight = POOL.maxConnections * 4;
   private readonly transporter;
 
   constructor(mailUrl: string) {

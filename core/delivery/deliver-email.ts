@@ -10,8 +10,9 @@ import type { Suppression } from "../suppressions/model.js";
 import type { SuppressionRepository } from "../suppressions/ports.js";
 import { composeMessage } from "./compose-message.js";
 import type { MailTransport } from "./mail-transport.js";
+import { eachInFlight } from "../shared/each-in-flight.js";
 import { suppressionBlocks } from "../suppressions/suppression-blocks-send.js";
-import { domainOf, type EmailSend, type SendStatus } from "./model.js";
+import { domainOf, type EmailSendWithoutBodies, type SendBodies, type SendStatus } from "./model.js";
 import type { DkimKeys, EmailSendRepository } from "./ports.js";
 import type { DeliverEmailsJob } from "./queue-email-send.js";
 
@@ -43,9 +44,10 @@ export class DeliverEmail {
   ) {}
 
   /**
-   * Hands every send of the job to the transport at once. When some fail, the job is retried
-   * (sends already sent are no longer pending and are skipped); after its last attempt the
-   * sends that still fail are failed.
+   * Hands the sends of the job to the transport, as many at once as it takes (`inFlight`), each
+   * body read as its send is handed over: a job of fifty holds a few bodies, not fifty, while the
+   * relay works. When some fail, the job is retried (sends already sent are no longer pending and
+   * are skipped); after its last attempt the sends that still fail are failed.
    */
   runJob = async ({ companyId, payload }: WorkOf<typeof DeliverEmailsJob>, job: Job): Promise<void> => {
     const sends = await this.sends.getMany(companyId, payload.emailSendIds);
@@ -57,21 +59,20 @@ export class DeliverEmail {
       companyId,
       pending.map((send) => send.recipientEmail),
     );
-    const suppressionOf = (send: EmailSend) => suppressions.find((suppression) => suppression.email === send.recipientEmail) ?? null;
+    const suppressionOf = (send: EmailSendWithoutBodies) => suppressions.find((suppression) => suppression.email === send.recipientEmail) ?? null;
     const unconfirmed = await this.optIns.unconfirmedAmong(
       companyId,
       pending.filter(needsConfirmation).map((send) => send.recipientEmail),
     );
     const failures: Array<{ sendId: string; error: unknown }> = [];
-    await Promise.all(
-      pending.map(async (send) => {
-        try {
-          await this.deliver(send, suppressionOf(send), needsConfirmation(send) && unconfirmed.has(send.recipientEmail));
-        } catch (error) {
-          failures.push({ sendId: send.id, error });
-        }
-      }),
-    );
+    await eachInFlight(pending, this.transport.inFlight, async (send) => {
+      try {
+        const bodies = () => this.sends.bodiesOf(companyId, send.id);
+        await this.deliver(send, bodies, suppressionOf(send), needsConfirmation(send) && unconfirmed.has(send.recipientEmail));
+      } catch (error) {
+        failures.push({ sendId: send.id, error });
+      }
+    });
     if (failures.length === 0) return;
     if (!isLastAttempt(job)) {
       const [first] = failures;
@@ -90,11 +91,16 @@ export class DeliverEmail {
     if (send.status !== "pending") return send.status;
     if ((await this.gate.admit(companyId, [send])).length === 0) return "pending";
     const unconfirmed = needsConfirmation(send) && (await this.optIns.unconfirmedAmong(companyId, [send.recipientEmail])).has(send.recipientEmail);
-    return this.deliver(send, await this.suppressions.find(companyId, send.recipientEmail), unconfirmed);
+    return this.deliver(send, async () => send, await this.suppressions.find(companyId, send.recipientEmail), unconfirmed);
   };
 
   /** A pending send to the transport, unless its recipient's suppression blocks it or it waits for a confirmation. */
-  private async deliver(send: EmailSend, suppression: Suppression | null, unconfirmed: boolean): Promise<SendStatus> {
+  private async deliver(
+    send: EmailSendWithoutBodies,
+    bodies: () => Promise<SendBodies>,
+    suppression: Suppression | null,
+    unconfirmed: boolean,
+  ): Promise<SendStatus> {
     const { companyId } = send;
     const blockedBy = suppression && suppressionBlocks(suppression.reason, send) ? suppression.reason : unconfirmed ? UNCONFIRMED : null;
     if (blockedBy) {
@@ -102,7 +108,7 @@ export class DeliverEmail {
       return "suppressed";
     }
     const dkim = await this.dkimKeys.find(companyId, domainOf(send.sender.email));
-    const message = composeMessage(send, dkim);
+    const message = composeMessage({ ...send, ...(await bodies()) }, dkim);
     const sent = await this.transport.send(message);
     if (sent.accepted.length === 0) {
       throw new Error(`Recipient rejected: ${sent.response}`);

@@ -34,6 +34,11 @@ export interface SentMessage {
 
 /** Where mail goes (MAIL_URL): an SMTP relay, a directory of .eml files, or memory. */
 export interface MailTransport {
+  /**
+   * Messages worth handing over at once (an SMTP pool's connections, each with the next one
+   * waiting): a delivery job keeps no more in flight, so it holds no more bodies than that.
+   */
+  readonly inFlight: number;
   /** Rejects when the message could not be handed over (a retry may succeed). */
   send(message: OutgoingMessage): Promise<SentMessage>;
   close(): Promise<void>;

@@ -82,6 +82,11 @@ export interface EmailSend {
   readonly updatedAt: Date;
 }
 
+/** A send's rendered HTML and text. */
+export type SendBodies = Pick<EmailSend, "html" | "text">;
+/** A send as a delivery job reads it: the bodies are read one at a time, as each is handed over. */
+export type EmailSendWithoutBodies = Omit<EmailSend, "html" | "text">;
+
 /** What a provider tells us happened to a message after we handed it over. */
 export const DELIVERY_EVENT_TYPES = ["delivered", "bounced", "complained", "delayed"] as const;
 export type DeliveryEventType = (typeof DELIVERY_EVENT_TYPES)[number];

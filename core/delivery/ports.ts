@@ -1,7 +1,7 @@
 import type { Either } from "fp-ts/lib/Either.js";
 import type { JobRequest } from "../ports/job-queue.js";
 import type { DkimSigningKey } from "./mail-transport.js";
-import type { DeliveryEvent, EmailSend, EmailType, MailAddress, MailboxProvider, SendKind, SendPayload } from "./model.js";
+import type { DeliveryEvent, EmailSend, EmailSendWithoutBodies, EmailType, MailAddress, MailboxProvider, SendBodies, SendKind, SendPayload } from "./model.js";
 import { token } from "../shared/token.js";
 
 /** A send as queued: rendered content and everything the send job needs. */
@@ -47,8 +47,14 @@ export interface EmailSendRepository {
    */
   create(send: NewEmailSend, delivery: DeliveryJob): Promise<EmailSend>;
   get(companyId: string, sendId: string): Promise<EmailSend | null>;
-  /** The sends among `sendIds` that exist (a delivery job's batch), in no particular order. */
-  getMany(companyId: string, sendIds: readonly string[]): Promise<EmailSend[]>;
+  /**
+   * The sends among `sendIds` that exist (a delivery job's batch), in no particular order, without
+   * their bodies: a job reads each body (`bodiesOf`) as it hands the send over, so it holds only
+   * the bodies in flight.
+   */
+  getMany(companyId: string, sendIds: readonly string[]): Promise<EmailSendWithoutBodies[]>;
+  /** A send's HTML and text (both null when it has none). */
+  bodiesOf(companyId: string, sendId: string): Promise<SendBodies>;
   /** By our Message-ID, with or without its angle brackets. */
   findByMessageId(companyId: string, messageId: string): Promise<EmailSend | null>;
   /** pending -> sent, with a `send` event, in one transaction; false when the send was not pending. */

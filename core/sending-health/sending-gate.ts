@@ -1,4 +1,4 @@
-import type { EmailSend } from "../delivery/model.js";
+import type { EmailSendWithoutBodies } from "../delivery/model.js";
 import type { Clock } from "../ports/clock.js";
 import { holdsSend } from "./model.js";
 import type { SendingStatusRepository } from "./ports.js";
@@ -17,7 +17,7 @@ export class SendingGate {
   ) {}
 
   /** The sends that may go now; the others are held. */
-  admit = async (companyId: string, sends: readonly EmailSend[]): Promise<EmailSend[]> => {
+  admit = async <Send extends EmailSendWithoutBodies>(companyId: string, sends: readonly Send[]): Promise<Send[]> => {
     if (sends.length === 0) return [];
     for (let attempt = 0; attempt < HOLD_TRIES; attempt += 1) {
       const state = await this.sendingStatus.get(companyId);

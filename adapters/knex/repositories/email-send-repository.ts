@@ -9,8 +9,10 @@ import {
   type DeliveryEvent,
   type DeliveryEventType,
   type EmailSend,
+  type EmailSendWithoutBodies,
   type EmailType,
   type MailboxProvider,
+  type SendBodies,
   type SendKind,
   type SendStatus,
 } from "../../../core/delivery/model.js";
@@ -45,8 +47,6 @@ const EmailSendRow = t.type({
   sender_email: t.string,
   sender_name: NullableString,
   reply_to: NullableString,
-  html: NullableString,
-  text: NullableString,
   status: oneOf<SendStatus>(SEND_STATUSES),
   suppression_reason: NullableString,
   failure_reason: NullableString,
@@ -66,6 +66,11 @@ const EmailSendRow = t.type({
   created_at: DbDate,
   updated_at: DbDate,
 });
+
+/** The rendered bodies, joined from email_send_contents. */
+const SendBodiesRow = t.type({ html: NullableString, text: NullableString });
+/** A send's bodies when it has no content row (none rendered, or removed by retention). */
+const NO_BODIES: SendBodies = { html: null, text: null };
 
 /** Event-loop turns a group waits for company (as for custom events), and its size at most. */
 const GROUP_TURNS = 2;
@@ -102,6 +107,16 @@ const UNSET_OUTCOME = {
 } as const;
 
 function toEmailSend(row: unknown): EmailSend {
+  return { ...toEmailSendWithoutBodies(row), ...toSendBodies(row) };
+}
+
+/** Only the two bodies: the decoder hands back the whole row it was given. */
+function toSendBodies(row: unknown): SendBodies {
+  const { html, text } = decodeRow(SendBodiesRow, row, "email_send_contents");
+  return { html, text };
+}
+
+function toEmailSendWithoutBodies(row: unknown): EmailSendWithoutBodies {
   const r = decodeRow(EmailSendRow, row, "email_sends");
   return {
     id: r.id,
@@ -118,8 +133,6 @@ function toEmailSend(row: unknown): EmailSend {
     subject: r.subject,
     sender: { email: r.sender_email, name: r.sender_name },
     replyTo: r.reply_to,
-    html: r.html,
-    text: r.text,
     status: r.status,
     suppressionReason: r.suppression_reason,
     failureReason: r.failure_reason,
@@ -238,14 +251,22 @@ export class KnexEmailSendRepository implements EmailSendRepository {
     return row ? toEmailSend(row) : null;
   }
 
-  async getMany(companyId: string, sendIds: readonly string[]): Promise<EmailSend[]> {
+  async getMany(companyId: string, sendIds: readonly string[]): Promise<EmailSendWithoutBodies[]> {
     if (sendIds.length === 0) return [];
-    const query = sendsWithContent(this.knex).whereIn("email_sends.id", [...sendIds]);
+    const query = this.knex("email_sends").whereIn("email_sends.id", [...sendIds]);
     // SQLite's planner, with no statistics, would walk every send of the company through its
     // company index to find a few IDs; `+` keeps the company test out of its index choice.
     if (isPostgres(this.knex)) query.where({ "email_sends.company_id": companyId });
     else query.whereRaw("+email_sends.company_id = ?", [companyId]);
-    return (await query).map(toEmailSend);
+    return (await query).map(toEmailSendWithoutBodies);
+  }
+
+  async bodiesOf(companyId: string, sendId: string): Promise<SendBodies> {
+    const row = await this.knex("email_send_contents")
+      .join("email_sends", "email_sends.id", "email_send_contents.email_send_id")
+      .where({ "email_sends.company_id": companyId, "email_send_contents.email_send_id": sendId })
+      .first("email_send_contents.html", "email_send_contents.text");
+    return row ? toSendBodies(row) : NO_BODIES;
   }
 
   async findByMessageId(companyId: string, messageId: string): Promise<EmailSend | null> {

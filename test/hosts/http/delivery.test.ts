@@ -271,6 +271,34 @@ for (const dialect of dialects()) {
     },
   );
 
+  test(name("a delivery job hands over as many sends at once as the transport takes, each with its own bodies"), async (t) => {
+    const s = await session(t, dialect);
+    const queue = s.api.runtime.container.get(QueueEmailSend);
+    const recipients = Array.from({ length: 3 * s.transport.inFlight + 1 }, (_, n) => `reader${n}@example.org`);
+    await Promise.all(
+      recipients.map((recipient) => queue.execute(sendInput(s.company.companyId, { recipient, html: `<p>For ${recipient}</p>`, text: `For ${recipient}` }))),
+    );
+    const jobs = await s.api.runtime.knex("jobs").where({ type: DELIVER_EMAIL_JOB });
+    t.is(jobs.length, 1, "one job for every send");
+    // A relay that takes a while: the job keeps at most `inFlight` messages waiting on it.
+    let waiting = 0;
+    let mostWaiting = 0;
+    const send = s.transport.send.bind(s.transport);
+    s.transport.send = async (message) => {
+      mostWaiting = Math.max(mostWaiting, (waiting += 1));
+      await new Promise((resolve) => setTimeout(resolve, 40));
+      waiting -= 1;
+      return send(message);
+    };
+    const payload = typeof jobs[0].payload === "string" ? JSON.parse(jobs[0].payload) : jobs[0].payload;
+    await runHandler(s, { ...jobFor(s.company.companyId, "", 1), payload });
+    t.true(mostWaiting > 1 && mostWaiting <= s.transport.inFlight, `${mostWaiting} sends waited on the relay at once`);
+    t.deepEqual(
+      s.transport.messages.map(({ message }) => [message.to, message.html, message.text]).sort(),
+      recipients.map((recipient) => [recipient, `<p>For ${recipient}</p>`, `For ${recipient}`]).sort(),
+    );
+  });
+
   test(name("suppression routes: list with search, paging and sorting, read one, remove; scopes and tenancy"), async (t) => {
     const s = await session(t, dialect);
     const other = await createCompanyFixture(s.api.runtime.container);
