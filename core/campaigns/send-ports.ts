@@ -39,14 +39,19 @@ export interface RecordBatchInput {
   readonly campaignId: string;
   /** The batch recorded: only while it is still the campaign's next and the campaign is sending. */
   readonly batch: number;
-  /** The place of the batch's last recipient. */
+  /** The place the part continues from: recorded only if the campaign is still there (no other worker recorded it). */
+  readonly from: number;
+  /** The place of the part's last recipient. */
   readonly position: number;
   /** One send per recipient that gets the message (a contact that already has one is skipped). */
   readonly sends: readonly NewEmailSend[];
   readonly delivery: DeliveryJob;
   readonly excluded: Partial<ExclusionCounts>;
-  /** The job of the batch after this one. */
-  readonly next: JobRequest;
+  /**
+   * On a batch's last part, the job of the batch after it (the batch is then done); null while
+   * more of the batch is to come (it stays the campaign's next, from the new position).
+   */
+  readonly next: JobRequest | null;
   readonly now: Date;
 }
 
@@ -65,9 +70,9 @@ export interface CampaignSendRepository {
   /** Up to `limit` recipients after place `position`, in order (of due time, then contact ID). */
   recipientsAfter(companyId: string, campaignId: string, position: number, limit: number): Promise<FrozenRecipient[]>;
   /**
-   * In one transaction: the batch's sends (with their delivery jobs), the campaign's position,
-   * counts and next batch number, and the next job. False (nothing changed) when the batch was
-   * recorded already or the campaign is no longer sending.
+   * In one transaction: a part of a batch: its sends (with their delivery jobs), the campaign's
+   * position and counts, and on the batch's last part its next batch number and job. False
+   * (nothing changed) when the part was recorded already or the campaign is no longer sending.
    */
   recordBatch(input: RecordBatchInput): Promise<boolean>;
   /**

@@ -1,6 +1,7 @@
 // A worker process for the campaign crash test: the real runtime and worker delivering through
-// MAIL_URL in batches of CAMPAIGN_BATCH_SIZE; with STALL_AT_BATCH it stalls for good once that
-// batch is rendered, just before it is recorded, so the test can kill it mid-send.
+// MAIL_URL in batches of CAMPAIGN_BATCH_SIZE; with STALL_AT_RECORD=n it records n - 1 parts of
+// batches and stalls for good once the nth is rendered, just before it is recorded, so the test
+// can kill it mid-send.
 import { CampaignSendRepository, type RecordBatchInput } from "../../core/campaigns/send-ports.js";
 import { onShutdown } from "../../hosts/cli/shutdown.js";
 import { createLogger } from "../../hosts/logger.js";
@@ -16,13 +17,14 @@ const runtime = await startRuntime({
   mailUrl: process.env.MAIL_URL!,
   campaignSends: { batchSize: Number(process.env.CAMPAIGN_BATCH_SIZE ?? 500), perCompany: null, perServer: null },
 });
-const stallAt = Number(process.env.STALL_AT_BATCH ?? -1);
-if (stallAt >= 0) {
+const stallAt = Number(process.env.STALL_AT_RECORD ?? 0);
+if (stallAt > 0) {
   const real = runtime.container.get<CampaignSendRepository>(CampaignSendRepository);
   const stalling: CampaignSendRepository = Object.create(real);
+  let records = 0;
   stalling.recordBatch = async (input: RecordBatchInput) => {
-    if (input.batch === stallAt) {
-      process.stdout.write(`stalled at batch ${input.batch}\n`);
+    if ((records += 1) === stallAt) {
+      process.stdout.write(`stalled at batch ${input.batch} after position ${input.from}\n`);
       await new Promise<never>(() => undefined);
     }
     return real.recordBatch(input);

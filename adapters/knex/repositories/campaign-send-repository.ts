@@ -233,9 +233,15 @@ export class KnexCampaignSendRepository implements CampaignSendRepository {
 
   async recordBatch(input: RecordBatchInput): Promise<boolean> {
     const { companyId, campaignId } = input;
-    const types = new Set<string>([input.next.type]);
+    const types = new Set<string>(input.next ? [input.next.type] : []);
     const recorded = await this.knex.transaction(async (trx) => {
-      const current = trx("campaigns").where({ company_id: companyId, id: campaignId, status: "sending", send_batch: input.batch });
+      const current = trx("campaigns").where({
+        company_id: companyId,
+        id: campaignId,
+        status: "sending",
+        send_batch: input.batch,
+        send_position: input.from,
+      });
       if (isPostgres(trx)) current.forUpdate();
       const row = await current.first(SEND_STATE_COLUMNS);
       const state = row ? sendStateOf(row) : null;
@@ -248,15 +254,15 @@ export class KnexCampaignSendRepository implements CampaignSendRepository {
         types.add(request.type);
         return newJobRow(request, this.ids.next("job"), input.now);
       });
-      jobs.push(newJobRow(input.next, this.ids.next("job"), input.now));
+      if (input.next) jobs.push(newJobRow(input.next, this.ids.next("job"), input.now));
       // A job already queued under the same singleton key does the same work.
-      await trx("jobs").insert(jobs).onConflict().ignore();
+      if (jobs.length > 0) await trx("jobs").insert(jobs).onConflict().ignore();
       const skipped = EXCLUSION_REASONS.reduce((sum, reason) => sum + (input.excluded[reason] ?? 0), 0);
       await trx("campaigns")
         .where({ company_id: companyId, id: campaignId })
         .update({
           send_position: input.position,
-          send_batch: input.batch + 1,
+          send_batch: input.next ? input.batch + 1 : input.batch,
           send_queued: state.queued + inserted.length,
           send_processed: state.processed + input.sends.length + skipped,
           send_excluded: JSON.stringify(addExclusions(state.excluded, input.excluded)),
