@@ -28,7 +28,7 @@ import { SmtpTally, type TallyReport } from "./smtp-tally.js";
  * schedule request until the sink holds the last message. Baseline, in the same round: the same
  * rendered messages (subject, HTML, text, unsubscribe headers, read back from the product's
  * sends, untimed, 500 at a time) sent by nodemailer with the same pool to the same sink, signed
- * with the same key parsed once, 50 in flight as the product's delivery jobs have. Each round's
+ * with the same key parsed once, 50 in flight (the product keeps 20 in its pool). Each round's
  * product side goes first, since its baseline replays what it made. The sink counts every
  * recipient (each must get exactly one message) and checks every message is signed; one in a
  * hundred is parsed and its signature verified. The product's peak RSS growth is printed.
@@ -44,8 +44,9 @@ const firstNameOf = (n: number) => `Reader${n}`;
 /** Knex writes a multi-row insert on SQLite as one compound SELECT, which SQLite caps at 500 terms. */
 const SEED_BATCH = 400;
 /**
- * Messages in flight: the product's delivery jobs take 50 sends each, handed to the pool at once,
- * one job at a time (the worker's default concurrency 1); the baseline keeps 50 in flight too.
+ * Messages in flight: the product's delivery jobs take 50 sends each, one job at a time (the
+ * worker's default concurrency 1), and keep 20 of them in the pool of 5 connections; the baseline
+ * keeps a job's 50 in flight (more waiting in the pool can only help it).
  */
 const IN_FLIGHT = 50;
 /** Sends the baseline reads at a time (untimed): a campaign batch's worth. */

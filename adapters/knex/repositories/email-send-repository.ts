@@ -76,7 +76,7 @@ const NO_BODIES: SendBodies = { html: null, text: null };
 const GROUP_TURNS = 2;
 const MAX_GROUP = 200;
 
-/** Sends one delivery job takes at most (they are handed to the transport together). */
+/** Sends one delivery job takes at most (handed to the transport as it takes them). */
 const SENDS_PER_DELIVERY = 50;
 
 interface OutboxItem {
