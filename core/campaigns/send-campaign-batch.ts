@@ -7,13 +7,15 @@ import type { OptInRepository } from "../opt-in/ports.js";
 import type { Clock } from "../ports/clock.js";
 import type { IdGenerator } from "../ports/id-generator.js";
 import type { JobQueue } from "../ports/job-queue.js";
+import { ok, type Result } from "../shared/result.js";
+import type { SuppressionReason } from "../suppressions/model.js";
 import type { SuppressionRepository } from "../suppressions/ports.js";
-import type { PrepareCampaignMessage } from "./campaign-message.js";
+import type { CampaignMessage, PrepareCampaignMessage } from "./campaign-message.js";
 import type { Campaign } from "./model.js";
 import type { CampaignRepository } from "./ports.js";
 import { finishCampaignSendJob, unkeyedBatchJob, sendCampaignBatchJob, type SendCampaignBatchJob } from "./send-jobs.js";
 import { exclusionAtBatch, nextBatchAt, type ExclusionReason } from "./send-model.js";
-import type { CampaignSendSettings, CampaignSendRepository } from "./send-ports.js";
+import type { CampaignSendSettings, CampaignSendRepository, FrozenRecipient } from "./send-ports.js";
 
 /**
  * Recipients rendered and recorded together. A batch goes in parts so that only a part's copies
@@ -87,56 +89,23 @@ export class SendCampaignBatch {
       if (free.getTime() > at.getTime()) at = free;
     }
 
+    const parts = chunksOf(recipients, RECIPIENTS_PER_PART);
     let from = state.position;
-    for (const part of chunksOf(recipients, RECIPIENTS_PER_PART)) {
-      const excluded: Partial<Record<ExclusionReason, number>> = {};
-      const sends: NewEmailSend[] = [];
-      for (const { contact } of part) {
-        const reason = exclusionAtBatch({
-          contactStatus: contact?.status ?? null,
-          suppression: contact ? (suppressed.get(contact.email) ?? null) : null,
-          unconfirmed: contact ? unconfirmed.has(contact.email) : false,
-        });
-        if (reason !== null || !contact) {
-          excluded[reason ?? "deleted"] = (excluded[reason ?? "deleted"] ?? 0) + 1;
-          continue;
-        }
-        const id = this.ids.next("send");
-        const rendered = await message.right.renderFor(contact, id);
-        // The content is the same for everyone: what fails for one fails for all.
-        if (rendered._tag === "Left") return this.pauseUnsendable(campaign, `its content cannot be rendered: ${rendered.left.message}`, now);
-        sends.push({
-          id,
-          companyId,
-          subscriberId: contact.id,
-          recipientEmail: contact.email,
-          emailType: "campaign",
-          campaignId,
-          subject: rendered.right.subject,
-          sender: message.right.sender,
-          replyTo: message.right.replyTo,
-          html: rendered.right.html,
-          text: rendered.right.text,
-          mailboxProvider: mailboxProviderOf(contact.email),
-          isTest: false,
-          openTracking: message.right.openTracking,
-          clickTracking: message.right.clickTracking,
-          payload: { unsubscribeUrl: rendered.right.unsubscribeUrl },
-          createdAt: now,
-        });
-      }
+    for (const [index, part] of parts.entries()) {
+      const rendered = await this.sendsOf(part, { companyId, campaignId, message: message.right, suppressed, unconfirmed, now });
+      // The content is the same for everyone: what fails for one fails for all.
+      if (rendered._tag === "Left") return this.pauseUnsendable(campaign, `its content cannot be rendered: ${rendered.left.message}`, now);
       const position = part[part.length - 1]!.position;
-      const last = position === recipients[recipients.length - 1]!.position;
       const recorded = await this.sends.recordBatch({
         companyId,
         campaignId,
         batch,
         from,
         position,
-        sends,
+        sends: rendered.right.sends,
         delivery: deliverEmailsJob,
-        excluded,
-        next: last ? sendCampaignBatchJob(companyId, campaignId, batch + 1, left === 0 ? now : at) : null,
+        excluded: rendered.right.excluded,
+        next: index === parts.length - 1 ? sendCampaignBatchJob(companyId, campaignId, batch + 1, left === 0 ? now : at) : null,
         now,
       });
       // Paused, cancelled, or recorded by another worker meanwhile: the rest is not this job's.
@@ -144,6 +113,57 @@ export class SendCampaignBatch {
       from = position;
     }
   };
+
+  /** A part's sends, each recipient checked again (those left out counted by reason) and rendered. */
+  private async sendsOf(
+    part: readonly FrozenRecipient[],
+    batch: {
+      readonly companyId: string;
+      readonly campaignId: string;
+      readonly message: CampaignMessage;
+      readonly suppressed: ReadonlyMap<string, SuppressionReason>;
+      readonly unconfirmed: ReadonlySet<string>;
+      readonly now: Date;
+    },
+  ): Promise<Result<{ sends: NewEmailSend[]; excluded: Partial<Record<ExclusionReason, number>> }>> {
+    const { companyId, campaignId, message, suppressed, unconfirmed, now } = batch;
+    const excluded: Partial<Record<ExclusionReason, number>> = {};
+    const sends: NewEmailSend[] = [];
+    for (const { contact } of part) {
+      const reason = exclusionAtBatch({
+        contactStatus: contact?.status ?? null,
+        suppression: contact ? (suppressed.get(contact.email) ?? null) : null,
+        unconfirmed: contact ? unconfirmed.has(contact.email) : false,
+      });
+      if (reason !== null || !contact) {
+        excluded[reason ?? "deleted"] = (excluded[reason ?? "deleted"] ?? 0) + 1;
+        continue;
+      }
+      const id = this.ids.next("send");
+      const rendered = await message.renderFor(contact, id);
+      if (rendered._tag === "Left") return rendered;
+      sends.push({
+        id,
+        companyId,
+        subscriberId: contact.id,
+        recipientEmail: contact.email,
+        emailType: "campaign",
+        campaignId,
+        subject: rendered.right.subject,
+        sender: message.sender,
+        replyTo: message.replyTo,
+        html: rendered.right.html,
+        text: rendered.right.text,
+        mailboxProvider: mailboxProviderOf(contact.email),
+        isTest: false,
+        openTracking: message.openTracking,
+        clickTracking: message.clickTracking,
+        payload: { unsubscribeUrl: rendered.right.unsubscribeUrl },
+        createdAt: now,
+      });
+    }
+    return ok({ sends, excluded });
+  }
 
   /**
    * A campaign whose sender or content can no longer be sent (a domain unverified since it was
