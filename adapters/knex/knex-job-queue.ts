@@ -8,7 +8,6 @@ import { isPostgres } from "./connection.js";
 import { DbDate, DbInteger, DbNullableDate, dbJson, decodeRow, toDbDate } from "./row-codecs.js";
 import { GroupCommit } from "./group-commit.js";
 import { localJobSignals } from "./local-job-signals.js";
-import { SqliteReadCache } from "./sqlite-read-cache.js";
 
 export const DEFAULT_MAX_ATTEMPTS = 10;
 /** Postgres channel that wakes idle workers when a job is enqueued. */
@@ -138,10 +137,6 @@ export class KnexJobQueue implements JobQueue, JobStore {
     private readonly clock: Clock,
   ) {
     this.postgres = isPostgres(knex);
-    // No cached read depends on jobs: queueing and claiming them must not empty SQLite's read cache.
-    const cache = SqliteReadCache.for(knex);
-    cache.ignoreWrites(/^(insert into `jobs`|update `?jobs`? )/);
-    cache.ignoreWrites(/^(begin|commit|rollback);?$/i);
   }
 
   async enqueue(request: JobRequest): Promise<string> {

@@ -5,7 +5,6 @@ import { DELIVER_WEBHOOK_JOB, webhookDeliveryJob } from "../../core/webhooks/del
 import { webhookEventBody, type WebhookDelivery, type WebhookEvent, type WebhookEventType } from "../../core/webhooks/model.js";
 import type { WebhookPublisher } from "../../core/webhooks/ports.js";
 import { announceJobs, newJobRow } from "./knex-job-queue.js";
-import { SqliteReadCache } from "./sqlite-read-cache.js";
 import { deliveryColumns } from "./repositories/webhook-repository.js";
 
 interface Subscriber {
@@ -34,11 +33,7 @@ export class KnexWebhookPublisher implements WebhookPublisher {
     private readonly knex: Knex,
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
-  ) {
-    // No cached read (API keys, companies) depends on deliveries or webhook health: writing them, as every attempt does, must not empty SQLite's read cache.
-    SqliteReadCache.for(knex).ignoreWrites(/^(insert into|update) `webhook_deliveries` /);
-    SqliteReadCache.for(knex).ignoreWrites(/^update `webhooks` set `consecutive_failures`/);
-  }
+  ) {}
 
   async publish(companyId: string, events: readonly WebhookEvent[]): Promise<void> {
     if (events.length === 0) return;

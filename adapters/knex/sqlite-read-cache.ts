@@ -3,13 +3,18 @@ import { sqliteConnectionOf, sqliteDataVersion } from "./connection.js";
 
 const MAX_ENTRIES = 10_000;
 const READ_ONLY = /^\s*(select|pragma|with\s[^;]*\)\s*select)\b/i;
+/** Statements that change nothing themselves: the writes inside a transaction are seen one by one. */
+const TRANSACTION_CONTROL = /^\s*(begin|commit|rollback|savepoint|release)\b/i;
+/** The table of a plain write as knex writes it; any other statement (a raw one, a schema change) may change anything. */
+const WRITTEN_TABLE = /^\s*(?:insert(?:\s+or\s+\w+)?\s+into|replace\s+into|update(?:\s+or\s+\w+)?|delete\s+from)\s+[`"]?(\w+)[`"]?[\s(]/i;
 
 /**
  * Keeps hot reads (the key lookup behind every request) in memory on SQLite, and forgets them
- * the moment the database may have changed: on any write through this process's knex, and
- * when another process commits (SQLite's `PRAGMA data_version` moves). A revoked key is
- * therefore refused on its very next request, as without the cache. On Postgres it reads
- * through: every server must see every other's changes at once.
+ * the moment what they read may have changed: on a write through this process's knex to a table
+ * they read (any statement whose table is not plain forgets every read), and when another process
+ * commits (SQLite's `PRAGMA data_version` moves). A revoked key is therefore refused on its very
+ * next request, as without the cache. On Postgres it reads through: every server must see every
+ * other's changes at once.
  */
 export class SqliteReadCache {
   private static readonly instances = new WeakMap<Knex, SqliteReadCache>();
@@ -25,37 +30,61 @@ export class SqliteReadCache {
   }
 
   private readonly entries = new Map<string, unknown>();
+  /** The keys of the entries read from each table. */
+  private readonly readers = new Map<string, Set<string>>();
   private readonly harmless: RegExp[] = [];
   private dataVersion: unknown = undefined;
   /** True until the end of this event-loop turn once the version has been read in it. */
   private versionChecked = false;
-  private writes = 0;
+  /** Moves on every forgetting of everything. */
+  private everything = 0;
+  /** Moves on every write to a table, by table. */
+  private readonly tableWrites = new Map<string, number>();
 
   private constructor(private readonly knex: Knex) {
-    knex.on("query", (query: { sql?: string }) => {
-      if (!query.sql || (!READ_ONLY.test(query.sql) && !this.harmless.some((pattern) => pattern.test(query.sql!)))) this.forget();
-    });
+    knex.on("query", (query: { sql?: string }) => this.noticed(query.sql));
   }
 
-  /** Writes matching `pattern` change nothing any cached read depends on, so they keep the cache. */
+  /** Writes matching `pattern` change nothing any cached read depends on (a column no cached read uses), so they keep the cache. */
   ignoreWrites(pattern: RegExp): void {
     if (!this.harmless.some((known) => known.source === pattern.source)) this.harmless.push(pattern);
   }
 
-  async read<T>(key: string, load: () => Promise<T>): Promise<T> {
+  /** The value cached under `key`, or `load`'s, kept until a write to one of `tables` (the tables `load` reads). */
+  async read<T>(key: string, tables: readonly string[], load: () => Promise<T>): Promise<T> {
     const connection = sqliteConnectionOf(this.knex);
     if (!connection) return load();
     this.checkDataVersion(connection);
-    const version = this.dataVersion;
     if (this.entries.has(key)) return this.entries.get(key) as T;
-    const writesBefore = this.writes;
+    const before = this.generation(tables);
     const value = await load();
-    // Only what was read with nothing changing meanwhile may be kept.
-    if (this.writes === writesBefore && this.dataVersion === version) {
-      if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
+    // Only what was read with nothing it read changing meanwhile may be kept.
+    if (this.generation(tables) === before) {
+      if (this.entries.size >= MAX_ENTRIES) this.forgetEverything();
       this.entries.set(key, value);
+      for (const table of tables) {
+        const keys = this.readers.get(table);
+        if (keys) keys.add(key);
+        else this.readers.set(table, new Set([key]));
+      }
     }
     return value;
+  }
+
+  private noticed(sql: string | undefined): void {
+    if (!sql) return this.forgetEverything();
+    if (READ_ONLY.test(sql) || TRANSACTION_CONTROL.test(sql) || this.harmless.some((pattern) => pattern.test(sql))) return;
+    const table = WRITTEN_TABLE.exec(sql)?.[1];
+    if (table === undefined) return this.forgetEverything();
+    this.tableWrites.set(table, (this.tableWrites.get(table) ?? 0) + 1);
+    const keys = this.readers.get(table);
+    if (!keys) return;
+    this.readers.delete(table);
+    for (const key of keys) this.entries.delete(key);
+  }
+
+  private generation(tables: readonly string[]): string {
+    return `${this.everything}:${tables.map((table) => this.tableWrites.get(table) ?? 0).join(":")}`;
   }
 
   /**
@@ -71,13 +100,14 @@ export class SqliteReadCache {
     });
     const version = sqliteDataVersion(connection);
     if (version !== this.dataVersion) {
-      this.forget();
+      this.forgetEverything();
       this.dataVersion = version;
     }
   }
 
-  private forget(): void {
-    this.writes += 1;
+  private forgetEverything(): void {
+    this.everything += 1;
     this.entries.clear();
+    this.readers.clear();
   }
 }

@@ -43,6 +43,7 @@ import * as m0046 from "./0046-landing-page-hourly-stats.js";
 import * as m0047 from "./0047-sequence-enrollments-company-due.js";
 import * as m0048 from "./0048-campaign-computed-lists.js";
 import * as m0049 from "./0049-email-send-contents.js";
+import * as m0050 from "./0050-sequence-enrollments-waiting.js";
 
 interface Migration {
   readonly name: string;
@@ -96,6 +97,7 @@ const migrations: readonly Migration[] = [
   m0047,
   m0048,
   m0049,
+  m0050,
 ];
 
 /** Migrations compiled into the package, so no directory scanning at run time. */

@@ -86,7 +86,7 @@ export class KnexApiKeyRepository implements ApiKeyRepository {
 
   /** The hot path of every request: cached on SQLite. */
   findActiveByHash(keyHash: string): Promise<ApiKeyRecord | null> {
-    return this.cache.read(`api_key:${keyHash}`, async () => {
+    return this.cache.read(`api_key:${keyHash}`, ["api_keys", "team_members", "users"], async () => {
       const row = await this.active().where("k.key_hash", keyHash).first();
       return row ? toRecord(row) : null;
     });

@@ -85,7 +85,7 @@ export class KnexCompanyProfileRepository implements CompanyProfileRepository {
 
   /** Read on every send (the sender's defaults): cached on SQLite until the database changes. */
   find(companyId: string): Promise<CompanyProfile | null> {
-    return this.cache.read(`company-profile:${companyId}`, async () => {
+    return this.cache.read(`company-profile:${companyId}`, ["companies"], async () => {
       const [row] = await this.knex("companies").where({ id: companyId });
       return row ? toCompanyProfile(row) : null;
     });

@@ -4,7 +4,6 @@ import type { CustomEvent, EventDefinition } from "../../../core/events/model.js
 import type { ContactKey, CustomEventRepository, StoreOutcome } from "../../../core/events/ports.js";
 import type { IdGenerator } from "../../../core/ports/id-generator.js";
 import { GroupCommit } from "../group-commit.js";
-import { SqliteReadCache } from "../sqlite-read-cache.js";
 import { DbBoolean, DbDate, DbInteger, dbJson, decodeRow, toDbDate } from "../row-codecs.js";
 
 const CustomEventRow = t.type({
@@ -83,18 +82,7 @@ export class KnexCustomEventRepository implements CustomEventRepository {
   constructor(
     private readonly knex: Knex,
     private readonly ids: IdGenerator,
-  ) {
-    // No cached read (API keys, companies) depends on events or their definitions: recording
-    // one must not empty SQLite's read cache, or every event would re-read its API key.
-    const cache = SqliteReadCache.for(knex);
-    cache.ignoreWrites(/^insert into `custom_events` /);
-    cache.ignoreWrites(/^(insert into|update) `event_definitions` /);
-    // Nor on contacts, which events create and update at the same pace.
-    cache.ignoreWrites(/^(insert into|update) `subscribers` /);
-    // BEGIN/COMMIT/ROLLBACK change nothing by themselves (the writes inside a transaction are
-    // judged one by one), and SQLite's single connection keeps cached reads out of open ones.
-    cache.ignoreWrites(/^(begin|commit|rollback);?$/i);
-  }
+  ) {}
 
   async findContact(companyId: string, by: { readonly email: string } | { readonly externalId: string }): Promise<ContactKey | null> {
     const where = "email" in by ? { company_id: companyId, email: by.email.toLowerCase() } : { company_id: companyId, external_id: by.externalId };

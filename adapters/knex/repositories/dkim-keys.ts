@@ -19,7 +19,7 @@ export class KnexDkimKeys implements DkimKeys {
   /** Read for every delivery: the sealed row is cached on SQLite until the database changes, and opened once. */
   async find(companyId: string, domain: string): Promise<DkimSigningKey | null> {
     const name = domain.toLowerCase();
-    const row = await SqliteReadCache.for(this.knex).read(`dkim-key:${companyId}:${name}`, () =>
+    const row = await SqliteReadCache.for(this.knex).read(`dkim-key:${companyId}:${name}`, ["sending_domains"], () =>
       this.knex("sending_domains")
         .where({ company_id: companyId, domain: name, status: "verified" })
         .first("domain", "dkim_selector", "dkim_private_key_sealed"),

@@ -26,7 +26,7 @@ export class KnexEmailBrandingSource implements EmailBrandingSource {
 
   /** Read on every render: cached on SQLite until the database changes. */
   find(companyId: string): Promise<EmailBranding | null> {
-    return SqliteReadCache.for(this.knex).read(`email-branding:${companyId}`, async () => {
+    return SqliteReadCache.for(this.knex).read(`email-branding:${companyId}`, ["companies"], async () => {
       const [row] = await this.knex("companies").where({ id: companyId }).select("name", "primary_color", "email_theme");
       if (!row) return null;
       const r = decodeRow(BrandingRow, row, "companies");

@@ -65,7 +65,7 @@ export class KnexEmailComponentRepository implements EmailComponentRepository {
 
   /** Read on every render (the default footer): cached on SQLite until the database changes. */
   findDefault(companyId: string, slot: DefaultSlot): Promise<EmailComponent | null> {
-    return SqliteReadCache.for(this.knex).read(`default-component:${companyId}:${slot}`, async () => {
+    return SqliteReadCache.for(this.knex).read(`default-component:${companyId}:${slot}`, ["email_components"], async () => {
       const [row] = await this.knex("email_components").where({ company_id: companyId, default_slot: slot });
       return row ? toComponent(row) : null;
     });

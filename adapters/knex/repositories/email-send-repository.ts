@@ -24,7 +24,6 @@ import { oneOf } from "../../../core/shared/codecs.js";
 import { isPostgres } from "../connection.js";
 import { GroupCommit } from "../group-commit.js";
 import { announceJobs, newJobRow } from "../knex-job-queue.js";
-import { SqliteReadCache } from "../sqlite-read-cache.js";
 import type { KnexWebhookPublisher } from "../knex-webhook-publisher.js";
 import { publishEmailEvent } from "./email-webhook-events.js";
 import { DbBoolean, DbDate, DbNullableDate, dbJson, decodeRow, toDbDate } from "../row-codecs.js";
@@ -231,14 +230,7 @@ export class KnexEmailSendRepository implements EmailSendRepository {
     private readonly ids: IdGenerator,
     /** Publishes the send's events to the company's webhooks, in the transactions that record them. */
     private readonly webhooks?: KnexWebhookPublisher,
-  ) {
-    // No cached read (API keys, companies, senders, footers, DKIM keys) depends on sends or
-    // their events: writing them, as every send does, must not empty SQLite's read cache.
-    const cache = SqliteReadCache.for(knex);
-    cache.ignoreWrites(/^(insert into|update) `email_sends` /);
-    cache.ignoreWrites(/^insert into `email_events` /);
-    cache.ignoreWrites(/^(begin|commit|rollback);?$/i);
-  }
+  ) {}
 
   async create(send: NewEmailSend, delivery: DeliveryJob): Promise<EmailSend> {
     await this.outbox.submit([{ send, delivery, at: send.createdAt }]);

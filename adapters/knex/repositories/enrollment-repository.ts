@@ -15,7 +15,6 @@ import { oneOf } from "../../../core/shared/codecs.js";
 import { SUBSCRIBER_STATUSES } from "../../../core/subscribers/model.js";
 import { isPostgres } from "../connection.js";
 import { GroupCommit } from "../group-commit.js";
-import { SqliteReadCache } from "../sqlite-read-cache.js";
 import { DbDate, DbInteger, DbNullableDate, dbJson, decodeRow, toDbDate } from "../row-codecs.js";
 import { relocateEnrollments } from "./enrollment-relocation.js";
 import { enrollmentsInIdOrder } from "./enrollments-in-id-order.js";
@@ -139,14 +138,7 @@ export class KnexEnrollmentRepository implements EnrollmentRepository {
     private readonly knex: Knex,
     /** Publishes sequence.finished and sequence.failed to the company's webhooks, in the transaction that ends the run. */
     private readonly webhooks?: KnexWebhookPublisher,
-  ) {
-    // No cached read (keys, companies, senders, branding, DKIM keys) depends on a run's progress:
-    // recording steps, as every email of a sequence does, must not empty SQLite's read cache.
-    const cache = SqliteReadCache.for(knex);
-    cache.ignoreWrites(/^(insert into|update) `sequence_enrollments` /);
-    cache.ignoreWrites(/^insert into `sequence_enrollment_steps` /);
-    cache.ignoreWrites(/^(begin|commit|rollback);?$/i);
-  }
+  ) {}
 
   /** `<context> in (keys)` for the matching_field value an enrollment entered for, kept in its context document. */
   private enrollmentKeyIn(context: "e.context" | "context", keys: readonly string[]): [string, string[]] {

@@ -68,7 +68,7 @@ export class KnexLandingDomainRepository implements LandingDomainRepository {
   }
 
   async verifiedByName(domain: string): Promise<LandingDomain | null> {
-    return this.cache.read(`landing-domain:${domain}`, async () => {
+    return this.cache.read(`landing-domain:${domain}`, ["landing_page_domains"], async () => {
       // A literal status, not a parameter: SQLite uses the partial index landing_page_domains_verified only for the same term.
       const [row] = await this.knex("landing_page_domains").where({ domain }).whereRaw("status = 'verified'");
       return row ? toDomain(row) : null;

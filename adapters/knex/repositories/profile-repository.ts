@@ -75,7 +75,7 @@ export class KnexProfileRepository implements ProfileRepository {
 
   /** Read on every send (who it is from): cached on SQLite until the database changes. */
   listSenders(companyId: string): Promise<SenderProfile[]> {
-    return this.cache.read(`sender-profiles:${companyId}`, async () => (await this.senders(companyId)).map(toSender));
+    return this.cache.read(`sender-profiles:${companyId}`, ["sender_profiles", "sending_domains"], async () => (await this.senders(companyId)).map(toSender));
   }
 
   async listReplies(companyId: string): Promise<Profile[]> {

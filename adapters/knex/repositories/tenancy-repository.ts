@@ -28,7 +28,7 @@ export class KnexTenancyRepository implements TenancyRepository {
   }
 
   findCompany(companyId: string): Promise<Company | null> {
-    return this.cache.read(`company:${companyId}`, async () => {
+    return this.cache.read(`company:${companyId}`, ["companies"], async () => {
       const [row] = await this.knex("companies").where({ id: companyId });
       return row ? toCompany(row) : null;
     });

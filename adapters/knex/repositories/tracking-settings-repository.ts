@@ -52,7 +52,7 @@ export class KnexTrackingSettingsRepository implements TrackingSettingsRepositor
 
   /** Read on every send (what to track): cached on SQLite until the database changes. */
   find(companyId: string): Promise<TrackingSettings> {
-    return this.cache.read(`tracking-settings:${companyId}`, () => this.load(companyId));
+    return this.cache.read(`tracking-settings:${companyId}`, ["tracking_settings"], () => this.load(companyId));
   }
 
   private async load(companyId: string): Promise<TrackingSettings> {

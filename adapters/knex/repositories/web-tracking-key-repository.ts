@@ -2,6 +2,7 @@ import * as t from "io-ts";
 import type { Knex } from "knex";
 import type { WebTrackingKey } from "../../../core/web-tracking/model.js";
 import type { WebTrackingKeyChanges, WebTrackingKeyRepository } from "../../../core/web-tracking/ports.js";
+import { SqliteReadCache } from "../sqlite-read-cache.js";
 import { DbBoolean, DbDate, DbNullableDate, dbJson, decodeRow, toDbDate } from "../row-codecs.js";
 
 const TABLE = "web_tracking_keys";
@@ -35,7 +36,11 @@ function toKey(row: unknown): WebTrackingKey {
 
 /** `web_tracking_keys`: one row per key, its origins a JSON array. */
 export class KnexWebTrackingKeyRepository implements WebTrackingKeyRepository {
-  constructor(private readonly knex: Knex) {}
+  private readonly cache: SqliteReadCache;
+
+  constructor(private readonly knex: Knex) {
+    this.cache = SqliteReadCache.for(knex);
+  }
 
   async list(companyId: string): Promise<WebTrackingKey[]> {
     return (
@@ -53,9 +58,12 @@ export class KnexWebTrackingKeyRepository implements WebTrackingKeyRepository {
     return row ? toKey(row) : null;
   }
 
-  async findByPublicKey(publicKey: string): Promise<WebTrackingKey | null> {
-    const row = await this.knex(TABLE).where({ public_key: publicKey }).first();
-    return row ? toKey(row) : null;
+  /** The hot path of every tracked page's batch: cached on SQLite. */
+  findByPublicKey(publicKey: string): Promise<WebTrackingKey | null> {
+    return this.cache.read(`web-tracking-key:${publicKey}`, [TABLE], async () => {
+      const row = await this.knex(TABLE).where({ public_key: publicKey }).first();
+      return row ? toKey(row) : null;
+    });
   }
 
   async insert(key: WebTrackingKey): Promise<void> {

@@ -15,7 +15,6 @@ import {
 import type { AttemptResult, WebhookChanges, WebhookRepository, WebhookWithSecrets } from "../../../core/webhooks/ports.js";
 import { isPostgres } from "../connection.js";
 import { announceJobs, newJobRow } from "../knex-job-queue.js";
-import { SqliteReadCache } from "../sqlite-read-cache.js";
 import { DbDate, DbInteger, DbNullableDate, dbJson, decodeRow, toDbDate } from "../row-codecs.js";
 
 const EventType = t.keyof(Object.fromEntries(WEBHOOK_EVENT_TYPES.map((type) => [type, null])) as Record<(typeof WEBHOOK_EVENT_TYPES)[number], null>);
@@ -159,10 +158,7 @@ export class KnexWebhookRepository implements WebhookRepository {
     private readonly knex: Knex,
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
-  ) {
-    SqliteReadCache.for(knex).ignoreWrites(/^(insert into|update) `webhook_deliveries` /);
-    SqliteReadCache.for(knex).ignoreWrites(/^update `webhooks` set `consecutive_failures`/);
-  }
+  ) {}
 
   private async withSecrets(db: Knex | Knex.Transaction, webhooks: Webhook[]): Promise<WebhookWithSecrets[]> {
     if (webhooks.length === 0) return [];
