@@ -8,6 +8,11 @@ const TRANSACTION_CONTROL = /^\s*(begin|commit|rollback|savepoint|release)\b/i;
 /** The table of a plain write as knex writes it; any other statement (a raw one, a schema change) may change anything. */
 const WRITTEN_TABLE = /^\s*(?:insert(?:\s+or\s+\w+)?\s+into|replace\s+into|update(?:\s+or\s+\w+)?|delete\s+from)\s+[`"]?(\w+)[`"]?[\s(]/i;
 
+interface Entry {
+  readonly value: unknown;
+  readonly tables: readonly string[];
+}
+
 /**
  * Keeps hot reads (the key lookup behind every request) in memory on SQLite, and forgets them
  * the moment what they read may have changed: on a write through this process's knex to a table
@@ -29,7 +34,8 @@ export class SqliteReadCache {
     return cache;
   }
 
-  private readonly entries = new Map<string, unknown>();
+  /** In the order they were read: past the bound the oldest goes. */
+  private readonly entries = new Map<string, Entry>();
   /** The keys of the entries read from each table. */
   private readonly readers = new Map<string, Set<string>>();
   private readonly harmless: RegExp[] = [];
@@ -55,13 +61,14 @@ export class SqliteReadCache {
     const connection = sqliteConnectionOf(this.knex);
     if (!connection) return load();
     this.checkDataVersion(connection);
-    if (this.entries.has(key)) return this.entries.get(key) as T;
+    const known = this.entries.get(key);
+    if (known) return known.value as T;
     const before = this.generation(tables);
     const value = await load();
     // Only what was read with nothing it read changing meanwhile may be kept.
     if (this.generation(tables) === before) {
-      if (this.entries.size >= MAX_ENTRIES) this.forgetEverything();
-      this.entries.set(key, value);
+      if (this.entries.size >= MAX_ENTRIES) this.forgetOldest();
+      this.entries.set(key, { value, tables });
       for (const table of tables) {
         const keys = this.readers.get(table);
         if (keys) keys.add(key);
@@ -103,6 +110,12 @@ export class SqliteReadCache {
       this.forgetEverything();
       this.dataVersion = version;
     }
+  }
+
+  private forgetOldest(): void {
+    const [key, entry] = this.entries.entries().next().value!;
+    this.entries.delete(key);
+    for (const table of entry.tables) this.readers.get(table)?.delete(key);
   }
 
   private forgetEverything(): void {

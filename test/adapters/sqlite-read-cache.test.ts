@@ -88,6 +88,29 @@ test("cached reads last until this process writes to a table they read or anothe
   t.is(await cache.read("thing:slow", ["things"], async () => "read again"), "read again");
 });
 
+test("past 10,000 cached reads the oldest is forgotten, not the rest", async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), "lifecycle-cache-"));
+  const knex = createKnex(`sqlite:${join(dir, "db.sqlite")}`);
+  t.teardown(async () => {
+    await knex.destroy();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  await knex.raw("select 1");
+  const cache = SqliteReadCache.for(knex);
+  const loaded: string[] = [];
+  const read = (key: string) =>
+    cache.read(key, ["things"], async () => {
+      loaded.push(key);
+      return key;
+    });
+  for (let i = 0; i <= 10_000; i++) await read(`k${i}`);
+  loaded.length = 0;
+  await read("k1");
+  await read("k10000");
+  await read("k0");
+  t.deepEqual(loaded, ["k0"], "only the first read was let go");
+});
+
 const postgresUrl = process.env.TEST_DATABASE_URL;
 if (postgresUrl)
   test("on Postgres every read goes to the database", async (t) => {

@@ -4,6 +4,7 @@ import type { CustomEvent, EventDefinition } from "../../../core/events/model.js
 import type { ContactKey, CustomEventRepository, StoreOutcome } from "../../../core/events/ports.js";
 import type { IdGenerator } from "../../../core/ports/id-generator.js";
 import { GroupCommit } from "../group-commit.js";
+import { SqliteReadCache } from "../sqlite-read-cache.js";
 import { DbBoolean, DbDate, DbInteger, dbJson, decodeRow, toDbDate } from "../row-codecs.js";
 
 const CustomEventRow = t.type({
@@ -78,18 +79,24 @@ export class KnexCustomEventRepository implements CustomEventRepository {
    * idle server writes a lone event at once.
    */
   private readonly writes = new GroupCommit<CustomEvent, StoreOutcome>((events) => this.knex.transaction((trx) => this.write(trx, events)), GROUP_TURNS);
+  private readonly cache: SqliteReadCache;
 
   constructor(
     private readonly knex: Knex,
     private readonly ids: IdGenerator,
-  ) {}
+  ) {
+    this.cache = SqliteReadCache.for(knex);
+  }
 
-  async findContact(companyId: string, by: { readonly email: string } | { readonly externalId: string }): Promise<ContactKey | null> {
+  /** Every event's first read: cached on SQLite until a contact changes. */
+  findContact(companyId: string, by: { readonly email: string } | { readonly externalId: string }): Promise<ContactKey | null> {
     const where = "email" in by ? { company_id: companyId, email: by.email.toLowerCase() } : { company_id: companyId, external_id: by.externalId };
-    const row: { id: string; email: string; external_id: string | null } | undefined = await this.knex("subscribers")
-      .where(where)
-      .first("id", "email", "external_id");
-    return row ? { id: row.id, email: row.email, externalId: row.external_id } : null;
+    return this.cache.read(`event-contact:${JSON.stringify(where)}`, ["subscribers"], async () => {
+      const row: { id: string; email: string; external_id: string | null } | undefined = await this.knex("subscribers")
+        .where(where)
+        .first("id", "email", "external_id");
+      return row ? { id: row.id, email: row.email, externalId: row.external_id } : null;
+    });
   }
 
   /** The events and their definition counts in one transaction: one commit, whatever the number. */
