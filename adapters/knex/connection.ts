@@ -91,6 +91,9 @@ export function createKnex(url: string, options: ConnectionOptions = {}): Knex {
           // Checkpoints (which sync the database file) every 40 MB of WAL instead of every 4 MB:
           // a quarter less per small write under steady load, at the price of a larger WAL file.
           connection.pragma("wal_autocheckpoint = 10000");
+          // A 64 MB page cache instead of 2 MB: the index pages that writes land on stay in memory as
+          // tables grow past the default (web-events lost a third of its rate by its fourth round).
+          connection.pragma("cache_size = -65536");
           cacheStatements(connection);
           holder.connection = connection;
           done(null, connection);
