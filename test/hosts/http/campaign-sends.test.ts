@@ -10,6 +10,7 @@ import { BASE_URL, listen, TEST_CAPACITY } from "../../helpers/runtime.js";
 import { smtpSink } from "../../helpers/smtp-sink.js";
 import { waitFor } from "../../helpers/worker-process.js";
 import { unkeyedBatchJob } from "../../../core/campaigns/send-jobs.js";
+import { CampaignSendRepository } from "../../../core/campaigns/send-ports.js";
 import { StartCampaignSend } from "../../../core/campaigns/start-campaign-send.js";
 import { ACTIVE_SENDING } from "../../../core/sending-health/model.js";
 import { SendingStatusRepository } from "../../../core/sending-health/ports.js";
@@ -255,6 +256,39 @@ for (const dialect of dialects()) {
       t.like(await s.call("POST", `/api/v1/campaigns/${id}/resume`), { status: 400, body: { status: "cancelled" } });
     },
   );
+
+  test(name("a pause that lands between two parts of a batch records no more of it; the resume sends the rest, each contact once"), async (t) => {
+    const s = await sequenceSession(t, dialect, { campaignSends: { batchSize: 120, perCompany: null, perServer: null } });
+    const emails = Array.from({ length: 130 }, (_, i) => `reader${String(i).padStart(3, "0")}@example.com`);
+    for (const email of emails) await contact(s, email, "Reader");
+    const id = await campaign(s);
+    await schedule(s, id);
+
+    // The pause arrives while the first batch (120) is being recorded, after its first part (50).
+    const sends = s.api.runtime.container.get<CampaignSendRepository>(CampaignSendRepository);
+    const recordBatch = sends.recordBatch.bind(sends);
+    let parts = 0;
+    sends.recordBatch = async (input) => {
+      const recorded = await recordBatch(input);
+      if (recorded && ++parts === 1) t.is((await s.call("POST", `/api/v1/campaigns/${id}/pause`)).status, 200);
+      return recorded;
+    };
+    s.api.clock.advance(HOUR);
+    await s.runJobs();
+    t.is(parts, 1, "the batch's second part found the campaign paused");
+    t.like(await get(s, id), { status: "paused", progress: { recipients: 130, queued: 50, remaining: 80 } });
+    t.is((await s.api.runtime.knex("email_sends").where({ campaign_id: id })).length, 50);
+
+    t.is((await s.call("POST", `/api/v1/campaigns/${id}/resume`)).status, 200);
+    await s.runJobs();
+    const received = newsReceived(s);
+    t.deepEqual(Object.keys(received).sort(), emails, "every contact got the campaign");
+    t.true(
+      Object.values(received).every((subjects) => subjects.length === 1),
+      "and once",
+    );
+    t.like(await get(s, id), { status: "sent", progress: { recipients: 130, queued: 130, sent: 130, remaining: 0 } });
+  });
 
   test(name("a batch run twice, or by two jobs at once, sends each contact one message; the database refuses a second send to a contact"), async (t) => {
     const s = await sequenceSession(t, dialect);
