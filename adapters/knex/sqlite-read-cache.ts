@@ -87,7 +87,7 @@ export class SqliteReadCache {
     const keys = this.readers.get(table);
     if (!keys) return;
     this.readers.delete(table);
-    for (const key of keys) this.entries.delete(key);
+    for (const key of keys) this.forget(key);
   }
 
   private generation(tables: readonly string[]): string {
@@ -113,7 +113,13 @@ export class SqliteReadCache {
   }
 
   private forgetOldest(): void {
-    const [key, entry] = this.entries.entries().next().value!;
+    this.forget(this.entries.keys().next().value!);
+  }
+
+  /** One read, out of the lists of every table it read too. */
+  private forget(key: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
     this.entries.delete(key);
     for (const table of entry.tables) this.readers.get(table)?.delete(key);
   }
