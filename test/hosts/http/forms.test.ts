@@ -36,12 +36,17 @@ async function session(t: ExecutionContext, dialect: Dialect): Promise<Session> 
     call,
     submit: (formId, fields, options = {}) => {
       const url = `${api.server.url}/api/v1/forms/${formId}`;
+      // undici says only "fetch failed"; what the socket said is in its cause (a CI run once met one here).
+      const said = (error: unknown) => {
+        const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+        throw new Error(`POST ${url} failed: ${cause?.code ?? ""} ${cause?.message ?? String(error)}`, { cause: error });
+      };
       if (options.form) {
         const body = new URLSearchParams();
         for (const [key, value] of Object.entries(fields)) for (const one of [value].flat()) body.append(key, one);
-        return fetch(url, { method: "POST", body, redirect: "manual", headers: { accept: options.accept ?? "text/html,application/xhtml+xml" } });
+        return fetch(url, { method: "POST", body, redirect: "manual", headers: { accept: options.accept ?? "text/html,application/xhtml+xml" } }).catch(said);
       }
-      return fetch(url, { method: "POST", body: JSON.stringify(fields), headers: { "content-type": "application/json" } });
+      return fetch(url, { method: "POST", body: JSON.stringify(fields), headers: { "content-type": "application/json" } }).catch(said);
     },
     async newForm(body = {}) {
       const listId = (await call("POST", "/api/v1/lists", { body: { name: `Newsletter ${Math.random()}` } })).body.list.id;
