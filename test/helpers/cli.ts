@@ -5,6 +5,8 @@ import { fileURLToPath } from "node:url";
 import { createInterface } from "node:readline";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
+/** How long a stopped server may take to drain and exit: far beyond any graceful shutdown here. */
+const STOP_WITHIN_MS = 60_000;
 const manifest = JSON.parse(readFileSync(`${root}package.json`, "utf8")) as { bin: { lifecycle: string } };
 /** The installed binary, as package.json declares it. */
 export const BINARY = `${root}${manifest.bin.lifecycle}`;
@@ -98,8 +100,12 @@ export async function startCli(
       if (child.exitCode !== null) return child.exitCode;
       const exited = once(child, "exit") as Promise<[number | null, NodeJS.Signals | null]>;
       child.kill("SIGTERM");
+      // A server that does not shut down is a failure to see, not a test that hangs until its timeout.
+      const late = setTimeout(() => child.kill("SIGKILL"), STOP_WITHIN_MS);
       const [code, signal] = await exited;
-      if (code === null) throw new Error(`killed by ${signal}; stderr: ${stderr}`);
+      clearTimeout(late);
+      if (code === null)
+        throw new Error(`killed by ${signal}${signal === "SIGKILL" ? ` (no exit within ${STOP_WITHIN_MS} ms of SIGTERM)` : ""}; stderr: ${stderr}`);
       return code;
     },
   };

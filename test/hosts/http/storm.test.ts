@@ -218,7 +218,8 @@ async function storm(t: ExecutionContext, dialect: Dialect) {
   // Nothing acknowledged is lost: every contact the neighbour was told about is there.
   // Right after the storm the server may still shed a request, or drop a connection it could not
   // take: the check waits as Retry-After says (a second after a dropped connection) and asks again.
-  const list = () => fetch(`${server.url}/api/v1/subscribers?limit=1000`, { headers: auth(otherKey) }).catch(() => null);
+  // Each ask is bounded: undici would otherwise wait 300 s for the headers of one that hangs.
+  const list = () => fetch(`${server.url}/api/v1/subscribers?limit=1000`, { headers: auth(otherKey), signal: AbortSignal.timeout(10_000) }).catch(() => null);
   let listed = await list();
   for (let attempt = 1; listed?.status !== 200 && attempt < 20; attempt++) {
     await sleep(1_000 * Number(listed?.headers.get("retry-after") ?? 1));
@@ -230,6 +231,8 @@ async function storm(t: ExecutionContext, dialect: Dialect) {
     acknowledged.filter((email) => !emails.has(email)),
     [],
   );
+  monitorConnection.destroy();
+  neighbourConnection.destroy();
   t.is(await server.stop(), 0);
 }
 
