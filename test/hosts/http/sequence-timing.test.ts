@@ -107,31 +107,48 @@ for (const dialect of dialects()) {
     t.deepEqual(s.received()["bob@example.com"], ["Welcome"]);
   });
 
-  test(name("an event that concerned no sequence is asked about again once a sequence listens for it or a run waits for it"), async (t) => {
-    const s = await sequenceSession(t, dialect);
-    t.is((await event(s, { email: "ann@example.com", event: "activated" })).status, 200, "nothing listens for it yet");
-    await createAndEnable(s, { name: "Hello", trigger: "event_received", eventName: "activated", steps: [{ subject: "Hello", html: "<p>Hi</p>" }] });
-    t.is((await event(s, { email: "ann@example.com", event: "activated" })).status, 200);
-    await s.runJobs();
-    t.deepEqual(s.received(), { "ann@example.com": ["Hello"] }, "the sequence enabled since hears the same event");
+  test(
+    name("an event that concerned no sequence is asked about again once a sequence listens for it, a goal waits for it or a run waits for it"),
+    async (t) => {
+      const s = await sequenceSession(t, dialect);
+      t.is((await event(s, { email: "ann@example.com", event: "activated" })).status, 200, "nothing listens for it yet");
+      const hello = await createAndEnable(s, {
+        name: "Hello",
+        trigger: "event_received",
+        eventName: "activated",
+        steps: [{ subject: "Hello", html: "<p>Hi</p>" }],
+      });
+      t.is((await event(s, { email: "ann@example.com", event: "activated" })).status, 200);
+      await s.runJobs();
+      t.deepEqual(s.received(), { "ann@example.com": ["Hello"] }, "the sequence enabled since hears the same event");
 
-    const confirmation = await createAndEnable(s, {
-      name: "Confirmation",
-      trigger: "event_received",
-      eventName: "signed_up",
-      steps: [
-        { nodeType: "logic_wait_for_event", config: { eventName: "confirmed", timeoutDays: 2 } },
-        { subject: "Confirmed", html: "<p>Thanks</p>" },
-      ],
-    });
-    t.is((await event(s, { email: "bob@example.com", event: "confirmed" })).status, 200, "no run waits for it yet");
-    t.is((await event(s, { email: "bob@example.com", event: "signed_up" })).status, 200);
-    await s.runJobs();
-    t.like((await enrollmentsByEmail(s, confirmation))["bob@example.com"], { status: "waiting" });
-    t.is((await event(s, { email: "bob@example.com", event: "confirmed" })).status, 200);
-    await s.runJobs();
-    t.deepEqual(s.received()["bob@example.com"], ["Confirmed"], "the run that started waiting since is woken by the same event");
-  });
+      t.is((await event(s, { email: "ann@example.com", event: "upgraded" })).status, 200, "no goal waits for it yet");
+      const goal = await s.call("POST", `/api/v1/sequences/${hello}/goals`, {
+        body: { name: "Upgrade", triggerEventName: "upgraded", attributionWindowHours: 24 },
+      });
+      t.is(goal.status, 200, JSON.stringify(goal.body));
+      s.api.clock.advance(MINUTE);
+      t.is((await event(s, { email: "ann@example.com", event: "upgraded" })).status, 200);
+      t.is((await s.call("GET", `/api/v1/sequences/${hello}/goals`)).body.goals[0].conversionCount, 1, "the goal added since is reached by the same event");
+
+      const confirmation = await createAndEnable(s, {
+        name: "Confirmation",
+        trigger: "event_received",
+        eventName: "signed_up",
+        steps: [
+          { nodeType: "logic_wait_for_event", config: { eventName: "confirmed", timeoutDays: 2 } },
+          { subject: "Confirmed", html: "<p>Thanks</p>" },
+        ],
+      });
+      t.is((await event(s, { email: "bob@example.com", event: "confirmed" })).status, 200, "no run waits for it yet");
+      t.is((await event(s, { email: "bob@example.com", event: "signed_up" })).status, 200);
+      await s.runJobs();
+      t.like((await enrollmentsByEmail(s, confirmation))["bob@example.com"], { status: "waiting" });
+      t.is((await event(s, { email: "bob@example.com", event: "confirmed" })).status, 200);
+      await s.runJobs();
+      t.deepEqual(s.received()["bob@example.com"], ["Confirmed"], "the run that started waiting since is woken by the same event");
+    },
+  );
 
   test(name("a delay until a date field of the contact, with an offset, or until a weekday window in a time zone"), async (t) => {
     const s = await sequenceSession(t, dialect);
