@@ -1,7 +1,8 @@
 import type { Knex } from "knex";
 import type { Clock } from "../../core/ports/clock.js";
 import type { IdGenerator } from "../../core/ports/id-generator.js";
-import { DELIVER_WEBHOOK_JOB, webhookDeliveryJob } from "../../core/webhooks/delivery-job.js";
+import { chunksOf } from "../../core/shared/chunks.js";
+import { DELIVER_WEBHOOK_JOB, DELIVERIES_PER_JOB, webhookDeliveryJob } from "../../core/webhooks/delivery-job.js";
 import { webhookEventBody, type WebhookDelivery, type WebhookEvent, type WebhookEventType } from "../../core/webhooks/model.js";
 import type { WebhookPublisher } from "../../core/webhooks/ports.js";
 import { announceJobs, newJobRow } from "./knex-job-queue.js";
@@ -19,8 +20,9 @@ export type EventSource = readonly WebhookEvent[] | ((wanted: ReadonlySet<Webhoo
 const ROWS_PER_INSERT = 500;
 
 /**
- * The WebhookPublisher on the database: each event becomes a delivery row and its job row per
- * enabled webhook of the company that subscribed to its type. `publishIn` writes them in the
+ * The WebhookPublisher on the database: each event becomes a delivery row per enabled webhook of
+ * the company that subscribed to its type, and each webhook's deliveries of a publish are queued
+ * in jobs of DELIVERIES_PER_JOB. `publishIn` writes them in the
  * caller's transaction (a send's status change, a contact's save), so the event exists exactly
  * when the change does; the caller announces the jobs once it has committed (`announce`).
  * A company without webhooks costs one indexed lookup, made once per transaction.
@@ -52,11 +54,13 @@ export class KnexWebhookPublisher implements WebhookPublisher {
     if (subscribers.length === 0) return 0;
     const events = typeof source === "function" ? await source(await this.wanted(db, companyId)) : source;
     const now = this.clock.now();
+    // An event's body is built once, whichever webhooks it goes to.
+    const bodies = events.map(webhookEventBody);
     const deliveries: ReturnType<typeof deliveryColumns>[] = [];
     const jobs: ReturnType<typeof newJobRow>[] = [];
-    for (const event of events) {
-      const body = webhookEventBody(event);
-      for (const subscriber of subscribers) {
+    for (const subscriber of subscribers) {
+      const ids: string[] = [];
+      for (const [index, event] of events.entries()) {
         if (!subscriber.events.has(event.type)) continue;
         const delivery: WebhookDelivery = {
           id: this.ids.next("whd"),
@@ -64,7 +68,7 @@ export class KnexWebhookPublisher implements WebhookPublisher {
           webhookId: subscriber.id,
           eventId: event.id,
           eventType: event.type,
-          body,
+          body: bodies[index]!,
           status: "pending",
           attempts: 0,
           responseCode: null,
@@ -77,13 +81,12 @@ export class KnexWebhookPublisher implements WebhookPublisher {
           createdAt: now,
         };
         deliveries.push(deliveryColumns(delivery, now));
-        jobs.push(newJobRow(webhookDeliveryJob(companyId, delivery.id, 1, now), this.ids.next("job"), now));
+        ids.push(delivery.id);
       }
+      for (const group of chunksOf(ids, DELIVERIES_PER_JOB)) jobs.push(newJobRow(webhookDeliveryJob(companyId, group, 1, now), this.ids.next("job"), now));
     }
-    for (let i = 0; i < deliveries.length; i += ROWS_PER_INSERT) {
-      await db("webhook_deliveries").insert(deliveries.slice(i, i + ROWS_PER_INSERT));
-      await db("jobs").insert(jobs.slice(i, i + ROWS_PER_INSERT));
-    }
+    for (const rows of chunksOf(deliveries, ROWS_PER_INSERT)) await db("webhook_deliveries").insert(rows);
+    for (const rows of chunksOf(jobs, ROWS_PER_INSERT)) await db("jobs").insert(rows);
     return deliveries.length;
   }
 

@@ -1,4 +1,5 @@
 import * as t from "io-ts";
+import { withEarlierShape } from "../jobs/earlier-payload.js";
 import { defineJob } from "../jobs/job-definition.js";
 import type { Clock } from "../ports/clock.js";
 import type { IdGenerator } from "../ports/id-generator.js";
@@ -12,22 +13,14 @@ export const DELIVER_EMAIL_JOB = "email.deliver";
 export const DELIVER_ATTEMPTS = 5;
 
 /** `emailSendIds`; jobs queued before batching carry one `emailSendId`, read as a batch of one. */
-const DeliveryPayload = new t.Type<{ readonly emailSendIds: readonly string[] }, { readonly emailSendIds: readonly string[] }, unknown>(
-  "DeliveryPayload",
-  (u): u is { emailSendIds: string[] } => t.type({ emailSendIds: t.array(t.string) }).is(u),
-  (u, c) => {
-    const batch = t.type({ emailSendIds: t.array(t.string) }).validate(u, c);
-    if (batch._tag === "Right") return t.success({ emailSendIds: batch.right.emailSendIds });
-    const single = t.type({ emailSendId: t.string }).validate(u, c);
-    return single._tag === "Right" ? t.success({ emailSendIds: [single.right.emailSendId] }) : batch;
-  },
-  ({ emailSendIds }) => ({ emailSendIds: [...emailSendIds] }),
-);
+const DeliveryPayload = withEarlierShape(t.type({ emailSendIds: t.array(t.string) }), t.type({ emailSendId: t.string }), ({ emailSendId }) => ({
+  emailSendIds: [emailSendId],
+}));
 
 export const DeliverEmailsJob = defineJob({ type: DELIVER_EMAIL_JOB, company: "required", payload: DeliveryPayload, maxAttempts: DELIVER_ATTEMPTS });
 
 /** The job delivering sends of one company that were queued together (a claim and a completion for all of them). */
-export const deliverEmailsJob: DeliveryJob = (companyId, sendIds) => DeliverEmailsJob.request({ emailSendIds: sendIds }, { companyId });
+export const deliverEmailsJob: DeliveryJob = (companyId, sendIds) => DeliverEmailsJob.request({ emailSendIds: [...sendIds] }, { companyId });
 
 export interface QueueEmailSendInput {
   /** From `newSendId()`, when the content was rendered with the ID (tracking links embed it). */

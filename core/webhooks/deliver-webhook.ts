@@ -3,8 +3,8 @@ import type { Clock } from "../ports/clock.js";
 import { HttpRequestError, type HttpClient } from "../ports/http-client.js";
 import type { SecretBox } from "../ports/secret-box.js";
 import { webhookDeliveryJob, type WebhookDeliveryJob } from "./delivery-job.js";
-import { DELIVERY_TIMEOUT_MS, isActiveSecret, isCircuitOpen, MAX_RESPONSE_BYTES, nextAttemptAfter, type WebhookDelivery } from "./model.js";
-import type { AttemptResult, WebhookRepository, WebhookSigner, WebhookWithSecrets } from "./ports.js";
+import { DELIVERY_TIMEOUT_MS, healthAfter, isActiveSecret, isCircuitOpen, MAX_RESPONSE_BYTES, nextAttemptAfter, type WebhookDelivery } from "./model.js";
+import type { AttemptResult, RecordedAttempt, WebhookRepository, WebhookSigner, WebhookWithSecrets } from "./ports.js";
 
 /** The error recorded for an answer that is not 2xx: its status and the start of its body. */
 function answerError(status: number, body: string): string {
@@ -13,11 +13,17 @@ function answerError(status: number, body: string): string {
 }
 
 /**
- * Delivers webhook events: the `webhook.deliver` job makes one attempt at one delivery. The body
- * is signed with every active secret of the webhook (`X-Sequenzy-Signature: v1=...,v1=...` over
- * `v1:{timestamp}:{body}`) and POSTed through the destination client (public addresses only,
- * no redirects followed) with a 4 s limit. A 2xx answer settles it; anything else is retried with
- * back-off for up to 7 days. While the webhook's circuit is open the attempt waits for it to close.
+ * Delivers webhook events: the `webhook.deliver` job makes one attempt at each of its deliveries,
+ * one after another. The body is signed with every active secret of the webhook
+ * (`X-Sequenzy-Signature: v1=...,v1=...` over `v1:{timestamp}:{body}`) and POSTed through the
+ * destination client (public addresses only, no redirects followed) with a 4 s limit. A 2xx answer
+ * settles it; anything else is retried with back-off for up to 7 days. While the webhook's circuit
+ * is open the attempts wait for it to close.
+ *
+ * Successes are recorded together, after the job's last request or with the next failure (a
+ * failure is recorded at once, so the webhook's health is current for the other jobs). A worker
+ * that stops in between loses only those records: those deliveries are made again, as at least
+ * once allows, with the same event ID.
  */
 export class DeliverWebhook {
   constructor(
@@ -41,34 +47,50 @@ export class DeliverWebhook {
   }
 
   runJob = async ({ companyId, payload }: WorkOf<typeof WebhookDeliveryJob>): Promise<void> => {
-    const work = await this.webhooks.findForAttempt(companyId, payload.deliveryId);
-    // Gone with its webhook, settled, or this attempt was made before a crash.
-    if (!work || work.delivery.status !== "pending" || work.delivery.attempts >= payload.attempt) return;
-    const { delivery, found } = work;
-    const now = this.clock.now();
-    if (found.webhook.status === "disabled") {
-      await this.webhooks.recordAttempt(delivery, {
-        made: false,
-        ok: false,
-        responseCode: null,
-        error: "The webhook was disabled before this delivery was made",
-        durationMs: 0,
-        at: now,
-        healthyBefore: true,
-        retry: null,
-      });
-      return;
+    for (const { found, deliveries } of await this.webhooks.findForAttempts(companyId, payload.deliveryIds)) {
+      // Gone with its webhook, settled, or this attempt was recorded before a crash.
+      const due = deliveries.filter((delivery) => delivery.status === "pending" && delivery.attempts < payload.attempt);
+      await this.attemptAll(found, due, payload.attempt);
     }
-    if (isCircuitOpen(found.webhook, now)) {
-      const until = found.webhook.circuitOpenUntil!;
-      await this.webhooks.postpone(companyId, delivery.id, until, webhookDeliveryJob(companyId, delivery.id, payload.attempt, until));
-      return;
-    }
-    await this.attempt(found, delivery, true);
   };
+
+  private async attemptAll({ webhook: stored, secrets }: WebhookWithSecrets, deliveries: readonly WebhookDelivery[], attempt: number): Promise<void> {
+    // The webhook's health as this job's own attempts change it, for the circuit's sake.
+    let webhook = stored;
+    let unrecorded: RecordedAttempt[] = [];
+    const record = async () => {
+      if (unrecorded.length > 0) await this.webhooks.recordAttempts(unrecorded);
+      unrecorded = [];
+    };
+    for (const [index, delivery] of deliveries.entries()) {
+      const now = this.clock.now();
+      if (webhook.status === "disabled") {
+        unrecorded.push({ delivery, result: disabledResult(now) });
+        continue;
+      }
+      if (isCircuitOpen(webhook, now)) {
+        await record();
+        const rest = deliveries.slice(index).map((waiting) => waiting.id);
+        const until = webhook.circuitOpenUntil!;
+        await this.webhooks.postpone(webhook.companyId, rest, until, webhookDeliveryJob(webhook.companyId, rest, attempt, until));
+        return;
+      }
+      const made = await this.attemptResult({ webhook, secrets }, delivery, true);
+      unrecorded.push(made);
+      webhook = { ...webhook, ...healthAfter(webhook, made.result, made.result.at) };
+      if (!made.result.ok) await record();
+    }
+    await record();
+  }
 
   /** One attempt, recorded; `retry` false for a test delivery, which is tried once. */
   attempt = async (found: WebhookWithSecrets, delivery: WebhookDelivery, retry: boolean): Promise<WebhookDelivery | null> => {
+    const [recorded] = await this.webhooks.recordAttempts([await this.attemptResult(found, delivery, retry)]);
+    return recorded ?? null;
+  };
+
+  /** One request, and what it found. */
+  private async attemptResult(found: WebhookWithSecrets, delivery: WebhookDelivery, retry: boolean): Promise<RecordedAttempt> {
     const now = this.clock.now();
     const secrets = found.secrets.filter((secret) => isActiveSecret(secret, now)).map((secret) => this.opened(secret.sealedSecret));
     const timestamp = Math.floor(now.getTime() / 1000);
@@ -100,13 +122,28 @@ export class DeliverWebhook {
     const at = this.clock.now();
     const attempt = delivery.attempts + 1;
     const nextAt = outcome.ok || !retry ? null : nextAttemptAfter(attempt, delivery, at);
-    return this.webhooks.recordAttempt(delivery, {
-      made: true,
-      ...outcome,
-      durationMs,
-      at,
-      healthyBefore: found.webhook.consecutiveFailures === 0 && found.webhook.circuitOpenUntil === null,
-      retry: nextAt ? { at: nextAt, job: webhookDeliveryJob(delivery.companyId, delivery.id, attempt + 1, nextAt) } : null,
-    });
-  };
+    return {
+      delivery,
+      result: {
+        made: true,
+        ...outcome,
+        durationMs,
+        at,
+        healthyBefore: found.webhook.consecutiveFailures === 0 && found.webhook.circuitOpenUntil === null,
+        retry: nextAt ? { at: nextAt, job: webhookDeliveryJob(delivery.companyId, [delivery.id], attempt + 1, nextAt) } : null,
+      },
+    };
+  }
 }
+
+/** A delivery whose webhook was turned off: no request, and it fails for good. */
+const disabledResult = (at: Date): AttemptResult => ({
+  made: false,
+  ok: false,
+  responseCode: null,
+  error: "The webhook was disabled before this delivery was made",
+  durationMs: 0,
+  at,
+  healthyBefore: true,
+  retry: null,
+});

@@ -4,7 +4,7 @@ import type { Webhook, WebhookDelivery, WebhookEvent, WebhookEventType, WebhookS
 
 /**
  * The one way events leave for customers' webhooks: every source (email pipeline, contacts,
- * sequences) hands its events here. Each event becomes one delivery (with its job) per enabled
+ * sequences) hands its events here. Each event becomes one delivery (with a job) per enabled
  * webhook of the company subscribed to its type; a company without webhooks costs one indexed
  * lookup. The database adapter also publishes inside a repository's own transaction, so an event
  * exists exactly when the change it reports was committed.
@@ -34,6 +34,12 @@ export interface WebhookWithSecrets {
   readonly secrets: readonly WebhookSigningSecret[];
 }
 
+/** Deliveries of one webhook, with the webhook and its secrets. */
+export interface DeliveriesOfWebhook {
+  readonly found: WebhookWithSecrets;
+  readonly deliveries: readonly WebhookDelivery[];
+}
+
 /** What one attempt at a delivery found. */
 export interface AttemptResult {
   /** False when no request was made (the webhook was disabled): attempts and health stay as they are. */
@@ -47,6 +53,11 @@ export interface AttemptResult {
   readonly healthyBefore: boolean;
   /** Null after a success, or when the retry window is spent (the delivery fails for good). */
   readonly retry: { readonly at: Date; readonly job: JobRequest } | null;
+}
+
+export interface RecordedAttempt {
+  readonly delivery: WebhookDelivery;
+  readonly result: AttemptResult;
 }
 
 /** A company's outbound webhooks and their deliveries. Every method names the company. */
@@ -67,17 +78,18 @@ export interface WebhookRepository {
   /** The newest `limit` deliveries of the webhook. */
   listDeliveries(companyId: string, webhookId: string, limit: number): Promise<WebhookDelivery[]>;
   findDelivery(companyId: string, deliveryId: string): Promise<WebhookDelivery | null>;
-  /** A delivery with its webhook and the webhook's secrets, in one read: what an attempt needs. */
-  findForAttempt(companyId: string, deliveryId: string): Promise<{ readonly delivery: WebhookDelivery; readonly found: WebhookWithSecrets } | null>;
+  /** The company's deliveries among `deliveryIds`, by webhook with its secrets, in one read: what attempts need. */
+  findForAttempts(companyId: string, deliveryIds: readonly string[]): Promise<ReadonlyArray<DeliveriesOfWebhook>>;
   /** Stores a delivery with the job that makes its first attempt (if any), in one transaction; the job's ID. */
   insertDelivery(delivery: WebhookDelivery, job: JobRequest | null): Promise<string | null>;
   /**
-   * Records an attempt on a delivery still as given (pending, with its attempts so far), the
-   * webhook's health after it (healthAfter), and queues the retry, in one transaction. The delivery
-   * as recorded, or null when it changed meanwhile (gone, or this attempt recorded by another run).
+   * Records attempts, in order, each on a delivery still as given (pending, with its attempts so
+   * far), the webhook's health after each (healthAfter), and queues their retries, in one
+   * transaction. Each delivery as recorded, or null when it changed meanwhile (gone, or this
+   * attempt recorded by another run).
    */
-  recordAttempt(delivery: WebhookDelivery, result: AttemptResult): Promise<WebhookDelivery | null>;
-  /** Moves a pending delivery's attempt to `at` (an open circuit) with the job that makes it. */
-  postpone(companyId: string, deliveryId: string, at: Date, job: JobRequest): Promise<void>;
+  recordAttempts(attempts: readonly RecordedAttempt[]): Promise<Array<WebhookDelivery | null>>;
+  /** Moves pending deliveries' attempt to `at` (an open circuit) with the job that makes it. */
+  postpone(companyId: string, deliveryIds: readonly string[], at: Date, job: JobRequest): Promise<void>;
 }
 export const WebhookRepository = token<WebhookRepository>("lifecycle.WebhookRepository");

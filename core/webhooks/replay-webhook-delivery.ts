@@ -46,7 +46,7 @@ export class ReplayWebhookDelivery {
       replayOf: original.id,
       createdAt: now,
     };
-    const jobId = await this.webhooks.insertDelivery(replay, webhookDeliveryJob(actor.companyId, replay.id, 1, now));
+    const jobId = await this.webhooks.insertDelivery(replay, webhookDeliveryJob(actor.companyId, [replay.id], 1, now));
     return ok({ delivery: toWebhookDeliveryView(replay), job: { id: jobId ?? "", status: "queued", runAt: now.toISOString() } });
   };
 }

@@ -12,8 +12,9 @@ import {
   type WebhookDelivery,
   type WebhookSigningSecret,
 } from "../../../core/webhooks/model.js";
-import type { AttemptResult, WebhookChanges, WebhookRepository, WebhookWithSecrets } from "../../../core/webhooks/ports.js";
+import type { DeliveriesOfWebhook, RecordedAttempt, WebhookChanges, WebhookRepository, WebhookWithSecrets } from "../../../core/webhooks/ports.js";
 import { isPostgres } from "../connection.js";
+import { GroupCommit } from "../group-commit.js";
 import { announceJobs, newJobRow } from "../knex-job-queue.js";
 import { DbDate, DbInteger, DbNullableDate, dbJson, decodeRow, toDbDate } from "../row-codecs.js";
 
@@ -160,6 +161,8 @@ export class KnexWebhookRepository implements WebhookRepository {
     private readonly clock: Clock,
   ) {}
 
+  private readonly attemptRecords = new GroupCommit<RecordedAttempt, WebhookDelivery | null>((attempts) => this.writeAttempts(attempts), 1, 200);
+
   private async withSecrets(db: Knex | Knex.Transaction, webhooks: Webhook[]): Promise<WebhookWithSecrets[]> {
     if (webhooks.length === 0) return [];
     const rows = await db("webhook_signing_secrets")
@@ -277,22 +280,37 @@ export class KnexWebhookRepository implements WebhookRepository {
     return row ? toDelivery(row) : null;
   }
 
-  async findForAttempt(companyId: string, deliveryId: string): Promise<{ delivery: WebhookDelivery; found: WebhookWithSecrets } | null> {
+  async findForAttempts(companyId: string, deliveryIds: readonly string[]): Promise<DeliveriesOfWebhook[]> {
+    if (deliveryIds.length === 0) return [];
     const rows: Array<Record<string, unknown>> = await this.knex("webhook_deliveries as d")
       .join("webhooks as w", "w.id", "d.webhook_id")
       .leftJoin("webhook_signing_secrets as s", "s.webhook_id", "w.id")
-      .where({ "d.company_id": companyId, "d.id": deliveryId })
+      .where({ "d.company_id": companyId })
+      .whereIn("d.id", deliveryIds)
       .select("d.*", ...WEBHOOK_FIELDS.map((field) => `w.${field} as w_${field}`), ...SECRET_FIELDS.map((field) => `s.${field} as s_${field}`));
-    const [first] = rows;
-    if (!first) return null;
     const prefixed = (row: Record<string, unknown>, prefix: string, fields: readonly string[]) =>
       Object.fromEntries(fields.map((field) => [field, row[`${prefix}${field}`]]));
-    const webhook = toWebhook({ ...prefixed(first, "w_", WEBHOOK_FIELDS), id: first.webhook_id, company_id: first.company_id });
-    const secrets = rows
-      .filter((row) => row.s_id !== null && row.s_id !== undefined)
-      .map((row) => toSecret({ ...prefixed(row, "s_", SECRET_FIELDS), webhook_id: first.webhook_id }))
-      .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || b.id.localeCompare(a.id));
-    return { delivery: toDelivery(first), found: { webhook, secrets } };
+    // One row per delivery and secret: each webhook and delivery is read from its first row.
+    const byWebhook = new Map<string, { found: WebhookWithSecrets; secretIds: Set<string>; deliveries: Map<string, WebhookDelivery> }>();
+    for (const row of rows) {
+      const webhookId = row.webhook_id as string;
+      let group = byWebhook.get(webhookId);
+      if (!group) {
+        const webhook = toWebhook({ ...prefixed(row, "w_", WEBHOOK_FIELDS), id: webhookId, company_id: row.company_id });
+        group = { found: { webhook, secrets: [] }, secretIds: new Set(), deliveries: new Map() };
+        byWebhook.set(webhookId, group);
+      }
+      if (row.s_id !== null && row.s_id !== undefined && !group.secretIds.has(row.s_id as string)) {
+        group.secretIds.add(row.s_id as string);
+        (group.found.secrets as WebhookSigningSecret[]).push(toSecret({ ...prefixed(row, "s_", SECRET_FIELDS), webhook_id: webhookId }));
+      }
+      if (!group.deliveries.has(row.id as string)) group.deliveries.set(row.id as string, toDelivery(row));
+    }
+    const order = new Map(deliveryIds.map((id, index) => [id, index]));
+    return [...byWebhook.values()].map(({ found, deliveries }) => ({
+      found: { webhook: found.webhook, secrets: [...found.secrets].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || b.id.localeCompare(a.id)) },
+      deliveries: [...deliveries.values()].sort((a, b) => order.get(a.id)! - order.get(b.id)!),
+    }));
   }
 
   async insertDelivery(delivery: WebhookDelivery, job: JobRequest | null): Promise<string | null> {
@@ -305,41 +323,109 @@ export class KnexWebhookRepository implements WebhookRepository {
     return jobId;
   }
 
-  async recordAttempt(delivery: WebhookDelivery, result: AttemptResult): Promise<WebhookDelivery | null> {
-    const after: WebhookDelivery = {
-      ...delivery,
-      status: result.ok ? "succeeded" : result.retry ? "pending" : "failed",
-      attempts: delivery.attempts + (result.made ? 1 : 0),
-      responseCode: result.responseCode,
-      error: result.error,
-      durationMs: result.made ? result.durationMs : null,
-      nextAttemptAt: result.retry?.at ?? null,
-      lastAttemptAt: result.made ? result.at : delivery.lastAttemptAt,
-      deliveredAt: result.ok ? result.at : null,
+  recordAttempts(attempts: readonly RecordedAttempt[]): Promise<Array<WebhookDelivery | null>> {
+    return this.attemptRecords.submit(attempts);
+  }
+
+  /** The attempts of jobs running side by side, in one transaction (see GroupCommit). */
+  private async writeAttempts(attempts: readonly RecordedAttempt[]): Promise<Array<WebhookDelivery | null>> {
+    const plain = attempts.filter(isPlainSuccess);
+    const retries: JobRequest[] = [];
+    const write = async (db: Knex | Knex.Transaction): Promise<Array<WebhookDelivery | null>> => {
+      const settled = await this.settleSuccesses(db, plain);
+      const outcomes: Array<WebhookDelivery | null> = [];
+      for (const attempt of attempts) {
+        const { delivery, result } = attempt;
+        if (isPlainSuccess(attempt)) {
+          outcomes.push(settled.has(delivery.id) ? afterAttempt(attempt) : null);
+          continue;
+        }
+        if (!(await this.settle(db, attempt))) {
+          outcomes.push(null);
+          continue;
+        }
+        if (result.ok && !result.healthyBefore) await this.recordSuccess(db, delivery.companyId, delivery.webhookId);
+        if (result.made && !result.ok) await this.recordFailure(db as Knex.Transaction, delivery.companyId, delivery.webhookId, result.at);
+        if (result.retry) {
+          await db("jobs").insert(newJobRow(result.retry.job, this.ids.next("job"), result.at));
+          retries.push(result.retry.job);
+        }
+        outcomes.push(afterAttempt(attempt));
+      }
+      return outcomes;
     };
-    // Only over the state the attempt started from: a concurrent run of the same attempt records nothing.
-    const settle = (db: Knex | Knex.Transaction) =>
-      db("webhook_deliveries")
-        .where({ company_id: delivery.companyId, id: delivery.id, status: "pending", attempts: delivery.attempts })
-        .update(stateColumns(after, result.at));
-    if (result.ok) {
-      // The common case in one statement and no transaction; a webhook that was failing is reset too.
-      if ((await settle(this.knex)) === 0) return null;
-      if (result.healthyBefore) return after;
-      await this.knex("webhooks")
-        .where({ company_id: delivery.companyId, id: delivery.webhookId })
-        .where((failing) => failing.where("consecutive_failures", ">", 0).orWhereNotNull("circuit_open_until"))
-        .update({ consecutive_failures: 0, circuit_opened_at: null, circuit_open_until: null });
-      return after;
-    }
-    const recorded = await this.knex.transaction(async (trx) => {
-      if ((await settle(trx)) === 0) return null;
-      if (result.made) await this.recordFailure(trx, delivery.companyId, delivery.webhookId, result.at);
-      if (result.retry) await trx("jobs").insert(newJobRow(result.retry.job, this.ids.next("job"), result.at));
-      return after;
-    });
-    if (recorded && result.retry) await announceJobs(this.knex, [result.retry.job.type]);
+    // Successes of one company's deliveries on the same attempt are one statement: no transaction for them alone.
+    const oneStatement = plain.length === attempts.length && new Set(plain.map(successGroup)).size === 1;
+    const recorded = oneStatement ? await write(this.knex) : await this.knex.transaction(write);
+    if (retries.length > 0)
+      await announceJobs(
+        this.knex,
+        retries.map((job) => job.type),
+      );
     return recorded;
+  }
+
+  /**
+   * Records successes that change nothing but their deliveries, one UPDATE per company and
+   * attempt: each row's own code, duration and time are chosen by its ID. The IDs it settled
+   * (a delivery no longer as the attempt found it is not).
+   */
+  private async settleSuccesses(db: Knex | Knex.Transaction, successes: readonly RecordedAttempt[]): Promise<Set<string>> {
+    const settled = new Set<string>();
+    const groups = new Map<string, RecordedAttempt[]>();
+    for (const success of successes) {
+      const group = groups.get(successGroup(success));
+      if (group) group.push(success);
+      else groups.set(successGroup(success), [success]);
+    }
+    const time = isPostgres(db) ? "cast(? as timestamptz)" : "?";
+    for (const group of groups.values()) {
+      const [{ delivery: first }] = group as [RecordedAttempt];
+      const byRow = (param: string, value: (attempt: RecordedAttempt) => string | number | null) =>
+        db.raw(
+          `case id ${group.map(() => `when ? then ${param}`).join(" ")} end`,
+          group.flatMap((attempt) => [attempt.delivery.id, value(attempt)]),
+        );
+      const rows: Array<{ id: string }> = await db("webhook_deliveries")
+        .where({ company_id: first.companyId, status: "pending", attempts: first.attempts })
+        .whereIn(
+          "id",
+          group.map((attempt) => attempt.delivery.id),
+        )
+        .update(
+          {
+            status: "succeeded",
+            attempts: first.attempts + 1,
+            response_code: byRow("cast(? as integer)", (attempt) => attempt.result.responseCode),
+            error: null,
+            duration_ms: byRow("cast(? as integer)", (attempt) => attempt.result.durationMs),
+            next_attempt_at: null,
+            last_attempt_at: byRow(time, (attempt) => toDbDate(attempt.result.at)),
+            delivered_at: byRow(time, (attempt) => toDbDate(attempt.result.at)),
+            updated_at: toDbDate(new Date(Math.max(...group.map((attempt) => attempt.result.at.getTime())))),
+          },
+          ["id"],
+        );
+      for (const row of rows) settled.add(row.id);
+    }
+    return settled;
+  }
+
+  /** Writes the attempt over the state it started from: a concurrent run of the same attempt records nothing. */
+  private async settle(db: Knex | Knex.Transaction, attempt: RecordedAttempt): Promise<boolean> {
+    const { delivery, result } = attempt;
+    const changed = await db("webhook_deliveries")
+      .where({ company_id: delivery.companyId, id: delivery.id, status: "pending", attempts: delivery.attempts })
+      .update(stateColumns(afterAttempt(attempt), result.at));
+    return changed > 0;
+  }
+
+  /** A success resets a webhook that was failing. */
+  private async recordSuccess(trx: Knex | Knex.Transaction, companyId: string, webhookId: string): Promise<void> {
+    await trx("webhooks")
+      .where({ company_id: companyId, id: webhookId })
+      .where((failing) => failing.where("consecutive_failures", ">", 0).orWhereNotNull("circuit_open_until"))
+      .update({ consecutive_failures: 0, circuit_opened_at: null, circuit_open_until: null });
   }
 
   /** The webhook's failure count and circuit after a failed attempt (healthAfter), under its row lock. */
@@ -358,13 +444,35 @@ export class KnexWebhookRepository implements WebhookRepository {
       });
   }
 
-  async postpone(companyId: string, deliveryId: string, at: Date, job: JobRequest): Promise<void> {
+  async postpone(companyId: string, deliveryIds: readonly string[], at: Date, job: JobRequest): Promise<void> {
     await this.knex.transaction(async (trx) => {
       const moved = await trx("webhook_deliveries")
-        .where({ company_id: companyId, id: deliveryId, status: "pending" })
+        .where({ company_id: companyId, status: "pending" })
+        .whereIn("id", deliveryIds)
         .update({ next_attempt_at: toDbDate(at), updated_at: toDbDate(this.clock.now()) });
       if (moved > 0) await trx("jobs").insert(newJobRow(job, this.ids.next("job"), this.clock.now()));
     });
     await announceJobs(this.knex, [job.type]);
   }
+}
+
+/** A success that changes its delivery only: the webhook was healthy, so there is nothing to reset. */
+const isPlainSuccess = ({ result }: RecordedAttempt): boolean => result.ok && result.healthyBefore;
+
+/** Plain successes recorded by one statement: the same company and the same attempts before. */
+const successGroup = ({ delivery }: RecordedAttempt): string => `${delivery.companyId} ${delivery.attempts}`;
+
+/** A delivery after an attempt. */
+function afterAttempt({ delivery, result }: RecordedAttempt): WebhookDelivery {
+  return {
+    ...delivery,
+    status: result.ok ? "succeeded" : result.retry ? "pending" : "failed",
+    attempts: delivery.attempts + (result.made ? 1 : 0),
+    responseCode: result.responseCode,
+    error: result.error,
+    durationMs: result.made ? result.durationMs : null,
+    nextAttemptAt: result.retry?.at ?? null,
+    lastAttemptAt: result.made ? result.at : delivery.lastAttemptAt,
+    deliveredAt: result.ok ? result.at : null,
+  };
 }

@@ -9,6 +9,10 @@ import { apiFixture } from "../../helpers/api-fixture.js";
 import { dialects } from "../../helpers/databases.js";
 import { createAndEnable, sequenceSession, type SequenceSession } from "../../helpers/sequence-session.js";
 import { SweepRetention } from "../../../core/retention/sweep-retention.js";
+import { JobQueue } from "../../../core/ports/job-queue.js";
+import { DELIVERIES_PER_JOB, webhookDeliveryJob } from "../../../core/webhooks/delivery-job.js";
+import { emailWebhookEvent } from "../../../core/webhooks/event-data.js";
+import { WebhookPublisher } from "../../../core/webhooks/ports.js";
 
 interface Delivered {
   readonly path: string;
@@ -17,17 +21,25 @@ interface Delivered {
   readonly event: Record<string, any>;
 }
 
+interface Answer {
+  status: number;
+  /** When set, the status for each event instead. */
+  byEvent?: (event: Record<string, any>) => number;
+}
+
 /** A customer's receiver on loopback: answers `status` (200 unless changed), keeps every request. */
-async function receiver(t: ExecutionContext): Promise<{ url: string; received: Delivered[]; answer: { status: number } }> {
+async function receiver(t: ExecutionContext): Promise<{ url: string; received: Delivered[]; answer: Answer }> {
   const received: Delivered[] = [];
-  const answer = { status: 200 };
+  const answer: Answer = { status: 200 };
   const server = createServer((request, response) => {
     const parts: Buffer[] = [];
     request.on("data", (chunk: Buffer) => parts.push(chunk));
     request.on("end", () => {
       const body = Buffer.concat(parts).toString("utf8");
-      received.push({ path: request.url ?? "", headers: request.headers, body, event: JSON.parse(body) });
-      response.writeHead(answer.status, { "content-type": "text/plain" }).end(answer.status === 200 ? "ok" : "down for maintenance");
+      const event = JSON.parse(body);
+      received.push({ path: request.url ?? "", headers: request.headers, body, event });
+      const status = answer.byEvent?.(event) ?? answer.status;
+      response.writeHead(status, { "content-type": "text/plain" }).end(status < 300 ? "ok" : "down for maintenance");
     });
   });
   server.listen(0, "127.0.0.1");
@@ -442,6 +454,115 @@ for (const dialect of dialects()) {
     const three = hook.received.filter((d) => d.event.data.email === "three@example.com");
     t.is(three.length, failed.attempts);
   });
+
+  test(
+    name(
+      "deliver a publish of many events in groups of jobs; a circuit opening mid-group postpones the rest, and a group run again makes only what it did not record",
+    ),
+    async (t) => {
+      const s = await sequenceSession(t, dialect, { allowPrivateDestinations: true });
+      const hook = await receiver(t);
+      const { id, secret } = await createWebhook(s, { name: "Bulk", url: hook.url, events: ["email.delivered"] });
+      const knex = s.api.runtime.knex;
+      const clock = s.api.clock;
+      const publisher = s.api.runtime.container.get<WebhookPublisher>(WebhookPublisher);
+      const publish = (run: string, n: number) =>
+        publisher.publish(
+          s.a.companyId,
+          Array.from({ length: n }, (_, i) =>
+            emailWebhookEvent(`eev_${run}_${i}`, "email.delivered", clock.now(), {
+              emailSendId: `send_${run}_${i}`,
+              messageId: `<send_${run}_${i}@acme.example>`,
+              campaignId: null,
+              sequenceId: null,
+              transactionalEmailId: null,
+              subscriberId: null,
+              externalId: null,
+              recipient: `reader-${i}@example.org`,
+              subject: "Autumn",
+              emailType: "campaign",
+            }),
+          ),
+        );
+      const queuedGroups = async () =>
+        (await knex("jobs").where({ type: "webhook.deliver", status: "queued" }).orderBy("id")).map((job) => {
+          const payload = typeof job.payload === "string" ? JSON.parse(job.payload) : job.payload;
+          return { ids: payload.deliveryIds as string[], attempt: payload.attempt as number, runAt: new Date(job.run_at).toISOString() };
+        });
+      const deliveries = async () => (await s.call("GET", `/api/v1/webhooks/${id}/deliveries?limit=100`)).body.deliveries as any[];
+
+      // Two groups and ten more in one publish: three jobs, each event delivered once, signed.
+      hook.answer.byEvent = (event) => (Number(event.id.split("_").at(-1)) % 2 === 0 ? 200 : 202);
+      const many = 2 * DELIVERIES_PER_JOB + 10;
+      await publish("a", many);
+      t.deepEqual(
+        (await queuedGroups()).map((group) => [group.ids.length, group.attempt]),
+        [
+          [DELIVERIES_PER_JOB, 1],
+          [DELIVERIES_PER_JOB, 1],
+          [10, 1],
+        ],
+      );
+      await s.runJobs();
+      t.is(hook.received.length, many);
+      t.deepEqual(hook.received.map((d) => d.event.id).sort(), Array.from({ length: many }, (_, i) => `eev_a_${i}`).sort());
+      t.true(hook.received.every((d) => signedWith(secret, d)));
+      // Each row keeps its own answer and time, though a job's successes are recorded together.
+      t.deepEqual(
+        (await deliveries()).map((d) => [d.eventId, d.status, d.attempts, d.responseCode, d.lastAttemptAt, d.deliveredAt, typeof d.durationMs]).sort(),
+        Array.from({ length: many }, (_, i) => [
+          `eev_a_${i}`,
+          "succeeded",
+          1,
+          i % 2 === 0 ? 200 : 202,
+          clock.now().toISOString(),
+          clock.now().toISOString(),
+          "number",
+        ]).sort(),
+      );
+
+      delete hook.answer.byEvent;
+      // The endpoint fails: the group's fifth failure in a row opens the circuit, and the other five wait for it in one job.
+      hook.answer.status = 500;
+      hook.received.length = 0;
+      await publish("b", 10);
+      await s.runJobs();
+      t.is(hook.received.length, 5, "no request once the circuit is open");
+      const webhook = (await s.call("GET", `/api/v1/webhooks/${id}`)).body.webhook;
+      t.like(webhook, { consecutiveFailures: 5, circuitOpenedAt: clock.now().toISOString() });
+      const tried = hook.received.map((d) => d.event.id);
+      const waiting = (await deliveries()).filter((d) => d.status === "pending" && d.attempts === 0);
+      t.is(waiting.length, 5);
+      t.false(waiting.some((d) => tried.includes(d.eventId)));
+      t.true(waiting.every((d) => d.nextAttemptAt === webhook.circuitOpenUntil));
+      const groups = await queuedGroups();
+      const postponed = groups.filter((group) => group.ids.length > 1);
+      t.is(postponed.length, 1);
+      t.like(postponed[0], { attempt: 1, runAt: webhook.circuitOpenUntil });
+      t.deepEqual([...postponed[0]!.ids].sort(), waiting.map((d) => d.id).sort());
+      t.is(groups.filter((group) => group.ids.length === 1 && group.attempt === 2).length, 5, "each failed delivery retries on its own");
+
+      // Recovered: after the rest, the waiting five go, the five failed ones are retried, all once more.
+      hook.answer.status = 200;
+      clock.advance(61 * SECOND);
+      await s.runJobs();
+      t.is(hook.received.length, 15);
+      t.is(new Set(hook.received.map((d) => d.event.id)).size, 10);
+      t.true((await deliveries()).every((d) => d.status === "succeeded"));
+      t.like((await s.call("GET", `/api/v1/webhooks/${id}`)).body.webhook, { consecutiveFailures: 0, circuitOpenUntil: null });
+
+      // A group run again (its worker stopped before recording one attempt) makes that attempt only;
+      // a job queued before grouping (one deliveryId) still runs.
+      const [first, second, third] = (await knex("webhook_deliveries").where({ webhook_id: id }).orderBy("id")).map((row) => row.id as string);
+      await knex("webhook_deliveries").whereIn("id", [first!, third!]).update({ status: "pending", attempts: 0 });
+      const queue = s.api.runtime.container.get<JobQueue>(JobQueue);
+      await queue.enqueue(webhookDeliveryJob(s.a.companyId, [first!, second!], 1));
+      await queue.enqueue({ type: "webhook.deliver", companyId: s.a.companyId, payload: { deliveryId: third, attempt: 1 } });
+      hook.received.length = 0;
+      await s.runJobs();
+      t.deepEqual(hook.received.map((d) => d.headers["x-sequenzy-delivery-id"]).sort(), [first, third].sort());
+    },
+  );
 
   test(name("sign with both secrets during a rotation's grace period, and with the new one after it"), async (t) => {
     const s = await sequenceSession(t, dialect, { allowPrivateDestinations: true });
