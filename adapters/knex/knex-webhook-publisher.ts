@@ -22,10 +22,10 @@ const ROWS_PER_INSERT = 500;
 /**
  * The WebhookPublisher on the database: each event becomes a delivery row per enabled webhook of
  * the company that subscribed to its type, and each webhook's deliveries of a publish are queued
- * in jobs of DELIVERIES_PER_JOB. `publishIn` writes them in the
- * caller's transaction (a send's status change, a contact's save), so the event exists exactly
- * when the change does; the caller announces the jobs once it has committed (`announce`).
- * A company without webhooks costs one indexed lookup, made once per transaction.
+ * in jobs of DELIVERIES_PER_JOB. `publishIn` writes them in the caller's transaction (a send's
+ * status change, a contact's save), so the event exists exactly when the change does; the caller
+ * announces the jobs once it has committed (`announce`). A company without webhooks costs one
+ * indexed lookup, made once per transaction.
  */
 export class KnexWebhookPublisher implements WebhookPublisher {
   /** Webhooks looked up in a transaction, per company: a group commit publishes many events in one. */

@@ -345,6 +345,7 @@ export class KnexWebhookRepository implements WebhookRepository {
           continue;
         }
         if (result.ok && !result.healthyBefore) await this.recordSuccess(db, delivery.companyId, delivery.webhookId);
+        // A failure is never written outside a transaction (see oneStatement below).
         if (result.made && !result.ok) await this.recordFailure(db as Knex.Transaction, delivery.companyId, delivery.webhookId, result.at);
         if (result.retry) {
           await db("jobs").insert(newJobRow(result.retry.job, this.ids.next("job"), result.at));
