@@ -55,6 +55,11 @@ export class DeliverWebhook {
   };
 
   private async attemptAll({ webhook: stored, secrets }: WebhookWithSecrets, deliveries: readonly WebhookDelivery[], attempt: number): Promise<void> {
+    if (stored.status === "disabled") {
+      const now = this.clock.now();
+      if (deliveries.length > 0) await this.webhooks.recordAttempts(deliveries.map((delivery) => ({ delivery, result: disabledResult(now) })));
+      return;
+    }
     // The webhook's health as this job's own attempts change it, for the circuit's sake.
     let webhook = stored;
     let unrecorded: RecordedAttempt[] = [];
@@ -64,10 +69,6 @@ export class DeliverWebhook {
     };
     for (const [index, delivery] of deliveries.entries()) {
       const now = this.clock.now();
-      if (webhook.status === "disabled") {
-        unrecorded.push({ delivery, result: disabledResult(now) });
-        continue;
-      }
       if (isCircuitOpen(webhook, now)) {
         await record();
         const rest = deliveries.slice(index).map((waiting) => waiting.id);

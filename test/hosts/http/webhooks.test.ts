@@ -561,6 +561,17 @@ for (const dialect of dialects()) {
       hook.received.length = 0;
       await s.runJobs();
       t.deepEqual(hook.received.map((d) => d.headers["x-sequenzy-delivery-id"]).sort(), [first, third].sort());
+
+      // A group queued before its webhook was turned off fails without a request.
+      hook.received.length = 0;
+      await publish("c", 3);
+      t.is((await s.call("PATCH", `/api/v1/webhooks/${id}`, { body: { status: "disabled" } })).status, 200);
+      await s.runJobs();
+      t.is(hook.received.length, 0);
+      t.deepEqual(
+        (await deliveries()).filter((d) => d.eventId.startsWith("eev_c_")).map((d) => [d.status, d.attempts, d.error]),
+        Array.from({ length: 3 }, () => ["failed", 0, "The webhook was disabled before this delivery was made"]),
+      );
     },
   );
 
