@@ -2,7 +2,8 @@
 # volume, or Postgres through DATABASE_URL (see docker-compose.yml).
 # node:24-slim: an LTS line (Node 20 reached end of life in April 2026); the code runs on 20.19+.
 
-# Build: compile the TypeScript and better-sqlite3's native module, then drop the dev dependencies.
+# Build: compile the TypeScript, better-sqlite3's native module and the SQLite statement time
+# limit, then drop the dev dependencies.
 FROM node:24-slim AS build
 # better-sqlite3 downloads a prebuilt binary when one exists, and compiles with these otherwise.
 RUN apt-get update \
@@ -17,6 +18,8 @@ COPY core ./core
 COPY adapters ./adapters
 COPY hosts ./hosts
 COPY fixtures ./fixtures
+# The SQLite statement time limit (adapters/knex/native), which the install step builds.
+RUN npm run install && test -f adapters/knex/native/build/Release/statement_timeout.node
 RUN npx tsc -p tsconfig.json && npm prune --omit=dev
 
 # Run: the compiled server and its production dependencies, as the unprivileged `node` user.
@@ -30,6 +33,7 @@ WORKDIR /app
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+COPY --from=build /app/adapters/knex/native/build/Release/statement_timeout.node ./adapters/knex/native/build/Release/
 # ./data (where SECRET_KEY is generated when unset) is the volume too.
 RUN mkdir /data && chown node:node /data && ln -s /data /app/data
 VOLUME /data

@@ -5,7 +5,7 @@ import { ApiKeyUsage } from "../core/api-keys/ports.js";
 import type { CampaignSendSettings } from "../core/campaigns/send-ports.js";
 import type { Clock } from "../core/ports/clock.js";
 import type { RetentionPolicy } from "../core/retention/policy.js";
-import { createKnex } from "../adapters/knex/connection.js";
+import { createKnex, limitSqliteStatements } from "../adapters/knex/connection.js";
 import type { TranslationService } from "../adapters/translation/libre-translate-translator.js";
 import { parseDatabaseUrl } from "../adapters/knex/database-url.js";
 import { DEFAULT_CAPACITY, type Capacity } from "./capacity.js";
@@ -58,13 +58,21 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       error: (message: string) => options.logger.error({ source: "knex" }, message),
     },
   };
-  const knex = createKnex(options.databaseUrl, { ...connection, statementTimeoutMs: capacity.dbStatementTimeoutMs });
-  // On Postgres migrations go through a connection of their own: a migration may outlast the statement time limit.
-  const migrating = parseDatabaseUrl(options.databaseUrl).dialect === "postgres" ? createKnex(options.databaseUrl, connection) : knex;
+  const sqlite = parseDatabaseUrl(options.databaseUrl).dialect === "sqlite";
+  const knex = createKnex(options.databaseUrl, { ...connection, ...(sqlite ? {} : { statementTimeoutMs: capacity.dbStatementTimeoutMs }) });
+  // Migrations may outlast the statement time limit: on Postgres they go through a connection of
+  // their own, and SQLite's one connection is limited once they are done.
+  const migrating = sqlite ? knex : createKnex(options.databaseUrl, connection);
   try {
     if (options.schema) await migrating.raw("create schema if not exists ??", [options.schema]);
     const applied = await migrateToLatest(migrating);
     if (applied.length > 0) options.logger.info({ migrations: applied }, "database schema updated");
+    const unlimited = sqlite ? await limitSqliteStatements(knex, capacity.dbStatementTimeoutMs) : null;
+    if (unlimited)
+      options.logger.warn(
+        { reason: unlimited },
+        "SQLite statements have no time limit: the extension was not built at npm install (it needs python3, make and a C compiler)",
+      );
   } catch (error) {
     await knex.destroy();
     throw error;

@@ -1,5 +1,6 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
+import { fileURLToPath } from "node:url";
 import { setImmediate as nextTurnOfTheLoop } from "node:timers/promises";
 import knexFactory from "knex";
 import type { Knex } from "knex";
@@ -11,7 +12,7 @@ export interface ConnectionOptions {
   readonly schema?: string;
   /** Postgres pool size per process. */
   readonly poolMax?: number;
-  /** Postgres `statement_timeout` of every connection, in ms (0 or unset: none). */
+  /** Postgres `statement_timeout` of every connection, in ms (0 or unset: none); on SQLite see limitSqliteStatements. */
   readonly statementTimeoutMs?: number;
   /** Where knex's own warnings go (it prints to the console otherwise). */
   readonly log?: { warn(message: string): void; error(message: string): void };
@@ -33,11 +34,12 @@ const knexLog = (log: ConnectionOptions["log"]) =>
 export interface SqliteHandle {
   pragma(source: string, options?: { simple: boolean }): unknown;
   prepare(source: string): unknown;
+  loadExtension(path: string, entryPoint: string): void;
 }
 
 interface SqliteStatement {
   pluck(toggle?: boolean): SqliteStatement;
-  get(): unknown;
+  get(...params: unknown[]): unknown;
 }
 
 /**
@@ -63,7 +65,33 @@ function cacheStatements(connection: SqliteHandle): void {
   };
 }
 
-const sqliteConnections = new WeakMap<Knex, { connection?: SqliteHandle }>();
+/** The SQLite extension that gives statements a time limit (native/statement-timeout.c), built by `npm install`. */
+const STATEMENT_TIMEOUT_EXTENSION = fileURLToPath(new URL("../../../adapters/knex/native/build/Release/statement_timeout.node", import.meta.url));
+
+/** Loads the time limit into a new connection; says why when it cannot (not built: no C compiler at install). */
+function loadStatementTimeout(connection: SqliteHandle): string | null {
+  try {
+    connection.loadExtension(STATEMENT_TIMEOUT_EXTENSION, "sqlite3_statementtimeout_init");
+    return null;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
+interface SqliteHolder {
+  connection?: SqliteHandle;
+  /** Why the connection has no time limit extension (null: it has it). */
+  extensionMissing?: string | null;
+  statementTimeoutMs: number;
+}
+
+const applyStatementTimeout = (holder: SqliteHolder): void => {
+  if (holder.connection && holder.extensionMissing === null) {
+    (holder.connection.prepare("select statement_timeout(?)") as SqliteStatement).get(holder.statementTimeoutMs);
+  }
+};
+
+const sqliteConnections = new WeakMap<Knex, SqliteHolder>();
 
 /** The SQLite connection behind a knex instance (one per process), for cheap synchronous pragmas. */
 export const sqliteConnectionOf = (knex: Knex): SqliteHandle | undefined => sqliteConnections.get(knex)?.connection;
@@ -73,7 +101,7 @@ export function createKnex(url: string, options: ConnectionOptions = {}): Knex {
   const target = parseDatabaseUrl(url);
   if (target.dialect === "sqlite") {
     if (target.filename !== ":memory:") mkdirSync(dirname(target.filename), { recursive: true });
-    const holder: { connection?: SqliteHandle } = {};
+    const holder: SqliteHolder = { statementTimeoutMs: 0 };
     const knex = knexFactory({
       ...knexLog(options.log),
       client: SqliteClient,
@@ -96,6 +124,8 @@ export function createKnex(url: string, options: ConnectionOptions = {}): Knex {
           connection.pragma("cache_size = -65536");
           cacheStatements(connection);
           holder.connection = connection;
+          holder.extensionMissing = loadStatementTimeout(connection);
+          applyStatementTimeout(holder);
           done(null, connection);
         },
       },
@@ -115,6 +145,20 @@ export function createKnex(url: string, options: ConnectionOptions = {}): Knex {
     pool: { min: 0, max: options.poolMax ?? 10 },
     acquireConnectionTimeout: 10_000,
   });
+}
+
+/**
+ * From now on, every statement of the process's SQLite connection stops with SQLITE_INTERRUPT
+ * once it has run `ms` (0: no limit), as Postgres's `statement_timeout` does: set after the
+ * migrations, which may take longer. Resolves to why statements stay unlimited, or null.
+ */
+export async function limitSqliteStatements(knex: Knex, ms: number): Promise<string | null> {
+  const holder = sqliteConnections.get(knex);
+  if (!holder) throw new Error("limitSqliteStatements: not an SQLite connection of createKnex");
+  holder.statementTimeoutMs = ms;
+  await knex.raw("select 1");
+  applyStatementTimeout(holder);
+  return ms > 0 ? (holder.extensionMissing ?? null) : null;
 }
 
 /** How long queued statements may run back to back before the event loop gets a turn. */

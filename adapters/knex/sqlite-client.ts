@@ -9,6 +9,8 @@ const require = createRequire(import.meta.url);
 const BetterSqlite3Client = require("knex/lib/dialects/better-sqlite3/index.js") as typeof Knex.Client;
 // eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the client as `this`
 const compilerOf = BetterSqlite3Client.prototype.queryCompiler as (this: Knex.Client, builder: CompiledBuilder, formatter?: unknown) => unknown;
+// eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the client as `this`
+const queryOf = (BetterSqlite3Client.prototype as unknown as { _query(connection: unknown, query: unknown): Promise<unknown> })._query;
 
 /**
  * knex's better-sqlite3 client with every LIMIT written into the statement's text. SQLite
@@ -21,5 +23,16 @@ export class SqliteClient extends BetterSqlite3Client {
   override queryCompiler(builder: CompiledBuilder, formatter?: unknown): unknown {
     builder._single.skipBinding = { ...builder._single.skipBinding, limit: true };
     return compilerOf.call(this, builder, formatter);
+  }
+
+  /**
+   * SQLite rolls a transaction back by itself when a statement in it is stopped (the statement
+   * time limit, a full disk): the ROLLBACK knex sends next would fail ("no transaction is
+   * active") and the transaction would reject with that instead of the reason. It has nothing
+   * left to undo, so it is skipped.
+   */
+  _query(connection: { inTransaction: boolean }, query: { sql: string }): Promise<unknown> {
+    if (!connection.inTransaction && /^ROLLBACK\b/i.test(query.sql)) return Promise.resolve(query);
+    return queryOf.call(this, connection, query);
   }
 }
