@@ -42,17 +42,10 @@ type Reply = { port?: number; ready?: boolean; reached?: number; stalled?: numbe
  * sends too large to keep every message, and so that receiving costs the measured process nothing.
  */
 export class SmtpTally {
-  private readonly exited: Promise<never>;
-
   private constructor(
     private readonly child: ChildProcess,
     readonly port: number,
-  ) {
-    this.exited = once(child, "exit").then(([code]) => {
-      throw new Error(`the SMTP tally exited (${String(code)})`);
-    });
-    this.exited.catch(() => undefined);
-  }
+  ) {}
 
   static async start(): Promise<SmtpTally> {
     const child = fork(new URL("./smtp-tally-process.js", import.meta.url), { execArgv: [], stdio: ["ignore", "inherit", "inherit", "ipc"] });
@@ -65,13 +58,24 @@ export class SmtpTally {
   /** One order at a time: the process answers them in turn, and an answer names no order. */
   private async ask(order: TallyOrder): Promise<Reply> {
     if (this.asking) throw new Error(`the SMTP tally was sent ${order.op} while it had not answered the last order`);
+    if (this.child.exitCode !== null || this.child.signalCode !== null) {
+      throw new Error(`the SMTP tally exited (${String(this.child.exitCode ?? this.child.signalCode)})`);
+    }
     this.asking = true;
+    // Both waits end with the order: a race against one promise that outlives the orders would keep
+    // every answer (a report holds a hundred whole messages) alive in that promise's reactions.
+    const done = new AbortController();
     try {
-      const answer = once(this.child, "message") as Promise<[Reply]>;
+      const answer = once(this.child, "message", { signal: done.signal }) as Promise<[Reply]>;
+      const exited = once(this.child, "exit", { signal: done.signal }).then(
+        ([code]) => Promise.reject(new Error(`the SMTP tally exited (${String(code)})`)),
+        () => new Promise<never>(() => undefined),
+      );
       this.child.send(order);
-      const [reply] = await Promise.race([answer, this.exited]);
+      const [reply] = await Promise.race([answer, exited]);
       return reply;
     } finally {
+      done.abort();
       this.asking = false;
     }
   }
