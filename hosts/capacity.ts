@@ -9,7 +9,7 @@ export interface Capacity extends FairShare {
   readonly shedEventLoopDelayMs: number;
   /** ... or while more database queries than this wait for a pool connection. */
   readonly shedDbQueue: number;
-  /** Postgres `statement_timeout` of the server's connections (0: none). SQLite cannot limit a statement. */
+  /** How long one database statement may run (0: none): Postgres `statement_timeout`, SQLite's time limit extension. */
   readonly dbStatementTimeoutMs: number;
 }
 
