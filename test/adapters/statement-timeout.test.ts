@@ -100,14 +100,15 @@ test("sqlite: the server's statements are limited by DB_STATEMENT_TIMEOUT_MS onc
 
   // What a request whose statement was stopped answers (the API's own error handler).
   const app = express();
-  app.get("/heavy", async (_req, _res, next) => {
+  app.all("/heavy", async (_req, _res, next) => {
     await runtime.knex.raw(COUNT_TO_A_BILLION).then(() => next(new Error("the statement was not stopped")), next);
   });
   app.use(errorHandler(createLogger("silent")));
   const server = app.listen(0, "127.0.0.1");
   t.teardown(() => void server.close());
   await new Promise((resolve) => server.once("listening", resolve));
-  const response = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/heavy`);
+  const heavy = `http://127.0.0.1:${(server.address() as AddressInfo).port}/heavy`;
+  const response = await fetch(heavy);
   t.is(response.status, 503);
   t.is(response.headers.get("retry-after"), "5");
   t.like(await response.json(), {
@@ -115,4 +116,9 @@ test("sqlite: the server's statements are limited by DB_STATEMENT_TIMEOUT_MS onc
     code: "SERVICE_UNAVAILABLE",
     error: "The request took longer than the database allows and was stopped. Please retry shortly, or ask for less (a smaller page, narrower filters).",
   });
+  // A POST is not told to retry (spec, Errors: a 503 to POST or PATCH carries no Retry-After).
+  const posted = await fetch(heavy, { method: "POST" });
+  t.is(posted.status, 503);
+  t.is(posted.headers.get("retry-after"), null);
+  t.like(await posted.json(), { success: false, code: "SERVICE_UNAVAILABLE" });
 });
